@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// No package dependencies: the plugin's tool is compiled in every user's clean build,
+// and the runtime ships inside their app.
+let package = Package(
+    name: "cachegen",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .executable(name: "cachegen", targets: ["cachegen"]),
+        .library(name: "CacheGenCore", targets: ["CacheGenCore"]),
+        .library(name: "CachedClientRuntime", targets: ["CachedClientRuntime"]),
+        .plugin(name: "CacheGenPlugin", targets: ["CacheGenPlugin"]),
+    ],
+    targets: [
+        .target(name: "CacheGenCore"),
+        .executableTarget(name: "cachegen", dependencies: ["CacheGenCore"]),
+        .plugin(name: "CacheGenPlugin", capability: .buildTool(), dependencies: ["cachegen"]),
+        .target(name: "CachedClientRuntime"),
+        .testTarget(
+            name: "CacheGenCoreTests",
+            dependencies: ["CacheGenCore"],
+            exclude: ["Malformed"]
+        ),
+        .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CacheGenCore"]),
+        .testTarget(name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime"]),
+        .testTarget(
+            name: "GeneratedClientTests",
+            dependencies: ["CachedClientRuntime"],
+            exclude: ["Golden/README.md"]
+        ),
+    ]
+)

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Something the cache did, for an app's logger or metrics.
+///
+/// Events never carry parameter values, bodies or headers: only the endpoint name, the
+/// key digest and an age, so they are safe to log.
+public struct CacheEvent: Sendable, Equatable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: String, Sendable, Hashable {
+        /// A stored entry was used without the network.
+        case hit
+        /// No usable entry was found.
+        case miss
+        /// An entry was used although older than its ttl.
+        case stale
+        /// The network failed and a stored entry stood in.
+        case fallback
+        /// A fresh answer was stored.
+        case store
+        /// An entry was removed for age, size or because it was unreadable.
+        case evict
+        /// The server confirmed a stored entry unchanged (304).
+        case revalidated
+        /// The cache failed (read, write or decode); the call went on without it.
+        case error
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// `Repository.method` of the call.
+    public var endpoint: String
+    /// The first 16 hex digits of the key digest.
+    public var key: String
+    /// The entry's age in seconds, when an entry was involved.
+    public var age: Double?
+    /// What went wrong, for `.error` and `.evict`.
+    public var message: String?
+
+    /// Creates an event.
+    public init(kind: Kind, endpoint: String, key: String, age: Double? = nil, message: String? = nil) {
+        self.kind = kind
+        self.endpoint = endpoint
+        self.key = key
+        self.age = age
+        self.message = message
+    }
+
+    /// One line for a log: `hit AccountRepository.getAccounts key=… age=12s`.
+    public var description: String {
+        var text = "\(kind.rawValue) \(endpoint) key=\(key)"
+        if let age { text += " age=\(Int(age))s" }
+        if let message { text += " \(message)" }
+        return text
+    }
+}

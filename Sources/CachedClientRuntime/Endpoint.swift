@@ -1,0 +1,22 @@
+/// What the runtime needs to know about one generated endpoint besides its request.
+///
+/// Generated code holds one per method as a constant; apps rarely build one by hand.
+public struct Endpoint: Sendable, Hashable {
+    /// `Repository.method`, as in the spec; names events and `removeAll(endpoint:)`.
+    public var name: String
+    /// The cache rule, or `nil` for `cache: false` endpoints, whose answers never touch disk.
+    public var cache: CacheRule?
+    /// How dates are written in this API's JSON.
+    public var coding: JSONCoding
+    /// A fingerprint of the response type's shape, part of the key so that a changed
+    /// model never decodes bytes stored by an older one.
+    public var shape: String
+
+    /// Creates an endpoint description.
+    public init(name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "") {
+        self.name = name
+        self.cache = cache
+        self.coding = coding
+        self.shape = shape
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A value guarded by a lock, for the few places that share mutable state across tasks.
+///
+/// (`Synchronization.Mutex` needs macOS 15 / iOS 18; this keeps older systems.)
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
