@@ -24,7 +24,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 }
 
 /// One problem found in a spec, with where it is and what to do about it.
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// How bad a problem is.
     public enum Severity: String, Sendable, Hashable {
         /// Output is still produced.

@@ -1,0 +1,251 @@
+/// Every syntax message the reader can produce lives here, so their wording stays
+/// consistent: what is wrong, then what to do.
+extension JSONParser {
+    /// An error at a byte offset.
+    func failure(_ message: String, at offset: Int) -> Diagnostic {
+        .error(message, at: location(of: offset))
+    }
+
+    /// What the reader wanted where a value is missing, for messages.
+    var valueExpectation: String {
+        guard let top = frames.last else { return "a JSON value" }
+        if top.isObject { return "a value for key \(Self.quoted(top.key))" }
+        return elements.count == top.base ? "a value or ']'" : "a value"
+    }
+
+    /// The error for the byte at `offset` when `expected` should have been there.
+    func unexpected(at offset: Int, expected: String) -> Diagnostic {
+        guard offset < bytes.count else {
+            return failure("unexpected end of file; expected \(expected)", at: offset)
+        }
+        if let problem = specialProblem(at: offset) { return problem }
+        let byte = bytes[offset]
+        if byte < 0x80, JSONByte.isWord(byte) || Self.punctuation.contains(byte) {
+            return failure("expected \(expected)", at: offset)
+        }
+        let found = scalar(at: offset).map(Self.describe) ?? "byte 0x\(Self.hex(UInt32(byte), digits: 2))"
+        return failure("unexpected character \(found); expected \(expected)", at: offset)
+    }
+
+    /// Bytes that read as JSON tokens, named by the location alone in messages.
+    private static let punctuation: Set<UInt8> = [
+        JSONByte.openBrace, JSONByte.closeBrace, JSONByte.openBracket, JSONByte.closeBracket,
+        JSONByte.comma, JSONByte.colon, JSONByte.quote, JSONByte.minus,
+    ]
+
+    /// Mistakes worth their own message wherever they appear: comments, curly quotes,
+    /// and bytes that are not UTF-8.
+    func specialProblem(at offset: Int) -> Diagnostic? {
+        guard offset < bytes.count else { return nil }
+        let byte = bytes[offset]
+        if byte == JSONByte.slash, offset + 1 < bytes.count,
+            bytes[offset + 1] == JSONByte.slash || bytes[offset + 1] == JSONByte.asterisk
+        {
+            return failure("comments are not allowed in JSON; remove the comment", at: offset)
+        }
+        guard byte >= 0x80 else { return nil }
+        guard let scalar = scalar(at: offset) else { return invalidUTF8(at: offset) }
+        if Self.curlyQuotes.contains(scalar) {
+            return failure(#"curly quotes are not allowed in JSON; use straight double quotes (")"#, at: offset)
+        }
+        return nil
+    }
+
+    private static let curlyQuotes: Set<Unicode.Scalar> = ["\u{201C}", "\u{201D}", "\u{201E}", "\u{2018}", "\u{2019}"]
+
+    /// The error where a value should start but `offset` holds something else.
+    func valueProblem(at offset: Int) -> Diagnostic {
+        guard offset < bytes.count else { return unexpected(at: offset, expected: valueExpectation) }
+        let byte = bytes[offset]
+        let next = offset + 1 < bytes.count ? bytes[offset + 1] : 0
+        switch byte {
+        case JSONByte.apostrophe:
+            return singleQuotes(at: offset)
+        case JSONByte.plus where JSONByte.isDigit(next):
+            return invalidNumber(at: offset, "remove the '+' sign")
+        case JSONByte.dot where JSONByte.isDigit(next):
+            return invalidNumber(at: offset, "write a 0 before the decimal point")
+        default:
+            break
+        }
+        guard JSONByte.isWord(byte) else { return unexpected(at: offset, expected: valueExpectation) }
+        let word = word(at: offset)
+        if word == "NaN" || word == "Infinity" { return nonFiniteNumber(at: offset) }
+        let literals = ["true", "false", "null"]
+        if offset + word.utf8.count == bytes.count, let literal = literals.first(where: { $0.hasPrefix(word) }) {
+            return failure("unexpected end of file; expected '\(literal)'", at: offset)
+        }
+        let lowercased = word.lowercased()
+        if ["nil", "none", "undefined"].contains(lowercased) || literals.contains(where: { $0.hasPrefix(lowercased) }) {
+            return failure(
+                "invalid literal '\(Self.excerpt(word))'; JSON's literals are true, false and null, in lowercase",
+                at: offset)
+        }
+        return failure(
+            "unquoted string '\(Self.excerpt(word))'; strings must be in double quotes, as in \"\(Self.excerpt(word))\"",
+            at: offset)
+    }
+
+    /// The error where an object key should start but `position` holds something else.
+    func keyProblem(afterComma: Bool) -> Diagnostic {
+        let expected = afterComma ? "a key in double quotes" : "a key in double quotes or '}'"
+        guard position < bytes.count else { return unexpected(at: position, expected: expected) }
+        let byte = bytes[position]
+        if byte == JSONByte.apostrophe { return singleQuotes(at: position) }
+        if JSONByte.isWord(byte) {
+            let word = Self.excerpt(word(at: position))
+            return failure("unquoted key '\(word)'; object keys must be in double quotes, as in \"\(word)\"", at: position)
+        }
+        return unexpected(at: position, expected: expected)
+    }
+
+    /// The error after a member or element when neither `,` nor the closing bracket follows.
+    func afterChildProblem(top: Frame) -> Diagnostic {
+        let (kind, close, wrong) =
+            top.isObject ? ("object", "}", JSONByte.closeBracket) : ("array", "]", JSONByte.closeBrace)
+        if position < bytes.count, bytes[position] == wrong {
+            return failure(
+                "mismatched '\(Character(Unicode.Scalar(wrong)))'; close the \(kind) that starts at "
+                    + "\(top.start.line):\(top.start.column) with '\(close)' first",
+                at: position)
+        }
+        return unexpected(
+            at: position, expected: top.isObject ? "',' or '}' after object member" : "',' or ']' after array element")
+    }
+
+    func duplicateKey(_ key: String, first: SourceLocation, at location: SourceLocation) -> Diagnostic {
+        .error("duplicate key \(Self.quoted(key)); it was first used at \(first.line):\(first.column)", at: location)
+    }
+
+    func singleQuotes(at offset: Int) -> Diagnostic {
+        failure("single-quoted strings are not allowed in JSON; use double quotes", at: offset)
+    }
+
+    // MARK: Strings
+
+    func unterminatedString(opening: SourceLocation, atLineEnd: Bool) -> Diagnostic {
+        if atLineEnd {
+            return .error(
+                #"unterminated string; add a closing '"' before the end of the line (write line breaks in strings as \n)"#,
+                at: opening)
+        }
+        return .error(#"unterminated string; add a closing '"'"#, at: opening)
+    }
+
+    func controlCharacter(_ byte: UInt8, at offset: Int, opening: SourceLocation) -> Diagnostic {
+        if byte == JSONByte.lineFeed || byte == JSONByte.carriageReturn {
+            return unterminatedString(opening: opening, atLineEnd: true)
+        }
+        let escape =
+            switch byte {
+            case 0x08: #"\b"#
+            case JSONByte.tab: #"\t"#
+            case 0x0C: #"\f"#
+            default: #"\u"# + Self.hex(UInt32(byte), digits: 4)
+            }
+        return failure(
+            "control character U+\(Self.hex(UInt32(byte), digits: 4)) in string; write it as \(escape)", at: offset)
+    }
+
+    private static let validEscapes = #"valid escapes are \" \\ \/ \b \f \n \r \t \uXXXX"#
+
+    /// The error for `\` followed by a character that is not an escape.
+    func invalidEscape(at backslash: Int) -> Diagnostic {
+        let next = backslash + 1
+        guard next < bytes.count else { return failure(#"unterminated string; add a closing '"'"#, at: backslash) }
+        guard let scalar = scalar(at: next) else { return invalidUTF8(at: next) }
+        if Self.isPrintable(scalar) {
+            return failure(#"invalid escape '\\#(scalar)' in string; "# + Self.validEscapes, at: backslash)
+        }
+        return failure(
+            #"invalid escape '\' followed by "# + Self.describe(scalar) + " in string; " + Self.validEscapes,
+            at: backslash)
+    }
+
+    /// The error for `\u` not followed by four hex digits.
+    func invalidUnicodeEscape(at backslash: Int) -> Diagnostic {
+        var shown = #"\u"#
+        var index = backslash + 2
+        while index < min(backslash + 6, bytes.count), (0x21...0x7E).contains(bytes[index]),
+            bytes[index] != JSONByte.quote, bytes[index] != JSONByte.backslash
+        {
+            shown.append(Character(Unicode.Scalar(bytes[index])))
+            index += 1
+        }
+        return failure(
+            "invalid escape '\(shown)' in string; " + #"write \u followed by four hexadecimal digits, as in \u00E9"#,
+            at: backslash)
+    }
+
+    /// The error for a `\uD800`–`\uDFFF` escape that is not half of a pair.
+    func loneSurrogate(at backslash: Int) -> Diagnostic {
+        let escape = String(decoding: bytes[backslash..<min(backslash + 6, bytes.count)], as: UTF8.self)
+        return failure(
+            "lone surrogate '\(escape)' in string; " + #"write a pair such as \uD83D\uDE00, or the character itself"#,
+            at: backslash)
+    }
+
+    func invalidUTF8(at offset: Int) -> Diagnostic {
+        let byte = offset < bytes.count ? bytes[offset] : 0
+        return failure("invalid UTF-8 byte 0x\(Self.hex(UInt32(byte), digits: 2)); save the file as UTF-8", at: offset)
+    }
+
+    // MARK: Numbers
+
+    func invalidNumber(at start: Int, _ advice: String) -> Diagnostic {
+        failure("invalid number '\(numberLikeText(at: start))'; \(advice)", at: start)
+    }
+
+    func nonFiniteNumber(at start: Int) -> Diagnostic {
+        invalidNumber(at: start, "JSON has no NaN or Infinity, use null or a string instead")
+    }
+
+    // MARK: Text helpers
+
+    /// `text` in double quotes with JSON escapes, as keys are quoted in messages.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in excerpt(text).unicodeScalars {
+            switch scalar {
+            case "\"": result += #"\""#
+            case "\\": result += #"\\"#
+            case "\n": result += #"\n"#
+            case "\r": result += #"\r"#
+            case "\t": result += #"\t"#
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += #"\u"# + hex(scalar.value, digits: 4)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// `text`, cut to 40 characters so one huge token cannot swamp a message.
+    static func excerpt(_ text: String) -> String {
+        text.count <= 40 ? text : text.prefix(40) + "…"
+    }
+
+    /// A character for a message: `'é'` when it prints, `U+00A0` when it does not.
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        isPrintable(scalar) ? "'\(scalar)'" : "U+\(hex(scalar.value, digits: 4))"
+    }
+
+    static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator,
+            .spaceSeparator, .nonspacingMark, .enclosingMark:
+            false
+        default:
+            true
+        }
+    }
+
+    /// Uppercase hexadecimal, zero-padded to `digits`.
+    static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}

@@ -1,0 +1,336 @@
+/// The bytes the reader compares against, named so the grammar reads like the RFC.
+enum JSONByte {
+    static let tab: UInt8 = 0x09
+    static let lineFeed: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let quote: UInt8 = 0x22
+    static let dollar: UInt8 = 0x24
+    static let apostrophe: UInt8 = 0x27
+    static let asterisk: UInt8 = 0x2A
+    static let plus: UInt8 = 0x2B
+    static let comma: UInt8 = 0x2C
+    static let minus: UInt8 = 0x2D
+    static let dot: UInt8 = 0x2E
+    static let slash: UInt8 = 0x2F
+    static let zero: UInt8 = 0x30
+    static let nine: UInt8 = 0x39
+    static let colon: UInt8 = 0x3A
+    static let upperE: UInt8 = 0x45
+    static let openBracket: UInt8 = 0x5B
+    static let backslash: UInt8 = 0x5C
+    static let closeBracket: UInt8 = 0x5D
+    static let underscore: UInt8 = 0x5F
+    static let lowerB: UInt8 = 0x62
+    static let lowerE: UInt8 = 0x65
+    static let lowerF: UInt8 = 0x66
+    static let lowerN: UInt8 = 0x6E
+    static let lowerR: UInt8 = 0x72
+    static let lowerT: UInt8 = 0x74
+    static let lowerU: UInt8 = 0x75
+    static let openBrace: UInt8 = 0x7B
+    static let closeBrace: UInt8 = 0x7D
+    static let delete: UInt8 = 0x7F
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
+
+    static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 }
+
+    /// Letters, digits, `_` and `$`: what a bare word such as `True` or an unquoted
+    /// key is made of.
+    static func isWord(_ byte: UInt8) -> Bool {
+        isLetter(byte) || isDigit(byte) || byte == underscore || byte == dollar
+    }
+}
+
+/// The state of one parse: a hand-written, iterative recursive-descent reader over
+/// UTF-8 bytes.
+///
+/// Containers are tracked on an explicit stack rather than the call stack, so deep
+/// input can never overflow the thread's stack. Finished children wait on two shared
+/// stacks and are moved into their container when it closes. Line and column of the
+/// current position are tracked incrementally; error locations, which are rare, are
+/// recomputed from the start of the file.
+struct JSONParser {
+    /// An object or array that has been opened and not yet closed.
+    struct Frame {
+        /// Whether this is an object (otherwise an array).
+        var isObject: Bool
+        /// Where the opening `{` or `[` is.
+        var start: SourceLocation
+        /// Where this container's children start on `members` or `elements`.
+        var base: Int
+        /// The key whose value is being read, for objects.
+        var key = ""
+        /// Where that key is.
+        var keyLocation: SourceLocation
+        /// Keys seen so far with their locations, built once an object grows past a
+        /// few members so duplicate checks stay linear overall.
+        var keyIndex: [String: SourceLocation]?
+    }
+
+    /// Objects with fewer members than this are checked for duplicate keys by a scan.
+    static let keyIndexThreshold = 16
+
+    let bytes: [UInt8]
+    let file: String
+    /// Where the content starts, after any byte order mark.
+    let contentStart: Int
+    /// The next byte to read.
+    var position: Int
+    /// The line of `position`, from 1.
+    var line = 1
+    /// A byte offset on the current line whose column is `knownColumn`.
+    var knownColumnOffset: Int
+    /// The column of `knownColumnOffset`, from 1.
+    var knownColumn = 1
+
+    var frames: [Frame] = []
+    /// Finished members of the open objects, innermost last.
+    var members: [JSONMember] = []
+    /// Finished elements of the open arrays, innermost last.
+    var elements: [JSONNode] = []
+    /// Reused storage for strings that contain escapes.
+    var scratch: [UInt8] = []
+
+    init(bytes: [UInt8], file: String) {
+        self.bytes = bytes
+        self.file = file
+        let hasByteOrderMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        contentStart = hasByteOrderMark ? 3 : 0
+        position = contentStart
+        knownColumnOffset = contentStart
+    }
+
+    // MARK: - Document
+
+    mutating func parseDocument() throws(Diagnostic) -> JSONNode {
+        if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
+            throw failure("the file is UTF-16 encoded; save it as UTF-8", at: 0)
+        }
+        skipWhitespace()
+        guard position < bytes.count else {
+            throw failure("the file is empty; expected a JSON value", at: contentStart)
+        }
+        let root = try parseValues()
+        skipWhitespace()
+        if position < bytes.count {
+            throw specialProblem(at: position)
+                ?? failure("extra content after the top-level value; remove it", at: position)
+        }
+        return root
+    }
+
+    /// Reads one complete value, including everything nested in it.
+    ///
+    /// The outer loop reads a value where one is expected; the inner loop hands each
+    /// finished value to the innermost open container and closes containers that end.
+    mutating func parseValues() throws(Diagnostic) -> JSONNode {
+        var node: JSONNode
+        readValue: while true {
+            guard position < bytes.count else { throw unexpected(at: position, expected: valueExpectation) }
+            let location = currentLocation()
+            let byte = bytes[position]
+            switch byte {
+            case JSONByte.openBrace, JSONByte.openBracket:
+                guard frames.count < JSONReader.maximumDepth else {
+                    throw failure(
+                        "nesting is too deep; objects and arrays may nest at most \(JSONReader.maximumDepth) levels",
+                        at: position)
+                }
+                let isObject = byte == JSONByte.openBrace
+                position += 1
+                skipWhitespace()
+                if position < bytes.count, bytes[position] == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
+                    position += 1
+                    node = JSONNode(value: isObject ? .object([]) : .array([]), location: location)
+                } else {
+                    frames.append(
+                        Frame(
+                            isObject: isObject, start: location, base: isObject ? members.count : elements.count,
+                            keyLocation: location))
+                    if isObject { try parseKey(afterComma: false) }
+                    continue readValue
+                }
+            case JSONByte.quote:
+                node = JSONNode(value: .string(try parseString(opening: location)), location: location)
+            case JSONByte.minus, JSONByte.zero...JSONByte.nine:
+                node = JSONNode(value: try parseNumber(), location: location)
+            default:
+                node = JSONNode(value: try parseWord(), location: location)
+            }
+
+            while let top = frames.indices.last {
+                let isObject = frames[top].isObject
+                if isObject {
+                    members.append(JSONMember(key: frames[top].key, keyLocation: frames[top].keyLocation, value: node))
+                } else {
+                    elements.append(node)
+                }
+                skipWhitespace()
+                guard position < bytes.count else {
+                    let (close, kind) = isObject ? ("}", "object") : ("]", "array")
+                    throw failure(
+                        "unexpected end of file; expected '\(close)' to close the \(kind) that starts at "
+                            + "\(frames[top].start.line):\(frames[top].start.column)",
+                        at: position)
+                }
+                let byte = bytes[position]
+                if byte == JSONByte.comma {
+                    let comma = position
+                    position += 1
+                    skipWhitespace()
+                    let close = isObject ? JSONByte.closeBrace : JSONByte.closeBracket
+                    if position < bytes.count, bytes[position] == close {
+                        throw failure("trailing comma before '\(Character(Unicode.Scalar(close)))'; remove it", at: comma)
+                    }
+                    if isObject { try parseKey(afterComma: true) }
+                    continue readValue
+                }
+                if byte == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
+                    position += 1
+                    let frame = frames.removeLast()
+                    if isObject {
+                        let children = Array(members[frame.base...])
+                        members.removeSubrange(frame.base...)
+                        node = JSONNode(value: .object(children), location: frame.start)
+                    } else {
+                        let children = Array(elements[frame.base...])
+                        elements.removeSubrange(frame.base...)
+                        node = JSONNode(value: .array(children), location: frame.start)
+                    }
+                    continue
+                }
+                throw afterChildProblem(top: frames[top])
+            }
+            return node
+        }
+    }
+
+    /// Reads `"key":` inside an object, leaving the key in the innermost frame.
+    mutating func parseKey(afterComma: Bool) throws(Diagnostic) {
+        guard position < bytes.count, bytes[position] == JSONByte.quote else {
+            throw keyProblem(afterComma: afterComma)
+        }
+        let location = currentLocation()
+        let key = try parseString(opening: location)
+        try checkUnique(key, at: location)
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == JSONByte.colon else {
+            throw unexpected(at: position, expected: "':' after key \(Self.quoted(key))")
+        }
+        position += 1
+        skipWhitespace()
+        let top = frames.count - 1
+        frames[top].key = key
+        frames[top].keyLocation = location
+    }
+
+    /// Throws when the innermost object already has `key`.
+    mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
+        let top = frames.count - 1
+        let base = frames[top].base
+        if frames[top].keyIndex == nil {
+            if members.count - base < Self.keyIndexThreshold {
+                for index in base..<members.count where members[index].key == key {
+                    throw duplicateKey(key, first: members[index].keyLocation, at: location)
+                }
+                return
+            }
+            var index: [String: SourceLocation] = [:]
+            index.reserveCapacity(2 * Self.keyIndexThreshold)
+            for member in members[base...] { index[member.key] = member.keyLocation }
+            frames[top].keyIndex = index
+        }
+        if let first = frames[top].keyIndex?[key] {
+            throw duplicateKey(key, first: first, at: location)
+        }
+        frames[top].keyIndex?[key] = location
+    }
+
+    /// Reads `true`, `false` or `null`, or explains what the word at `position` is.
+    mutating func parseWord() throws(Diagnostic) -> JSONNode.Value {
+        if matchesLiteral("true") {
+            position += 4
+            return .bool(true)
+        }
+        if matchesLiteral("false") {
+            position += 5
+            return .bool(false)
+        }
+        if matchesLiteral("null") {
+            position += 4
+            return .null
+        }
+        throw valueProblem(at: position)
+    }
+
+    /// Whether `literal` is at `position` and is not the start of a longer word.
+    func matchesLiteral(_ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        let matches = literal.withUTF8Buffer { expected in
+            for offset in 0..<count where bytes[position + offset] != expected[offset] { return false }
+            return true
+        }
+        guard matches else { return false }
+        return position + count == bytes.count || !JSONByte.isWord(bytes[position + count])
+    }
+
+    // MARK: - Whitespace and locations
+
+    /// Skips spaces, tabs, carriage returns and line feeds, counting lines.
+    mutating func skipWhitespace() {
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == JSONByte.space || byte == JSONByte.tab || byte == JSONByte.carriageReturn {
+                position += 1
+            } else if byte == JSONByte.lineFeed {
+                position += 1
+                line += 1
+                knownColumnOffset = position
+                knownColumn = 1
+            } else {
+                return
+            }
+        }
+    }
+
+    /// The location of `position`, counted on from the last location on this line so
+    /// long lines (minified files) stay linear.
+    mutating func currentLocation() -> SourceLocation {
+        var column = knownColumn
+        var offset = knownColumnOffset
+        while offset < position {
+            if bytes[offset] & 0xC0 != 0x80 { column += 1 }
+            offset += 1
+        }
+        knownColumn = column
+        knownColumnOffset = position
+        return SourceLocation(file: file, line: line, column: column)
+    }
+
+    /// The location of any byte offset, counted from the start of the file; used for
+    /// errors only.
+    func location(of offset: Int) -> SourceLocation {
+        let end = min(max(offset, 0), bytes.count)
+        let start = min(contentStart, end)
+        var line = 1
+        var lineStart = start
+        var index = start
+        while index < end {
+            if bytes[index] == JSONByte.lineFeed {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        var column = 1
+        index = lineStart
+        while index < end {
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        return SourceLocation(file: file, line: line, column: column)
+    }
+}

@@ -1,0 +1,281 @@
+/// A parsed spec (format version 1): everything the generator knows, in spec order.
+///
+/// Produced by `SpecParser` from located JSON; every declaration keeps its location so
+/// that the validator can point at it.
+public struct Spec: Sendable, Hashable {
+    /// The spec's file path, as given.
+    public var file: String
+    /// The format version (1).
+    public var version: Int
+    /// The server the spec describes, if stated.
+    public var baseURL: String?
+    /// Defaults for every endpoint and model.
+    public var defaults: Defaults
+    /// Models in spec order.
+    public var models: [Model]
+    /// Repositories in spec order.
+    public var repositories: [Repository]
+}
+
+/// Where something was written, and under which name.
+public struct Named: Sendable, Hashable {
+    /// The name as written in the spec.
+    public var name: String
+    /// Where the name's key starts.
+    public var location: SourceLocation
+}
+
+/// The `defaults` object.
+public struct Defaults: Sendable, Hashable {
+    /// How property and parameter names relate to JSON names.
+    public enum JSONKeys: String, Sendable, Hashable, CaseIterable {
+        /// The JSON name is the spec name as written.
+        case exact
+        /// The JSON name is the spec name in snake_case (`openedAt` → `opened_at`).
+        case snakeCase = "snake_case"
+    }
+
+    /// Cache settings an endpoint's `cache` starts from.
+    public var cache: CacheSettings
+    /// How JSON names are formed.
+    public var jsonKeys: JSONKeys
+    /// How dates are written on the wire.
+    public var dates: DateFormat
+
+    /// The defaults of a spec that states none.
+    public static let standard = Defaults(cache: .standard, jsonKeys: .exact, dates: .iso8601)
+}
+
+/// How dates are written on the wire.
+public enum DateFormat: String, Sendable, Hashable, CaseIterable {
+    /// ISO 8601, with or without fractional seconds.
+    case iso8601
+    /// Seconds since 1970, as a number.
+    case secondsSince1970
+    /// Milliseconds since 1970, as a number.
+    case millisecondsSince1970
+}
+
+/// The cache policies a spec can name.
+public enum SpecPolicy: String, Sendable, Hashable, CaseIterable {
+    /// Network, then cache on failure.
+    case networkFirst
+    /// Cache within ttl, then network.
+    case cacheFirst
+    /// Cache at once, refresh in the background.
+    case staleWhileRevalidate
+    /// Cache or an error.
+    case cacheOnly
+    /// Network only, still stored.
+    case networkOnly
+}
+
+/// Whose entries an endpoint's answers are.
+public enum SpecScope: String, Sendable, Hashable, CaseIterable {
+    /// The current partition's (user's).
+    case user
+    /// Everybody's.
+    case shared
+}
+
+/// Cache settings after defaults are applied.
+public struct CacheSettings: Sendable, Hashable {
+    /// Fresh for this many seconds.
+    public var ttl: Int
+    /// Never shown when older than this many seconds.
+    public var maxStale: Int
+    /// The policy when a call names none.
+    public var policy: SpecPolicy
+    /// Whose entries these are.
+    public var scope: SpecScope
+
+    /// 5 minutes fresh, shown up to 7 days, networkFirst, per user.
+    public static let standard = CacheSettings(ttl: 300, maxStale: 7 * 86_400, policy: .networkFirst, scope: .user)
+}
+
+/// A type as written in the spec: `string`, `[Account]`, `[string: double]`, `Account?`.
+public indirect enum TypeRef: Sendable, Hashable, CustomStringConvertible {
+    /// A built-in scalar.
+    case scalar(Scalar)
+    /// A model declared in the spec.
+    case model(String)
+    /// `[T]`.
+    case array(TypeRef)
+    /// `[string: T]`.
+    case dictionary(TypeRef)
+    /// `T?`.
+    case optional(TypeRef)
+
+    /// The built-in scalar types.
+    public enum Scalar: String, Sendable, Hashable, CaseIterable {
+        /// `String`.
+        case string
+        /// `Int`.
+        case int
+        /// `Double`.
+        case double
+        /// `Bool`.
+        case bool
+        /// `Date`, coded per `defaults.dates`.
+        case date
+        /// `URL`.
+        case url
+        /// `UUID`.
+        case uuid
+    }
+
+    /// The spec spelling, for messages.
+    public var description: String {
+        switch self {
+        case .scalar(let scalar): scalar.rawValue
+        case .model(let name): name
+        case .array(let element): "[\(element)]"
+        case .dictionary(let value): "[string: \(value)]"
+        case .optional(let wrapped): "\(wrapped)?"
+        }
+    }
+
+    /// Whether the type is `T?`.
+    public var isOptional: Bool {
+        if case .optional = self { return true }
+        return false
+    }
+
+    /// The type without its outer `?`.
+    public var unwrapped: TypeRef {
+        if case .optional(let wrapped) = self { return wrapped }
+        return self
+    }
+}
+
+/// A model: an object with properties, or a string enum.
+public struct Model: Sendable, Hashable {
+    /// The model's name and where it is declared.
+    public var name: Named
+    /// Its description, for the doc comment.
+    public var description: String?
+    /// Properties or enum values.
+    public var kind: Kind
+
+    /// What a model is.
+    public enum Kind: Sendable, Hashable {
+        /// A struct.
+        case object([Property])
+        /// A string enum.
+        case enumeration([EnumValue])
+    }
+}
+
+/// One property of an object model.
+public struct Property: Sendable, Hashable {
+    /// The spec name and where it is.
+    public var name: Named
+    /// The type.
+    public var type: TypeRef
+    /// Where the type is written.
+    public var typeLocation: SourceLocation
+    /// Its description, for the doc comment.
+    public var description: String?
+    /// The JSON name, after `json` and `defaults.jsonKeys`.
+    public var wireName: String
+}
+
+/// One value of an enum model.
+public struct EnumValue: Sendable, Hashable {
+    /// The raw value as sent on the wire.
+    public var value: String
+    /// Where it is written.
+    public var location: SourceLocation
+}
+
+/// A repository: a group of endpoints that becomes a protocol and its implementations.
+public struct Repository: Sendable, Hashable {
+    /// The name and where it is declared.
+    public var name: Named
+    /// Its description, for the doc comment.
+    public var description: String?
+    /// Endpoints in spec order.
+    public var endpoints: [EndpointSpec]
+}
+
+/// Where a request parameter goes.
+public enum ParameterPlace: String, Sendable, Hashable {
+    /// A `{name}` segment of the path.
+    case path
+    /// A query item.
+    case query
+    /// A request header.
+    case header
+}
+
+/// A path, query or header parameter.
+public struct Parameter: Sendable, Hashable {
+    /// The wire name and where it is declared.
+    public var name: Named
+    /// Where it goes.
+    public var place: ParameterPlace
+    /// Its type.
+    public var type: TypeRef
+    /// Where the type is written.
+    public var typeLocation: SourceLocation
+}
+
+/// One endpoint of a repository.
+public struct EndpointSpec: Sendable, Hashable {
+    /// The method name and where it is declared.
+    public var name: Named
+    /// The HTTP method, upper case.
+    public var method: String
+    /// Where the method is written (or the endpoint, when defaulted).
+    public var methodLocation: SourceLocation
+    /// The path template.
+    public var path: String
+    /// Where the path is written.
+    public var pathLocation: SourceLocation
+    /// Path, query and header parameters, in that order, each in spec order.
+    public var parameters: [Parameter]
+    /// The request body type, if any, and where it is written.
+    public var body: TypeRef?
+    /// Where the body type is written.
+    public var bodyLocation: SourceLocation?
+    /// The response type; `nil` when the response has no body.
+    public var response: TypeRef?
+    /// Where the response type is written.
+    public var responseLocation: SourceLocation?
+    /// Its description, for the doc comment.
+    public var description: String?
+    /// The cache rule; `nil` when never cached.
+    public var cache: EndpointCache?
+}
+
+/// An endpoint's cache rule after defaults are applied.
+public struct EndpointCache: Sendable, Hashable {
+    /// ttl, maxStale, policy and scope.
+    public var settings: CacheSettings
+    /// The names of the parameters in the key (plus `body`), each with where it is
+    /// written; `nil` when the spec leaves the default (all path and query parameters).
+    public var key: [Named]?
+    /// Where the `cache` value is written (the endpoint's name when defaulted).
+    public var location: SourceLocation
+    /// How caching was asked for.
+    public var origin: Origin
+
+    /// How an endpoint came to be cached.
+    public enum Origin: Sendable, Hashable {
+        /// No `cache` key: a GET with a response takes the defaults.
+        case defaults
+        /// `"cache": true`.
+        case flag
+        /// `"cache": { … }`, the only explicit opt-in for methods other than GET.
+        case object
+    }
+
+    /// Whether the request body is part of the key.
+    public var bodyInKey: Bool { key?.contains { $0.name == "body" } ?? false }
+
+    /// Whether a parameter is part of the key.
+    public func contains(_ parameter: Parameter) -> Bool {
+        guard let key else { return parameter.place != .header }
+        return key.contains { $0.name == parameter.name.name }
+    }
+}

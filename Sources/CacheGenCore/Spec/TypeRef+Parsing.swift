@@ -1,0 +1,103 @@
+extension TypeRef {
+    /// Parses a spec type string (`string`, `Account`, `[T]`, `[string: T]`, `T?`).
+    ///
+    /// Model names are not resolved here; the validator checks them against the spec.
+    /// - Returns: the type, or a message saying what is wrong.
+    static func parse(_ text: String) -> Result<TypeRef, TypeSyntaxError> {
+        var parser = TypeStringParser(text: Array(text.unicodeScalars))
+        return parser.parseWhole().mapError { TypeSyntaxError(message: "invalid type \"\(text)\"; \($0.reason)") }
+    }
+}
+
+/// Why a type string could not be read.
+struct TypeSyntaxError: Error, Sendable {
+    /// The full message.
+    var message: String
+}
+
+/// A recursive-descent reader for the small type grammar.
+private struct TypeStringParser {
+    let text: [Unicode.Scalar]
+    var index = 0
+
+    struct Failure: Error {
+        var reason: String
+    }
+
+    mutating func parseWhole() -> Result<TypeRef, Failure> {
+        do throws(Failure) {
+            skipSpaces()
+            let type = try parseType()
+            skipSpaces()
+            if index < text.count {
+                throw Failure(reason: "unexpected \"\(String(String.UnicodeScalarView(text[index...])))\" after the type")
+            }
+            return .success(type)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    mutating func parseType() throws(Failure) -> TypeRef {
+        var type = try parseBase()
+        skipSpaces()
+        if peek == "?" {
+            index += 1
+            type = .optional(type)
+            skipSpaces()
+            if peek == "?" { throw Failure(reason: "a type can be optional only once") }
+        }
+        return type
+    }
+
+    mutating func parseBase() throws(Failure) -> TypeRef {
+        skipSpaces()
+        if peek == "[" {
+            index += 1
+            skipSpaces()
+            let start = index
+            let first = try parseType()
+            skipSpaces()
+            if peek == ":" {
+                guard first == .scalar(.string) else {
+                    index = start
+                    throw Failure(reason: "dictionary keys must be string, as in [string: double]")
+                }
+                index += 1
+                let value = try parseType()
+                try expect("]")
+                return .dictionary(value)
+            }
+            try expect("]")
+            return .array(first)
+        }
+        let name = identifier()
+        guard !name.isEmpty else {
+            if let peek { throw Failure(reason: "expected a type name, found \"\(Character(peek))\"") }
+            throw Failure(reason: "expected a type name")
+        }
+        if let scalar = TypeRef.Scalar(rawValue: name) { return .scalar(scalar) }
+        return .model(name)
+    }
+
+    mutating func expect(_ scalar: Unicode.Scalar) throws(Failure) {
+        skipSpaces()
+        guard peek == scalar else { throw Failure(reason: "expected '\(scalar)'") }
+        index += 1
+    }
+
+    mutating func identifier() -> String {
+        var result = String.UnicodeScalarView()
+        while let scalar = peek, scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+            result.append(scalar)
+            index += 1
+        }
+        return String(result)
+    }
+
+    mutating func skipSpaces() {
+        while peek == " " { index += 1 }
+    }
+
+    var peek: Unicode.Scalar? { index < text.count ? text[index] : nil }
+}

@@ -1,0 +1,298 @@
+/// The semantic rules of spec version 1, one method per rule, every problem collected.
+///
+/// Runs on what `SpecParser` produced; structural problems were reported there.
+struct SpecValidator {
+    let spec: Spec
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// Swift and Foundation names a model may not take: the generated code would not
+    /// compile, or would quietly shadow the real type.
+    static let reservedTypeNames: Set<String> = [
+        "Any", "AnyObject", "Array", "Bool", "Character", "Codable", "Data", "Date", "Decimal", "Decodable",
+        "Dictionary", "Double", "Encodable", "Equatable", "Error", "Float", "Hashable", "Identifiable", "Int",
+        "Int64", "JSONDecoder", "JSONEncoder", "Locale", "Never", "Optional", "Result", "Self", "Sendable",
+        "Set", "String", "Task", "TimeInterval", "Type", "URL", "UUID", "Void", "Foundation", "Calendar",
+        "TimeZone", "Error", "Protocol",
+        // The runtime's names, which generated code uses unqualified.
+        "CachedClientRuntime", "CachedValue", "CachePolicy", "CacheScope", "CacheRule", "CachedClient",
+        "CacheStore", "CacheEntry", "CacheKey", "Endpoint", "EndpointRequest", "JSONCoding", "HTTPTransport",
+        "CachedClientError", "CacheEvent", "AsyncThrowingStream",
+    ]
+
+    static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+    init(spec: Spec) {
+        self.spec = spec
+    }
+
+    /// Runs every rule.
+    mutating func validate() -> [Diagnostic] {
+        checkTypeNames()
+        for model in spec.models {
+            switch model.kind {
+            case .object(let properties): checkProperties(properties, of: model)
+            case .enumeration(let values): checkEnumValues(values, of: model)
+            }
+        }
+        for repository in spec.repositories {
+            checkEndpointNames(repository)
+            for endpoint in repository.endpoints {
+                checkMethodAndPath(endpoint)
+                checkParameters(endpoint)
+                checkTypes(endpoint)
+                checkCacheRule(endpoint)
+            }
+        }
+        return diagnostics
+    }
+
+    // MARK: - Rules
+
+    /// Models and repositories become types: names must be free and distinct.
+    private mutating func checkTypeNames() {
+        var seen: [String: Named] = [:]
+        var declared: [Named] = spec.models.map(\.name)
+        for repository in spec.repositories {
+            declared.append(repository.name)
+            declared.append(Named(name: "Live" + repository.name.name, location: repository.name.location))
+        }
+        for name in declared {
+            let swiftName = SwiftNaming.typeName(name.name)
+            if Self.reservedTypeNames.contains(swiftName) {
+                report(
+                    "\"\(name.name)\" clashes with the Swift or Foundation type \(swiftName); rename it, for example to \"Api\(swiftName)\"",
+                    at: name.location)
+            } else if let first = seen[swiftName] {
+                report(
+                    "\"\(name.name)\" becomes the Swift type \(swiftName), like \"\(first.name)\" at \(first.location.line):\(first.location.column); rename one of them",
+                    at: name.location)
+            } else {
+                seen[swiftName] = name
+            }
+        }
+    }
+
+    private mutating func checkProperties(_ properties: [Property], of model: Model) {
+        if properties.isEmpty {
+            diagnostics.append(.warning("model \"\(model.name.name)\" has no properties", at: model.name.location))
+        }
+        var swiftNames: [String: Property] = [:]
+        var wireNames: [String: Property] = [:]
+        for property in properties {
+            checkTypeReference(property.type, at: property.typeLocation)
+            let swiftName = SwiftNaming.memberName(property.name.name)
+            if let first = swiftNames[swiftName] {
+                report(
+                    "properties \"\(first.name.name)\" (\(first.name.location.line):\(first.name.location.column)) and \"\(property.name.name)\" both become \(swiftName) in Swift; rename one and keep the wire name with \"json\"",
+                    at: property.name.location)
+            } else {
+                swiftNames[swiftName] = property
+            }
+            if let first = wireNames[property.wireName] {
+                report(
+                    "properties \"\(first.name.name)\" and \"\(property.name.name)\" both use the JSON name \"\(property.wireName)\"",
+                    at: property.name.location)
+            } else {
+                wireNames[property.wireName] = property
+            }
+        }
+    }
+
+    private mutating func checkEnumValues(_ values: [EnumValue], of model: Model) {
+        if values.isEmpty {
+            report("enum \"\(model.name.name)\" has no values; list at least one", at: model.name.location)
+        }
+        var seen: [String: EnumValue] = [:]
+        var caseNames: [String: EnumValue] = [:]
+        for value in values {
+            if value.value.isEmpty {
+                report("enum \"\(model.name.name)\" has an empty value", at: value.location)
+                continue
+            }
+            if let first = seen[value.value] {
+                report(
+                    "enum \"\(model.name.name)\" lists \"\(value.value)\" twice (first at \(first.location.line):\(first.location.column))",
+                    at: value.location)
+                continue
+            }
+            seen[value.value] = value
+            let caseName = SwiftNaming.memberName(value.value)
+            if let first = caseNames[caseName] {
+                report(
+                    "enum values \"\(first.value)\" and \"\(value.value)\" both become the case \(caseName) in Swift",
+                    at: value.location)
+            } else {
+                caseNames[caseName] = value
+            }
+        }
+    }
+
+    private mutating func checkEndpointNames(_ repository: Repository) {
+        if repository.endpoints.isEmpty {
+            diagnostics.append(
+                .warning("repository \"\(repository.name.name)\" has no endpoints", at: repository.name.location))
+        }
+        var methods: [String: Named] = [:]
+        for endpoint in repository.endpoints {
+            var names = [SwiftNaming.memberName(endpoint.name.name)]
+            if endpoint.cache != nil, endpoint.response != nil { names.append(names[0] + "Stream") }
+            for name in names {
+                if let first = methods[name] {
+                    report(
+                        "endpoint \"\(endpoint.name.name)\" becomes the method \(name), like \"\(first.name)\" at \(first.location.line):\(first.location.column); rename one of them",
+                        at: endpoint.name.location)
+                } else {
+                    methods[name] = endpoint.name
+                }
+            }
+        }
+    }
+
+    private mutating func checkMethodAndPath(_ endpoint: EndpointSpec) {
+        if !Self.methods.contains(endpoint.method) {
+            report(
+                "unknown HTTP method \"\(endpoint.method)\"; use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
+                at: endpoint.methodLocation)
+        }
+        if let problem = PathTemplate.problem(endpoint.path) {
+            report(problem, at: endpoint.pathLocation)
+        }
+        var seen: Set<String> = []
+        for name in PathTemplate.parameterNames(endpoint.path) where !name.isEmpty {
+            if !seen.insert(name).inserted {
+                report("path \"\(endpoint.path)\" uses \"{\(name)}\" twice", at: endpoint.pathLocation)
+            }
+        }
+        if endpoint.method == "GET" || endpoint.method == "HEAD", endpoint.body != nil {
+            report("\(endpoint.method) endpoint \"\(endpoint.name.name)\" cannot have a body; send it as query items", at: endpoint.name.location)
+        }
+    }
+
+    /// Parameters become Swift arguments: valid kinds of type, no two with one Swift name.
+    private mutating func checkParameters(_ endpoint: EndpointSpec) {
+        var swiftNames: [String: Parameter] = [:]
+        for parameter in endpoint.parameters {
+            checkTypeReference(parameter.type, at: parameter.typeLocation)
+            checkParameterType(parameter)
+            let swiftName = SwiftNaming.memberName(parameter.name.name)
+            if swiftName == "policy", endpoint.cache != nil {
+                report(
+                    "parameter \"\(parameter.name.name)\" clashes with the policy: argument of cached methods; rename the Swift side by choosing another spec name",
+                    at: parameter.name.location)
+            } else if swiftName == "body", endpoint.body != nil {
+                report("parameter \"\(parameter.name.name)\" clashes with the body: argument", at: parameter.name.location)
+            } else if let first = swiftNames[swiftName] {
+                report(
+                    "\(parameter.place.rawValue) parameter \"\(parameter.name.name)\" becomes the argument \(swiftName), like \(first.place.rawValue) parameter \"\(first.name.name)\"; rename one of them",
+                    at: parameter.name.location)
+            } else {
+                swiftNames[swiftName] = parameter
+            }
+        }
+    }
+
+    private mutating func checkParameterType(_ parameter: Parameter) {
+        let where_ = "\(parameter.place.rawValue) parameter \"\(parameter.name.name)\""
+        var type = parameter.type
+        if case .optional(let wrapped) = type {
+            if parameter.place == .path {
+                report("\(where_) cannot be optional: every path segment needs a value", at: parameter.typeLocation)
+                return
+            }
+            type = wrapped
+        }
+        if case .array(let element) = type, parameter.place == .query {
+            type = element
+        }
+        guard isParameterScalar(type) else {
+            report(
+                "\(where_) has type \(parameter.type), which cannot be sent as text; use a scalar, an enum model" + (parameter.place == .query ? " or an array of them" : ""),
+                at: parameter.typeLocation)
+            return
+        }
+    }
+
+    private func isParameterScalar(_ type: TypeRef) -> Bool {
+        switch type {
+        case .scalar: return true
+        case .model(let name):
+            guard let model = spec.models.first(where: { $0.name.name == name }) else { return true }  // reported elsewhere
+            if case .enumeration = model.kind { return true }
+            return false
+        default: return false
+        }
+    }
+
+    private mutating func checkTypes(_ endpoint: EndpointSpec) {
+        if let body = endpoint.body {
+            checkTypeReference(body, at: endpoint.bodyLocation ?? endpoint.name.location)
+        }
+        if let response = endpoint.response {
+            checkTypeReference(response, at: endpoint.responseLocation ?? endpoint.name.location)
+        }
+    }
+
+    private mutating func checkCacheRule(_ endpoint: EndpointSpec) {
+        guard let cache = endpoint.cache else { return }
+        let name = endpoint.name.name
+        if endpoint.response == nil {
+            if cache.origin != .defaults {
+                report("endpoint \"\(name)\" has no \"response\" to cache; add one or set \"cache\": false", at: cache.location)
+            }
+            return
+        }
+        if endpoint.method != "GET" {
+            if cache.origin != .object || !cache.bodyInKey {
+                report(
+                    "\(endpoint.method) endpoint \"\(name)\" is cached only when its body is in the key; add \"body\" to \"cache\".\"key\" or set \"cache\": false",
+                    at: cache.location)
+            }
+            if endpoint.body == nil, cache.bodyInKey {
+                report("\(endpoint.method) endpoint \"\(name)\" has no \"body\" to put in the key", at: cache.location)
+            }
+        }
+        guard let key = cache.key else { return }
+        var seen: Set<String> = []
+        let names = endpoint.parameters.map(\.name.name) + (endpoint.body == nil ? [] : ["body"])
+        for entry in key {
+            if !seen.insert(entry.name).inserted {
+                report("\"key\" lists \"\(entry.name)\" twice", at: entry.location)
+            } else if !names.contains(entry.name) {
+                let hint = names.isEmpty
+                    ? "; this endpoint has no parameters"
+                    : Suggestion.hint(for: entry.name, among: names, noun: "names")
+                report("\"key\" names \"\(entry.name)\", which is not a parameter of \"\(name)\"" + hint, at: entry.location)
+            }
+        }
+        for parameter in endpoint.parameters where parameter.place == .path && !seen.contains(parameter.name.name) {
+            report(
+                "\"key\" of \"\(name)\" leaves out path parameter \"\(parameter.name.name)\"; add it, or two different resources would share one entry",
+                at: cache.location)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Model names in a type must be declared.
+    private mutating func checkTypeReference(_ type: TypeRef, at location: SourceLocation) {
+        switch type {
+        case .scalar: return
+        case .array(let inner), .dictionary(let inner), .optional(let inner):
+            checkTypeReference(inner, at: location)
+        case .model(let name):
+            guard !spec.models.contains(where: { $0.name.name == name }) else { return }
+            let candidates = spec.models.map(\.name.name) + TypeRef.Scalar.allCases.map(\.rawValue)
+            var message = "unknown type \"\(name)\""
+            if let match = Suggestion.closest(to: name, in: candidates) {
+                message += "; did you mean \"\(match)\"?"
+            } else {
+                message += "; declare it under \"models\" or use string, int, double, bool, date, url or uuid"
+            }
+            report(message, at: location)
+        }
+    }
+
+    private mutating func report(_ message: String, at location: SourceLocation) {
+        diagnostics.append(.error(message, at: location))
+    }
+}

@@ -1,0 +1,248 @@
+import CacheGenCore
+import Foundation
+
+/// The `cachegen` command line: argument handling and file I/O around `Generator`.
+struct CommandLineTool {
+    /// The version `--version` prints.
+    static let version = "0.1.0"
+
+    /// How a run ended.
+    enum ExitStatus: Int32, Sendable {
+        /// Everything worked.
+        case success = 0
+        /// A spec has errors, a file could not be read or written, or `--check` found stale output.
+        case failure = 1
+        /// The command line itself was wrong.
+        case usage = 2
+    }
+
+    /// Where messages go; injected so tests read them word for word.
+    let output: any ToolOutput
+
+    static let help = """
+        OVERVIEW: Generate typed, cached Swift API clients from *.cachegen.json specs.
+
+        USAGE: cachegen <command> [options]
+
+        COMMANDS:
+          generate <spec>... --output <dir> [--access public|internal] [--check]
+                      Write one Swift file per spec into <dir>. Nothing is written when
+                      any spec has errors; a file is rewritten only when its bytes change.
+                      With --check, write nothing and exit 1 when <dir> is out of date.
+          validate <spec>...
+                      Check specs and report every problem as file:line:column: error: …
+
+        OPTIONS:
+          -h, --help  Show this help.
+          --version   Show the version.
+
+        EXIT STATUS: 0 success, 1 spec errors or stale output, 2 usage errors.
+        """
+
+    /// Runs one command line (without the program name).
+    func run(_ arguments: [String]) -> ExitStatus {
+        guard let command = arguments.first else {
+            output.error(Self.help)
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "-h", "--help", "help":
+            output.print(Self.help)
+            return .success
+        case "--version":
+            output.print("cachegen \(Self.version)")
+            return .success
+        case "generate":
+            return generate(rest)
+        case "validate":
+            return validate(rest)
+        default:
+            return usageError("unknown command '\(command)'; use 'generate' or 'validate' (see cachegen --help)")
+        }
+    }
+
+    // MARK: - Commands
+
+    private struct GenerateOptions {
+        var specs: [String] = []
+        var outputDirectory: String?
+        var access = AccessLevel.public
+        var check = false
+    }
+
+    private func generate(_ arguments: [String]) -> ExitStatus {
+        var options = GenerateOptions()
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--output", "-o", "--access":
+                guard index + 1 < arguments.count else {
+                    return usageError("\(argument) needs a value")
+                }
+                let value = arguments[index + 1]
+                if argument == "--access" {
+                    guard let access = AccessLevel(rawValue: value) else {
+                        return usageError("--access must be 'public' or 'internal', not '\(value)'")
+                    }
+                    options.access = access
+                } else {
+                    options.outputDirectory = value
+                }
+                index += 2
+                continue
+            case "--check":
+                options.check = true
+            case "-h", "--help":
+                output.print(Self.help)
+                return .success
+            default:
+                if argument.hasPrefix("-") { return usageError("unknown option '\(argument)' for generate") }
+                options.specs.append(argument)
+            }
+            index += 1
+        }
+        guard !options.specs.isEmpty else { return usageError("generate needs at least one spec file") }
+        guard let directory = options.outputDirectory else {
+            return usageError("generate needs --output <dir>, the folder for the Swift files")
+        }
+        let names = options.specs.map(Generator.outputFileName(forSpec:))
+        if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
+            return usageError("two specs would both write \(duplicate); rename one of them")
+        }
+
+        var files: [(name: String, source: String)] = []
+        var failed = false
+        for (spec, name) in zip(options.specs, names) {
+            guard let data = read(spec) else {
+                failed = true
+                continue
+            }
+            let result = Generator.generate(data, path: spec, options: .init(access: options.access))
+            report(result.diagnostics)
+            if let source = result.source { files.append((name, source)) } else { failed = true }
+        }
+        if failed {
+            output.error("error: no files written: fix the errors above and run again")
+            return .failure
+        }
+        let outputURL = URL(fileURLWithPath: directory, isDirectory: true)
+        return options.check ? check(files, in: outputURL) : write(files, to: outputURL)
+    }
+
+    private func validate(_ arguments: [String]) -> ExitStatus {
+        if let option = arguments.first(where: { $0.hasPrefix("-") }) {
+            if option == "-h" || option == "--help" {
+                output.print(Self.help)
+                return .success
+            }
+            return usageError("unknown option '\(option)' for validate")
+        }
+        guard !arguments.isEmpty else { return usageError("validate needs at least one spec file") }
+        var failed = false
+        for spec in arguments {
+            guard let data = read(spec) else {
+                failed = true
+                continue
+            }
+            let diagnostics = Generator.validate(data, path: spec)
+            report(diagnostics)
+            if diagnostics.contains(where: { $0.severity == .error }) { failed = true }
+        }
+        if !failed { output.print("\(arguments.count == 1 ? "spec is" : "\(arguments.count) specs are") valid") }
+        return failed ? .failure : .success
+    }
+
+    // MARK: - Files
+
+    /// Writes each file whose bytes differ, so unchanged output keeps its date and
+    /// dependent builds stay incremental.
+    private func write(_ files: [(name: String, source: String)], to directory: URL) -> ExitStatus {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            output.error("error: cannot create \(directory.path): \(error.localizedDescription)")
+            return .failure
+        }
+        var written = 0
+        for file in files {
+            let url = directory.appendingPathComponent(file.name)
+            let data = Data(file.source.utf8)
+            if (try? Data(contentsOf: url)) == data { continue }
+            do {
+                try data.write(to: url, options: .atomic)
+                written += 1
+            } catch {
+                output.error("error: cannot write \(url.path): \(error.localizedDescription)")
+                return .failure
+            }
+        }
+        let unchanged = files.count - written
+        output.print("cachegen: \(written) written, \(unchanged) unchanged in \(directory.path)")
+        return .success
+    }
+
+    /// Compares without writing, for CI of projects that check generated code in.
+    private func check(_ files: [(name: String, source: String)], in directory: URL) -> ExitStatus {
+        var stale: [String] = []
+        for file in files {
+            let url = directory.appendingPathComponent(file.name)
+            guard let existing = try? Data(contentsOf: url) else {
+                stale.append("\(file.name): missing")
+                continue
+            }
+            if existing != Data(file.source.utf8) {
+                let old = String(decoding: existing, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+                let new = file.source.split(separator: "\n", omittingEmptySubsequences: false)
+                let firstDifference = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    ?? min(old.count, new.count)
+                stale.append("\(file.name): differs from line \(firstDifference + 1)")
+            }
+        }
+        guard !stale.isEmpty else {
+            output.print("cachegen: \(files.count) up to date in \(directory.path)")
+            return .success
+        }
+        for line in stale { output.error("stale: \(line)") }
+        output.error("error: generated code is out of date; run cachegen generate without --check")
+        return .failure
+    }
+
+    private func read(_ path: String) -> Data? {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            output.error("\(path): error: cannot read the spec file; check the path")
+            return nil
+        }
+    }
+
+    private func report(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics { output.error(diagnostic.description) }
+    }
+
+    private func usageError(_ message: String) -> ExitStatus {
+        output.error("error: \(message)")
+        return .usage
+    }
+}
+
+/// Where the tool writes; standard output and error in the real program.
+protocol ToolOutput: Sendable {
+    /// Normal output.
+    func print(_ text: String)
+    /// Diagnostics and errors.
+    func error(_ text: String)
+}
+
+/// The process's standard output and standard error.
+struct StandardStreams: ToolOutput {
+    func print(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
