@@ -17,11 +17,7 @@ let package = Package(
         .executableTarget(name: "cachegen", dependencies: ["CacheGenCore"]),
         .plugin(name: "CacheGenPlugin", capability: .buildTool(), dependencies: ["cachegen"]),
         .target(name: "CachedClientRuntime"),
-        .testTarget(
-            name: "CacheGenCoreTests",
-            dependencies: ["CacheGenCore"],
-            exclude: ["Malformed"]
-        ),
+        .testTarget(name: "CacheGenCoreTests", dependencies: ["CacheGenCore"]),
         .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CacheGenCore"]),
         .testTarget(name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime"]),
         .testTarget(

@@ -10,7 +10,7 @@ extension JSONParser {
     var valueExpectation: String {
         guard let top = frames.last else { return "a JSON value" }
         if top.isObject { return "a value for key \(Self.quoted(top.key))" }
-        return elements.count == top.base ? "a value or ']'" : "a value"
+        return top.elements.isEmpty ? "a value or ']'" : "a value"
     }
 
     /// The error for the byte at `offset` when `expected` should have been there.

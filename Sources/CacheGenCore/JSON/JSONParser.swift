@@ -47,8 +47,8 @@ enum JSONByte {
 /// UTF-8 bytes.
 ///
 /// Containers are tracked on an explicit stack rather than the call stack, so deep
-/// input can never overflow the thread's stack. Finished children wait on two shared
-/// stacks and are moved into their container when it closes. Line and column of the
+/// input can never overflow the thread's stack. Each open container collects its
+/// finished children and hands the array over, uncopied, when it closes. Line and column of the
 /// current position are tracked incrementally; error locations, which are rare, are
 /// recomputed from the start of the file.
 struct JSONParser {
@@ -58,8 +58,10 @@ struct JSONParser {
         var isObject: Bool
         /// Where the opening `{` or `[` is.
         var start: SourceLocation
-        /// Where this container's children start on `members` or `elements`.
-        var base: Int
+        /// The finished members, for objects.
+        var members: [JSONMember] = []
+        /// The finished elements, for arrays.
+        var elements: [JSONNode] = []
         /// The key whose value is being read, for objects.
         var key = ""
         /// Where that key is.
@@ -71,6 +73,9 @@ struct JSONParser {
 
     /// Objects with fewer members than this are checked for duplicate keys by a scan.
     static let keyIndexThreshold = 16
+
+    /// Fills a frame's key slot while no key is pending.
+    static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
 
     let bytes: [UInt8]
     let file: String
@@ -85,11 +90,8 @@ struct JSONParser {
     /// The column of `knownColumnOffset`, from 1.
     var knownColumn = 1
 
+    /// The open containers, innermost last.
     var frames: [Frame] = []
-    /// Finished members of the open objects, innermost last.
-    var members: [JSONMember] = []
-    /// Finished elements of the open arrays, innermost last.
-    var elements: [JSONNode] = []
     /// Reused storage for strings that contain escapes.
     var scratch: [UInt8] = []
 
@@ -145,10 +147,7 @@ struct JSONParser {
                     position += 1
                     node = JSONNode(value: isObject ? .object([]) : .array([]), location: location)
                 } else {
-                    frames.append(
-                        Frame(
-                            isObject: isObject, start: location, base: isObject ? members.count : elements.count,
-                            keyLocation: location))
+                    frames.append(Frame(isObject: isObject, start: location, keyLocation: location))
                     if isObject { try parseKey(afterComma: false) }
                     continue readValue
                 }
@@ -163,9 +162,14 @@ struct JSONParser {
             while let top = frames.indices.last {
                 let isObject = frames[top].isObject
                 if isObject {
-                    members.append(JSONMember(key: frames[top].key, keyLocation: frames[top].keyLocation, value: node))
+                    // Swapping the pending key out avoids retaining it only to release it later.
+                    var key = ""
+                    var keyLocation = Self.placeholderLocation
+                    swap(&key, &frames[top].key)
+                    swap(&keyLocation, &frames[top].keyLocation)
+                    frames[top].members.append(JSONMember(key: key, keyLocation: keyLocation, value: node))
                 } else {
-                    elements.append(node)
+                    frames[top].elements.append(node)
                 }
                 skipWhitespace()
                 guard position < bytes.count else {
@@ -190,15 +194,7 @@ struct JSONParser {
                 if byte == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
                     position += 1
                     let frame = frames.removeLast()
-                    if isObject {
-                        let children = Array(members[frame.base...])
-                        members.removeSubrange(frame.base...)
-                        node = JSONNode(value: .object(children), location: frame.start)
-                    } else {
-                        let children = Array(elements[frame.base...])
-                        elements.removeSubrange(frame.base...)
-                        node = JSONNode(value: .array(children), location: frame.start)
-                    }
+                    node = JSONNode(value: isObject ? .object(frame.members) : .array(frame.elements), location: frame.start)
                     continue
                 }
                 throw afterChildProblem(top: frames[top])
@@ -229,17 +225,16 @@ struct JSONParser {
     /// Throws when the innermost object already has `key`.
     mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
         let top = frames.count - 1
-        let base = frames[top].base
         if frames[top].keyIndex == nil {
-            if members.count - base < Self.keyIndexThreshold {
-                for index in base..<members.count where members[index].key == key {
-                    throw duplicateKey(key, first: members[index].keyLocation, at: location)
+            if frames[top].members.count < Self.keyIndexThreshold {
+                for member in frames[top].members where member.key == key {
+                    throw duplicateKey(key, first: member.keyLocation, at: location)
                 }
                 return
             }
             var index: [String: SourceLocation] = [:]
             index.reserveCapacity(2 * Self.keyIndexThreshold)
-            for member in members[base...] { index[member.key] = member.keyLocation }
+            for member in frames[top].members { index[member.key] = member.keyLocation }
             frames[top].keyIndex = index
         }
         if let first = frames[top].keyIndex?[key] {

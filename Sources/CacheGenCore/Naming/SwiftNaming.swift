@@ -33,6 +33,15 @@ public enum SwiftNaming {
         return guardLeadingDigit(head + words.dropFirst().map(capitalized).joined())
     }
 
+    /// The Swift argument name of a path, query or header parameter.
+    ///
+    /// `policy` and `body` are the generated methods' own arguments, so parameters with
+    /// those names get a `Parameter` suffix (`policyParameter`) instead of clashing.
+    public static func argumentName(_ name: String) -> String {
+        let member = memberName(name)
+        return member == "policy" || member == "body" ? member + "Parameter" : member
+    }
+
     /// The name in backticks when it is a keyword.
     public static func escaped(_ identifier: String) -> String {
         keywords.contains(identifier) ? "`\(identifier)`" : identifier

@@ -186,7 +186,8 @@ struct SpecParser {
 
         var parameters: [Parameter] = []
         let declaredPath = parameterList(members["pathParameters"]?.value, place: .path, "\"pathParameters\"")
-        for segment in PathTemplate.parameterNames(path) {
+        var seenSegments: Set<String> = []
+        for segment in PathTemplate.parameterNames(path) where seenSegments.insert(segment).inserted {
             if let declared = declaredPath.first(where: { $0.name.name == segment }) {
                 parameters.append(declared)
             } else {

@@ -156,7 +156,7 @@ struct Translator {
     private func method(_ endpoint: EndpointSpec, in repository: Repository) -> Method {
         var arguments = endpoint.parameters.map { parameter in
             Method.Argument(
-                name: SwiftNaming.escaped(SwiftNaming.memberName(parameter.name.name)), type: swiftType(parameter.type),
+                name: SwiftNaming.escaped(SwiftNaming.argumentName(parameter.name.name)), type: swiftType(parameter.type),
                 isOptional: parameter.type.isOptional, parameter: parameter)
         }
         if let body = endpoint.body {

@@ -136,15 +136,12 @@ struct SpecValidator {
         for endpoint in repository.endpoints {
             var names = [SwiftNaming.memberName(endpoint.name.name)]
             if endpoint.cache != nil, endpoint.response != nil { names.append(names[0] + "Stream") }
-            for name in names {
-                if let first = methods[name] {
-                    report(
-                        "endpoint \"\(endpoint.name.name)\" becomes the method \(name), like \"\(first.name)\" at \(first.location.line):\(first.location.column); rename one of them",
-                        at: endpoint.name.location)
-                } else {
-                    methods[name] = endpoint.name
-                }
+            if let name = names.first(where: { methods[$0] != nil }), let first = methods[name] {
+                report(
+                    "endpoint \"\(endpoint.name.name)\" becomes the method \(name), like \"\(first.name)\" at \(first.location.line):\(first.location.column); rename one of them",
+                    at: endpoint.name.location)
             }
+            for name in names where methods[name] == nil { methods[name] = endpoint.name }
         }
     }
 
@@ -164,7 +161,9 @@ struct SpecValidator {
             }
         }
         if endpoint.method == "GET" || endpoint.method == "HEAD", endpoint.body != nil {
-            report("\(endpoint.method) endpoint \"\(endpoint.name.name)\" cannot have a body; send it as query items", at: endpoint.name.location)
+            report(
+                "\(endpoint.method) endpoint \"\(endpoint.name.name)\" cannot have a body; send it as query items",
+                at: endpoint.bodyLocation ?? endpoint.name.location)
         }
     }
 
@@ -174,14 +173,8 @@ struct SpecValidator {
         for parameter in endpoint.parameters {
             checkTypeReference(parameter.type, at: parameter.typeLocation)
             checkParameterType(parameter)
-            let swiftName = SwiftNaming.memberName(parameter.name.name)
-            if swiftName == "policy", endpoint.cache != nil {
-                report(
-                    "parameter \"\(parameter.name.name)\" clashes with the policy: argument of cached methods; rename the Swift side by choosing another spec name",
-                    at: parameter.name.location)
-            } else if swiftName == "body", endpoint.body != nil {
-                report("parameter \"\(parameter.name.name)\" clashes with the body: argument", at: parameter.name.location)
-            } else if let first = swiftNames[swiftName] {
+            let swiftName = SwiftNaming.argumentName(parameter.name.name)
+            if let first = swiftNames[swiftName] {
                 report(
                     "\(parameter.place.rawValue) parameter \"\(parameter.name.name)\" becomes the argument \(swiftName), like \(first.place.rawValue) parameter \"\(first.name.name)\"; rename one of them",
                     at: parameter.name.location)

@@ -1,0 +1,67 @@
+import CacheGenCore
+import Foundation
+import Testing
+
+/// The generated Swift for every example spec, byte for byte.
+///
+/// The expected files live in `Tests/GeneratedClientTests/Golden/`, where a test target
+/// also compiles them against the runtime and runs them: one copy is both the reference
+/// and the proof that it builds. A change to generated code starts there. To record new
+/// output, run with `CACHEGEN_RECORD=1`; the test then fails so a recording never passes.
+@Suite struct GoldenTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let specs = repository.appendingPathComponent("Examples/specs")
+    static let golden = repository.appendingPathComponent("Tests/GeneratedClientTests/Golden")
+
+    static var specNames: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: specs.path)) ?? []
+        return names.filter { $0.hasSuffix(".cachegen.json") }.sorted()
+    }
+
+    @Test func thereAreAtLeastThreeExampleSpecs() {
+        #expect(Self.specNames.count >= 3)
+    }
+
+    @Test(arguments: specNames)
+    func generatedCodeMatchesGoldenFile(_ specName: String) throws {
+        let data = try Data(contentsOf: Self.specs.appendingPathComponent(specName))
+        let output = Generator.generate(data, path: "Examples/specs/\(specName)")
+        #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
+        let source = try #require(output.source)
+        let goldenURL = Self.golden.appendingPathComponent(Generator.outputFileName(forSpec: specName))
+        if ProcessInfo.processInfo.environment["CACHEGEN_RECORD"] == "1" {
+            try Data(source.utf8).write(to: goldenURL)
+            Issue.record("Recorded \(goldenURL.lastPathComponent); run again without CACHEGEN_RECORD to check it.")
+            return
+        }
+        let expected = try String(contentsOf: goldenURL, encoding: .utf8)
+        if source != expected {
+            let got = source.split(separator: "\n", omittingEmptySubsequences: false)
+            let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
+            Issue.record(
+                """
+                \(specName) generates different code from line \(line + 1):
+                  golden:    \(line < want.count ? String(want[line]) : "<end of file>")
+                  generated: \(line < got.count ? String(got[line]) : "<end of file>")
+                If the change is intended, record with CACHEGEN_RECORD=1 and review the diff.
+                """)
+        }
+    }
+
+    @Test(arguments: specNames)
+    func sameSpecSameBytes(_ specName: String) throws {
+        let data = try Data(contentsOf: Self.specs.appendingPathComponent(specName))
+        let first = Generator.generate(data, path: specName).source
+        let second = Generator.generate(data, path: specName).source
+        #expect(first != nil && first == second)
+    }
+
+    @Test func internalAccessWritesNoPublicModifier() throws {
+        let data = try Data(contentsOf: Self.specs.appendingPathComponent("Accounts.cachegen.json"))
+        let source = try #require(Generator.generate(data, path: "Accounts.cachegen.json", options: .init(access: .internal)).source)
+        #expect(!source.contains("public "))
+        #expect(source.contains("struct LiveAccountRepository: AccountRepository {"))
+    }
+}

@@ -1,0 +1,238 @@
+import CacheGenCore
+import Foundation
+import Testing
+
+/// Every validation rule, with the exact message and location a user sees.
+@Suite struct SpecValidationTests {
+    /// Key names exist, appear once, and include every path parameter.
+    @Test func cacheKeys() {
+        let spec = #"""
+        {
+          "version": 1,
+          "repositories": { "R": { "endpoints": {
+            "a": { "path": "/a/{id}", "query": { "page": "int" }, "response": "string", "cache": { "key": ["page"] } },
+            "b": { "path": "/b", "query": { "page": "int" }, "response": "string", "cache": { "key": ["pgae", "page", "page"] } }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:4:90: error: "key" of "a" leaves out path parameter "id"; add it, or two different resources would share one entry"#,
+                #"spec.json:5:95: error: "key" names "pgae", which is not a parameter of "b"; valid names are "page""#,
+                #"spec.json:5:111: error: "key" lists "page" twice"#,
+            ])
+    }
+
+    /// A JSON syntax error is reported with its location.
+    @Test func malformedJSONStopsAtTheSyntaxError() {
+        let spec = #"""
+        {
+          "version": 1,
+          "repositories": {},
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:3:21: error: trailing comma before '}'; remove it"#,
+            ])
+    }
+
+    /// Only GET is cached unless opted in with the body in the key; methods and bodies.
+    @Test func methodsAndCachingRules() {
+        let spec = #"""
+        {
+          "version": 1,
+          "models": { "Q": { "properties": { "q": "string" } } },
+          "repositories": { "R": { "endpoints": {
+            "a": { "method": "POST", "path": "/a", "body": "Q", "response": "string", "cache": true },
+            "b": { "method": "POST", "path": "/b", "body": "Q", "response": "string", "cache": { "ttl": "1m" } },
+            "c": { "method": "POST", "path": "/c", "body": "Q", "response": "string", "cache": { "key": ["body"] } },
+            "d": { "method": "FETCH", "path": "/d" },
+            "e": { "method": "GET", "path": "/e", "body": "Q", "response": "string" },
+            "f": { "path": "/f", "cache": true }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:5:88: error: POST endpoint "a" is cached only when its body is in the key; add "body" to "cache"."key" or set "cache": false"#,
+                #"spec.json:6:88: error: POST endpoint "b" is cached only when its body is in the key; add "body" to "cache"."key" or set "cache": false"#,
+                #"spec.json:8:22: error: unknown HTTP method "FETCH"; use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"#,
+                #"spec.json:9:51: error: GET endpoint "e" cannot have a body; send it as query items"#,
+                #"spec.json:10:35: error: endpoint "f" has no "response" to cache; add one or set "cache": false"#,
+            ])
+    }
+
+    /// version and repositories are required.
+    @Test func missingRequiredKeys() {
+        let spec = #"""
+        { "models": {} }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:1:1: error: missing "version"; add "version": 1 at the top of the spec"#,
+                #"spec.json:1:1: error: missing "repositories"; add at least one repository with its endpoints"#,
+            ])
+    }
+
+    /// Reserved and duplicate type names, enum values, properties, methods and arguments.
+    @Test func swiftNames() {
+        let spec = #"""
+        {
+          "version": 1,
+          "models": {
+            "String": { "properties": { "a": "string" } },
+            "account_kind": { "enum": ["a"] },
+            "AccountKind": { "enum": [] },
+            "Color": { "enum": ["red", "red", "dark-blue", "dark_blue", ""] },
+            "Item": { "properties": { "user_id": "string", "userId": "string", "x": { "type": "string", "json": "user_id" } } }
+          },
+          "repositories": { "R": { "endpoints": {
+            "get_a": { "path": "/a", "response": "string" },
+            "getA": { "path": "/b", "response": "string" },
+            "q": { "path": "/q", "query": { "policy": "string", "per_page": "int", "perPage": "int", "m": "Item" }, "response": "string" }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:4:5: error: "String" clashes with the Swift or Foundation type String; rename it, for example to "ApiString""#,
+                #"spec.json:6:5: error: "AccountKind" becomes the Swift type AccountKind, like "account_kind" at 5:5; rename one of them"#,
+                #"spec.json:6:5: error: enum "AccountKind" has no values; list at least one"#,
+                #"spec.json:7:32: error: enum "Color" lists "red" twice (first at 7:25)"#,
+                #"spec.json:7:52: error: enum values "dark-blue" and "dark_blue" both become the case darkBlue in Swift"#,
+                #"spec.json:7:65: error: enum "Color" has an empty value"#,
+                #"spec.json:8:52: error: properties "user_id" (8:31) and "userId" both become userId in Swift; rename one and keep the wire name with "json""#,
+                #"spec.json:8:72: error: properties "user_id" and "x" both use the JSON name "user_id""#,
+                #"spec.json:12:5: error: endpoint "getA" becomes the method getA, like "get_a" at 11:5; rename one of them"#,
+                #"spec.json:13:76: error: query parameter "perPage" becomes the argument perPage, like query parameter "per_page"; rename one of them"#,
+                #"spec.json:13:99: error: query parameter "m" has type Item, which cannot be sent as text; use a scalar, an enum model or an array of them"#,
+            ])
+    }
+
+    /// Paths start with /, braces balance, parameters are named, declared and not optional.
+    @Test func pathTemplates() {
+        let spec = #"""
+        {
+          "version": 1,
+          "repositories": { "R": { "endpoints": {
+            "a": { "path": "accounts", "response": "string" },
+            "b": { "path": "/a/{id", "response": "string" },
+            "c": { "path": "/a/{}", "response": "string" },
+            "d": { "path": "/a/{id}/{id}", "response": "string" },
+            "e": { "path": "/a/{id}", "pathParameters": { "ident": "int" }, "response": "string" },
+            "f": { "path": "/a/{id}", "pathParameters": { "id": "int?" }, "response": "string" }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:4:20: error: path "accounts" must start with "/""#,
+                #"spec.json:5:20: error: path "/a/{id" has a "{" that is never closed"#,
+                #"spec.json:6:20: error: path "/a/{}" has an empty "{}"; name the parameter"#,
+                #"spec.json:7:20: error: path "/a/{id}/{id}" uses "{id}" twice"#,
+                #"spec.json:8:51: error: path parameter "ident" is declared but the path has no "{ident}""#,
+                #"spec.json:9:57: error: path parameter "id" cannot be optional: every path segment needs a value"#,
+            ])
+    }
+
+    /// Duration syntax, maxStale shorter than ttl, policy and scope names.
+    @Test func durationsPoliciesAndScopes() {
+        let spec = #"""
+        {
+          "version": 1,
+          "defaults": { "cache": { "ttl": "10 min", "maxStale": -5 } },
+          "repositories": { "R": { "endpoints": {
+            "a": { "path": "/a", "response": "string", "cache": { "ttl": "5x", "maxStale": "1m", "policy": "cacheFrist", "scope": "everyone" } }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:3:35: error: invalid duration "10 min"; write seconds (600) or a whole number with s, m, h or d ("10m")"#,
+                #"spec.json:3:57: error: invalid duration -5; write seconds (600) or a whole number with s, m, h or d ("10m")"#,
+                #"spec.json:5:66: error: invalid duration "5x"; write seconds (600) or a whole number with s, m, h or d ("10m")"#,
+                #"spec.json:5:84: warning: "maxStale" (1 minute) is shorter than "ttl" (5 minutes); entries are kept for the ttl"#,
+                #"spec.json:5:100: error: "policy" cannot be "cacheFrist"; did you mean "cacheFirst"?"#,
+                #"spec.json:5:123: error: "scope" cannot be "everyone"; valid values are "user", "shared""#,
+            ])
+    }
+
+    /// Type strings: unknown models, syntax, dictionary keys, double optionals, wrong kinds.
+    @Test func typeStrings() {
+        let spec = #"""
+        {
+          "version": 1,
+          "models": {
+            "Account": { "properties": { "a": "Acount", "b": "[string", "c": "[int: string]", "d": "string??", "e": 5 } }
+          },
+          "repositories": {}
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:4:39: error: unknown type "Acount"; did you mean "Account"?"#,
+                #"spec.json:4:54: error: invalid type "[string"; expected ']'"#,
+                #"spec.json:4:70: error: invalid type "[int: string]"; dictionary keys must be string, as in [string: double]"#,
+                #"spec.json:4:92: error: invalid type "string??"; a type can be optional only once"#,
+                #"spec.json:4:109: error: property "e" must be a type string such as "string" or an object with "type"; found a number"#,
+            ])
+    }
+
+    /// Unknown keys at any level are errors with a "did you mean".
+    @Test func unknownKeysSuggestTheClosestKey() {
+        let spec = #"""
+        {
+          "version": 1,
+          "modles": {},
+          "repositories": { "R": { "endpoints": {
+            "get": { "path": "/a", "respnse": "string" }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:3:3: error: unknown key "modles" in the spec; did you mean "models"?"#,
+                #"spec.json:5:28: error: unknown key "respnse" in endpoint "get"; did you mean "response"?"#,
+            ])
+    }
+
+    /// Only spec version 1 is read.
+    @Test func unsupportedVersion() {
+        let spec = #"""
+        { "version": 2, "repositories": {} }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:1:14: error: unsupported spec version 2; this cachegen reads version 1"#,
+            ])
+    }
+
+    /// Values of the wrong JSON kind and unknown choices.
+    @Test func wrongKindsOfValues() {
+        let spec = #"""
+        {
+          "version": "1",
+          "baseURL": "api.example.com",
+          "defaults": { "jsonKeys": "kebab", "dates": "unix" },
+          "models": [],
+          "repositories": { "R": { "endpoints": { "a": { "path": "/a", "cache": 5, "query": "page" } } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:2:14: error: "version" must be a whole number; found a string"#,
+                #"spec.json:3:14: error: "baseURL" must be an absolute http or https URL such as "https://api.example.com/v1""#,
+                #"spec.json:4:29: error: "jsonKeys" cannot be "kebab"; valid values are "exact", "snake_case""#,
+                #"spec.json:4:47: error: "dates" cannot be "unix"; valid values are "iso8601", "secondsSince1970", "millisecondsSince1970""#,
+                #"spec.json:5:13: error: "models" must be an object; found an array"#,
+                #"spec.json:6:73: error: "cache" must be true, false or an object; found a number"#,
+                #"spec.json:6:85: error: "query" must be an object; found a string"#,
+            ])
+    }
+}
+
+/// The diagnostics of a spec, as the CLI prints them.
+func diagnostics(_ spec: String, path: String = "spec.json") -> [String] {
+    Generator.validate(Data(spec.utf8), path: path).map(\.description)
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+@testable import cachegen
+
+/// The CLI's exit codes and every message it prints, word for word.
+@Suite struct CommandLineToolTests {
+    static let examples = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Examples/specs")
+
+    @Test func helpAndVersion() {
+        let help = run(["--help"])
+        #expect(help.status == .success)
+        #expect(help.out == [CommandLineTool.help])
+        let version = run(["--version"])
+        #expect(version.status == .success)
+        #expect(version.out == ["cachegen 0.1.0"])
+    }
+
+    @Test func usageErrorsExitTwo() {
+        #expect(run([]).status == .usage)
+        #expect(run(["frobnicate"]).err == ["error: unknown command 'frobnicate'; use 'generate' or 'validate' (see cachegen --help)"])
+        #expect(run(["generate"]).err == ["error: generate needs at least one spec file"])
+        #expect(run(["generate", "a.json"]).err == ["error: generate needs --output <dir>, the folder for the Swift files"])
+        #expect(run(["generate", "a.json", "--output"]).err == ["error: --output needs a value"])
+        #expect(run(["generate", "a.json", "-o", "x", "--access", "open"]).err == ["error: --access must be 'public' or 'internal', not 'open'"])
+        #expect(run(["generate", "a.json", "-o", "x", "--verbose"]).err == ["error: unknown option '--verbose' for generate"])
+        #expect(run(["generate", "a/X.cachegen.json", "b/X.cachegen.json", "-o", "x"]).err == ["error: two specs would both write X.cachegen.swift; rename one of them"])
+        #expect(run(["validate"]).err == ["error: validate needs at least one spec file"])
+        for arguments in [["frobnicate"], ["generate"], ["validate", "--strict", "a.json"]] {
+            #expect(run(arguments).status == .usage)
+        }
+    }
+
+    @Test func validateReportsEveryProblemAndExitsOne() throws {
+        let directory = try TemporaryDirectory()
+        let spec = try directory.write("Bad.cachegen.json", #"{ "version": 2, "modles": {}, "repositories": {} }"#)
+        let result = run(["validate", spec])
+        #expect(result.status == .failure)
+        #expect(
+            result.err == [
+                "\(spec):1:14: error: unsupported spec version 2; this cachegen reads version 1",
+                "\(spec):1:17: error: unknown key \"modles\" in the spec; did you mean \"models\"?",
+            ])
+        let good = run(["validate", Self.examples.appendingPathComponent("Accounts.cachegen.json").path])
+        #expect(good.status == .success)
+        #expect(good.out == ["spec is valid"])
+    }
+
+    @Test func unreadableSpecIsAnError() {
+        let result = run(["validate", "/nonexistent/Missing.cachegen.json"])
+        #expect(result.status == .failure)
+        #expect(result.err == ["/nonexistent/Missing.cachegen.json: error: cannot read the spec file; check the path"])
+    }
+
+    @Test func nothingIsWrittenWhenAnySpecHasErrors() throws {
+        let directory = try TemporaryDirectory()
+        let good = Self.examples.appendingPathComponent("News.cachegen.json").path
+        let bad = try directory.write("Bad.cachegen.json", "{ \"version\": 1, \"repositories\": { \"R\": 3 } }")
+        let output = directory.url.appendingPathComponent("Out").path
+        let result = run(["generate", good, bad, "--output", output])
+        #expect(result.status == .failure)
+        #expect(
+            result.err == [
+                "\(bad):1:40: error: repository \"R\" must be an object; found a number",
+                "error: no files written: fix the errors above and run again",
+            ])
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func filesAreRewrittenOnlyWhenTheirBytesChange() throws {
+        let directory = try TemporaryDirectory()
+        let spec = Self.examples.appendingPathComponent("Music.cachegen.json").path
+        let output = directory.url.appendingPathComponent("Generated")
+        let first = run(["generate", spec, "--output", output.path])
+        #expect(first.status == .success)
+        #expect(first.out == ["cachegen: 1 written, 0 unchanged in \(output.path)"])
+
+        let file = output.appendingPathComponent("Music.cachegen.swift")
+        let past = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: file.path)
+        let second = run(["generate", spec, "--output", output.path])
+        #expect(second.out == ["cachegen: 0 written, 1 unchanged in \(output.path)"])
+        let date = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+        #expect(date == past)
+    }
+
+    @Test func checkModeFailsOnStaleOutputAndWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let spec = Self.examples.appendingPathComponent("Music.cachegen.json").path
+        let output = directory.url.appendingPathComponent("Generated")
+        let missing = run(["generate", spec, "--output", output.path, "--check"])
+        #expect(missing.status == .failure)
+        #expect(
+            missing.err == [
+                "stale: Music.cachegen.swift: missing",
+                "error: generated code is out of date; run cachegen generate without --check",
+            ])
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+
+        #expect(run(["generate", spec, "--output", output.path]).status == .success)
+        let upToDate = run(["generate", spec, "--output", output.path, "--check"])
+        #expect(upToDate.status == .success)
+        #expect(upToDate.out == ["cachegen: 1 up to date in \(output.path)"])
+
+        let file = output.appendingPathComponent("Music.cachegen.swift")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "public struct Chart:", with: "public struct Chart2:")
+        try Data(text.utf8).write(to: file)
+        let stale = run(["generate", spec, "--output", output.path, "--check"])
+        #expect(stale.status == .failure)
+        #expect(stale.err.first?.hasPrefix("stale: Music.cachegen.swift: differs from line ") == true)
+    }
+
+    @Test func everyMalformedSpecExitsOneWithLocatedErrors() throws {
+        let directory = try TemporaryDirectory()
+        let valid = try String(contentsOf: Self.examples.appendingPathComponent("Accounts.cachegen.json"), encoding: .utf8)
+        let malformed = [
+            "", "{", "[]", "{\"version\": 1,}", "{\"version\": 1 \"repositories\": {}}", "{'version': 1}",
+            "{\"version\": 1, \"version\": 1}", "\u{FF}\u{FE}", String(valid.dropLast(40)),
+            valid.replacingOccurrences(of: "\"response\": \"[Account]\"", with: "\"response\": \"[Acount]\""),
+            valid.replacingOccurrences(of: "\"10m\"", with: "\"10 minutes\""),
+            valid.replacingOccurrences(of: "\"key\": [\"page\", \"per_page\"]", with: "\"key\": [\"pages\"]"),
+        ]
+        let output = directory.url.appendingPathComponent("Out")
+        for (index, text) in malformed.enumerated() {
+            let spec = try directory.write("M\(index).cachegen.json", text)
+            let result = run(["generate", spec, "--output", output.path])
+            #expect(result.status == .failure, "case \(index)")
+            let located = result.err.dropLast()
+            #expect(!located.isEmpty, "case \(index)")
+            for line in located {
+                #expect(line.range(of: #"^.+:\d+:\d+: error: .+"#, options: .regularExpression) != nil, "\(line)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: output.path), "case \(index)")
+        }
+    }
+
+    @Test(.enabled(if: CommandLineToolTests.binary != nil))
+    func theBuiltBinaryExitsWithTheDocumentedCodes() throws {
+        let directory = try TemporaryDirectory()
+        let bad = try directory.write("Bad.cachegen.json", "{")
+        #expect(try launch(["--version"]) == 0)
+        #expect(try launch(["validate", bad]) == 1)
+        #expect(try launch(["nonsense"]) == 2)
+    }
+
+    // MARK: - Helpers
+
+    /// The `cachegen` executable next to the test bundle, when SwiftPM built it there.
+    static let binary: URL? = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("cachegen")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }()
+
+    private func launch(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    private func run(_ arguments: [String]) -> (status: CommandLineTool.ExitStatus, out: [String], err: [String]) {
+        let output = CapturedOutput()
+        let status = CommandLineTool(output: output).run(arguments)
+        return (status, output.lines(\.out), output.lines(\.err))
+    }
+}
+
+/// Collects what the tool prints.
+final class CapturedOutput: ToolOutput, @unchecked Sendable {
+    private let lock = NSLock()
+    private var captured: (out: [String], err: [String]) = ([], [])
+
+    func print(_ text: String) { lock.withLock { captured.out.append(text) } }
+    func error(_ text: String) { lock.withLock { captured.err.append(text) } }
+    func lines(_ stream: KeyPath<(out: [String], err: [String]), [String]>) -> [String] {
+        lock.withLock { captured[keyPath: stream] }
+    }
+}
+
+/// A folder removed when the test ends.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("cachegen-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes a file and returns its path.
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file.path
+    }
+}
