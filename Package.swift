@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "cachegen", targets: ["cachegen"]),
         .library(name: "CacheGenCore", targets: ["CacheGenCore"]),
         .library(name: "CachedClientRuntime", targets: ["CachedClientRuntime"]),
+        .library(name: "CachedClientTesting", targets: ["CachedClientTesting"]),
         .plugin(name: "CacheGenPlugin", targets: ["CacheGenPlugin"]),
     ],
     targets: [
@@ -17,12 +18,13 @@ let package = Package(
         .executableTarget(name: "cachegen", dependencies: ["CacheGenCore"]),
         .plugin(name: "CacheGenPlugin", capability: .buildTool(), dependencies: ["cachegen"]),
         .target(name: "CachedClientRuntime"),
+        .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),
         .testTarget(name: "CacheGenCoreTests", dependencies: ["CacheGenCore"]),
         .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CacheGenCore"]),
         .testTarget(name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime"]),
         .testTarget(
             name: "GeneratedClientTests",
-            dependencies: ["CachedClientRuntime"],
+            dependencies: ["CachedClientRuntime", "CachedClientTesting"],
             exclude: ["Golden/README.md"]
         ),
     ]
