@@ -93,8 +93,16 @@ extension JSONParser {
         let byte = bytes[position]
         if byte == JSONByte.apostrophe { return singleQuotes(at: position) }
         if JSONByte.isWord(byte) {
-            let word = Self.excerpt(word(at: position))
-            return failure("unquoted key '\(word)'; object keys must be in double quotes, as in \"\(word)\"", at: position)
+            // Keys such as `per-page` or `a.b` are common; quote them whole.
+            var end = position
+            while end < bytes.count,
+                JSONByte.isWord(bytes[end]) || bytes[end] == JSONByte.minus || bytes[end] == JSONByte.dot
+            {
+                end += 1
+            }
+            let word = Self.excerpt(String(decoding: bytes[position..<end], as: UTF8.self))
+            return failure(
+                "unquoted key '\(word)'; object keys must be in double quotes, as in \"\(word)\"", at: position)
         }
         return unexpected(at: position, expected: expected)
     }
@@ -113,16 +121,19 @@ extension JSONParser {
             at: position, expected: top.isObject ? "',' or '}' after object member" : "',' or ']' after array element")
     }
 
+    /// The error for a key the object already has, pointing at the second use.
     func duplicateKey(_ key: String, first: SourceLocation, at location: SourceLocation) -> Diagnostic {
         .error("duplicate key \(Self.quoted(key)); it was first used at \(first.line):\(first.column)", at: location)
     }
 
+    /// The error for `'text'`, which other languages accept and JSON does not.
     func singleQuotes(at offset: Int) -> Diagnostic {
         failure("single-quoted strings are not allowed in JSON; use double quotes", at: offset)
     }
 
     // MARK: Strings
 
+    /// The error for a string with no closing quote, pointing at its opening quote.
     func unterminatedString(opening: SourceLocation, atLineEnd: Bool) -> Diagnostic {
         if atLineEnd {
             return .error(
@@ -132,6 +143,8 @@ extension JSONParser {
         return .error(#"unterminated string; add a closing '"'"#, at: opening)
     }
 
+    /// The error for a raw control character in a string; a raw line break means the
+    /// closing quote is missing, the usual cause.
     func controlCharacter(_ byte: UInt8, at offset: Int, opening: SourceLocation) -> Diagnostic {
         if byte == JSONByte.lineFeed || byte == JSONByte.carriageReturn {
             return unterminatedString(opening: opening, atLineEnd: true)
@@ -185,6 +198,7 @@ extension JSONParser {
             at: backslash)
     }
 
+    /// The error for a byte that does not continue valid UTF-8, pointing at that byte.
     func invalidUTF8(at offset: Int) -> Diagnostic {
         let byte = offset < bytes.count ? bytes[offset] : 0
         return failure("invalid UTF-8 byte 0x\(Self.hex(UInt32(byte), digits: 2)); save the file as UTF-8", at: offset)
@@ -192,10 +206,12 @@ extension JSONParser {
 
     // MARK: Numbers
 
+    /// The error for a malformed number, quoting it as written.
     func invalidNumber(at start: Int, _ advice: String) -> Diagnostic {
         failure("invalid number '\(numberLikeText(at: start))'; \(advice)", at: start)
     }
 
+    /// The error for `NaN`, `Infinity` and `-Infinity`.
     func nonFiniteNumber(at start: Int) -> Diagnostic {
         invalidNumber(at: start, "JSON has no NaN or Infinity, use null or a string instead")
     }
@@ -233,6 +249,7 @@ extension JSONParser {
         isPrintable(scalar) ? "'\(scalar)'" : "U+\(hex(scalar.value, digits: 4))"
     }
 
+    /// Whether `scalar` shows as itself in a message, rather than as `U+XXXX`.
     static func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator,

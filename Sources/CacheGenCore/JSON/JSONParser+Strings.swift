@@ -119,6 +119,7 @@ extension JSONParser {
         return value
     }
 
+    /// The value of a hexadecimal digit, either case.
     static func hexValue(_ byte: UInt8) -> UInt32? {
         switch byte {
         case JSONByte.zero...JSONByte.nine: UInt32(byte - JSONByte.zero)

@@ -77,7 +77,9 @@ struct JSONParser {
     /// Fills a frame's key slot while no key is pending.
     static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
 
+    /// The whole file.
     let bytes: [UInt8]
+    /// The path to put in locations.
     let file: String
     /// Where the content starts, after any byte order mark.
     let contentStart: Int
@@ -106,6 +108,7 @@ struct JSONParser {
 
     // MARK: - Document
 
+    /// Reads the file's one value, then checks nothing but whitespace follows it.
     mutating func parseDocument() throws(Diagnostic) -> JSONNode {
         if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
             throw failure("the file is UTF-16 encoded; save it as UTF-8", at: 0)
@@ -114,7 +117,7 @@ struct JSONParser {
         guard position < bytes.count else {
             throw failure("the file is empty; expected a JSON value", at: contentStart)
         }
-        let root = try parseValues()
+        let root = try parseValue()
         skipWhitespace()
         if position < bytes.count {
             throw specialProblem(at: position)
@@ -127,7 +130,7 @@ struct JSONParser {
     ///
     /// The outer loop reads a value where one is expected; the inner loop hands each
     /// finished value to the innermost open container and closes containers that end.
-    mutating func parseValues() throws(Diagnostic) -> JSONNode {
+    mutating func parseValue() throws(Diagnostic) -> JSONNode {
         var node: JSONNode
         readValue: while true {
             guard position < bytes.count else { throw unexpected(at: position, expected: valueExpectation) }
@@ -186,7 +189,8 @@ struct JSONParser {
                     skipWhitespace()
                     let close = isObject ? JSONByte.closeBrace : JSONByte.closeBracket
                     if position < bytes.count, bytes[position] == close {
-                        throw failure("trailing comma before '\(Character(Unicode.Scalar(close)))'; remove it", at: comma)
+                        throw failure(
+                            "trailing comma before '\(Character(Unicode.Scalar(close)))'; remove it", at: comma)
                     }
                     if isObject { try parseKey(afterComma: true) }
                     continue readValue
@@ -194,7 +198,8 @@ struct JSONParser {
                 if byte == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
                     position += 1
                     let frame = frames.removeLast()
-                    node = JSONNode(value: isObject ? .object(frame.members) : .array(frame.elements), location: frame.start)
+                    node = JSONNode(
+                        value: isObject ? .object(frame.members) : .array(frame.elements), location: frame.start)
                     continue
                 }
                 throw afterChildProblem(top: frames[top])
