@@ -19,7 +19,7 @@ let package = Package(
         .plugin(name: "CacheGenPlugin", capability: .buildTool(), dependencies: ["cachegen"]),
         .target(name: "CachedClientRuntime"),
         .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),
-        .testTarget(name: "CacheGenCoreTests", dependencies: ["CacheGenCore"]),
+        .testTarget(name: "CacheGenCoreTests", dependencies: ["CacheGenCore"], exclude: ["Specs"]),
         .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CacheGenCore"]),
         .testTarget(name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime"]),
         .testTarget(

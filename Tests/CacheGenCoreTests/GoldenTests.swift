@@ -11,22 +11,26 @@ import Testing
 @Suite struct GoldenTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let specs = repository.appendingPathComponent("Examples/specs")
     static let golden = repository.appendingPathComponent("Tests/GeneratedClientTests/Golden")
+    /// The realistic example specs, and the edge cases of names and types.
+    static let specFolders = ["Examples/specs", "Tests/CacheGenCoreTests/Specs"]
 
+    /// Every spec, as a path relative to the repository.
     static var specNames: [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: specs.path)) ?? []
-        return names.filter { $0.hasSuffix(".cachegen.json") }.sorted()
+        specFolders.flatMap { folder in
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent(folder).path)) ?? []
+            return names.filter { $0.hasSuffix(".cachegen.json") }.sorted().map { "\(folder)/\($0)" }
+        }
     }
 
     @Test func thereAreAtLeastThreeExampleSpecs() {
-        #expect(Self.specNames.count >= 3)
+        #expect(Self.specNames.filter { $0.hasPrefix("Examples/") }.count >= 3)
     }
 
     @Test(arguments: specNames)
     func generatedCodeMatchesGoldenFile(_ specName: String) throws {
-        let data = try Data(contentsOf: Self.specs.appendingPathComponent(specName))
-        let output = Generator.generate(data, path: "Examples/specs/\(specName)")
+        let data = try Data(contentsOf: Self.repository.appendingPathComponent(specName))
+        let output = Generator.generate(data, path: specName)
         #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
         let source = try #require(output.source)
         let goldenURL = Self.golden.appendingPathComponent(Generator.outputFileName(forSpec: specName))
@@ -52,14 +56,14 @@ import Testing
 
     @Test(arguments: specNames)
     func sameSpecSameBytes(_ specName: String) throws {
-        let data = try Data(contentsOf: Self.specs.appendingPathComponent(specName))
+        let data = try Data(contentsOf: Self.repository.appendingPathComponent(specName))
         let first = Generator.generate(data, path: specName).source
         let second = Generator.generate(data, path: specName).source
         #expect(first != nil && first == second)
     }
 
     @Test func internalAccessWritesNoPublicModifier() throws {
-        let data = try Data(contentsOf: Self.specs.appendingPathComponent("Accounts.cachegen.json"))
+        let data = try Data(contentsOf: Self.repository.appendingPathComponent("Examples/specs/Accounts.cachegen.json"))
         let source = try #require(Generator.generate(data, path: "Accounts.cachegen.json", options: .init(access: .internal)).source)
         #expect(!source.contains("public "))
         #expect(source.contains("struct LiveAccountRepository: AccountRepository {"))

@@ -53,12 +53,16 @@ struct TypeDeclaration: Sendable, Hashable {
 /// A stored or static property.
 struct PropertyDeclaration: Sendable, Hashable {
     var doc: DocComment = []
+    /// Attributes such as `@Indirect`, written before the modifiers.
+    var attributes: [String] = []
     var visibility: Visibility = .api
     var isStatic = false
     var isMutable = false
     var name: String
     var type: String?
     var value: Expression?
+    /// The getter of a computed property; `nil` for a stored one.
+    var getter: [Statement]?
 }
 
 /// An expression the renderer may need to wrap: a call with labelled arguments, or text.
@@ -84,6 +88,27 @@ struct FunctionDeclaration: Sendable, Hashable {
         var name: String
         var type: String
         var defaultValue: String?
+
+        /// A parameter named after a Swift name, with label and inner name made safe
+        /// by `SwiftNaming` (`in: Int`, `` `inout`: Int ``, `self self_: String`).
+        init(swiftName: String, type: String, defaultValue: String? = nil) {
+            let label = SwiftNaming.label(swiftName)
+            let value = SwiftNaming.parameterValue(swiftName)
+            let sameName = value == label || value == "`\(label)`"
+            self.init(label: sameName ? nil : label, name: sameName ? label : value, type: type, defaultValue: defaultValue)
+        }
+
+        init(label: String? = nil, name: String, type: String, defaultValue: String? = nil) {
+            self.label = label
+            self.name = name
+            self.type = type
+            self.defaultValue = defaultValue
+        }
+
+        /// How the body refers to the value.
+        var value: String {
+            label == nil ? SwiftNaming.parameterValue(name.filter { $0 != "`" }) : name
+        }
     }
 
     var doc: DocComment = []
@@ -107,6 +132,21 @@ indirect enum Statement: Sendable, Hashable {
     case expression(String, Expression)
     /// `header {`, the indented body, `}`.
     case block(String, [Statement])
+    /// `switch subject {`, each `case pattern:` level with it and its body indented, `}`.
+    case switchOver(String, [(pattern: String, body: [Statement])])
+
+    static func == (lhs: Statement, rhs: Statement) -> Bool { lhs.key == rhs.key }
+    func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+    /// A structural description, for `Hashable`; tuples cannot conform themselves.
+    private var key: String {
+        switch self {
+        case .line(let text): "l:\(text)"
+        case .expression(let prefix, let expression): "e:\(prefix)\(expression)"
+        case .block(let header, let body): "b:\(header){\(body.map(\.key))}"
+        case .switchOver(let subject, let cases): "s:\(subject){\(cases.map { "\($0.pattern):\($0.body.map(\.key))" })}"
+        }
+    }
 }
 
 /// An enum case, with an optional raw value.

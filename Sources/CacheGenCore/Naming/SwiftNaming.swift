@@ -42,6 +42,18 @@ public enum SwiftNaming {
         return member == "policy" || member == "body" ? member + "Parameter" : member
     }
 
+    /// A name as an argument label (declared or in a call): keywords are fine there,
+    /// except the three that would be read as parameter modifiers.
+    public static func label(_ identifier: String) -> String {
+        ["inout", "var", "let"].contains(identifier) ? "`\(identifier)`" : identifier
+    }
+
+    /// A parameter's name where its value is used. A parameter called `self` would hide
+    /// `self`, so its inner name is `self_`.
+    public static func parameterValue(_ identifier: String) -> String {
+        identifier == "self" ? "self_" : escaped(identifier)
+    }
+
     /// The name in backticks when it is a keyword.
     public static func escaped(_ identifier: String) -> String {
         keywords.contains(identifier) ? "`\(identifier)`" : identifier

@@ -62,10 +62,16 @@ struct SwiftRenderer {
 
     private func render(_ property: PropertyDeclaration, into writer: inout LineWriter) {
         doc(property.doc, into: &writer)
-        var text = modifiers(property.visibility, isStatic: property.isStatic)
-        text += property.isMutable ? "var " : "let "
+        var text = property.attributes.map { $0 + " " }.joined()
+        text += modifiers(property.visibility, isStatic: property.isStatic)
+        text += property.isMutable || property.getter != nil ? "var " : "let "
         text += property.name
         if let type = property.type { text += ": \(type)" }
+        if let getter = property.getter {
+            writer.write(text + " {")
+            writer.indented { inner in getter.forEach { render($0, into: &inner) } }
+            return writer.write("}")
+        }
         guard let value = property.value else { return writer.write(text) }
         render(value, prefix: text + " = ", into: &writer)
     }
@@ -134,6 +140,13 @@ struct SwiftRenderer {
         case .block(let header, let body):
             writer.write(header + " {")
             writer.indented { inner in body.forEach { render($0, into: &inner) } }
+            writer.write("}")
+        case .switchOver(let subject, let cases):
+            writer.write("switch \(subject) {")
+            for (pattern, body) in cases {
+                writer.write(pattern == "default" ? "default:" : "case \(pattern):")
+                writer.indented { inner in body.forEach { render($0, into: &inner) } }
+            }
             writer.write("}")
         }
     }

@@ -21,6 +21,7 @@ struct Translator {
                         .type(repositoryProtocol(repository)),
                         .type(repositoryExtension(repository)),
                         .type(liveRepository(repository)),
+                        .type(mockRepository(repository)),
                     ]))
         }
         return SwiftFile(
@@ -39,21 +40,14 @@ struct Translator {
         let doc = model.description.map(SwiftLiteral.commentLines) ?? []
         switch model.kind {
         case .enumeration(let values):
-            let cases = values.map { value -> Declaration in
-                let caseName = SwiftNaming.memberName(value.value)
-                return .enumCase(
-                    EnumCaseDeclaration(
-                        name: SwiftNaming.escaped(caseName), rawValue: caseName == value.value ? nil : value.value))
-            }
-            return .type(
-                TypeDeclaration(
-                    doc: doc, kind: .enum, name: name,
-                    conformances: ["String", "Codable", "Sendable", "Equatable", "CaseIterable"], members: cases))
+            return .type(enumeration(name: name, doc: doc, values: values))
         case .object(let properties):
+            let indirect = ModelCycles(spec: spec).indirectProperties(of: model)
             var members: [Declaration] = properties.map { property in
                 .property(
                     PropertyDeclaration(
-                        doc: property.description.map(SwiftLiteral.commentLines) ?? [], isMutable: true,
+                        doc: property.description.map(SwiftLiteral.commentLines) ?? [],
+                        attributes: indirect.contains(property.name.name) ? ["@Indirect"] : [], isMutable: true,
                         name: swiftName(property), type: swiftType(property.type)))
             }
             members.append(.function(memberwiseInit(properties)))
@@ -78,6 +72,48 @@ struct Translator {
         }
     }
 
+    /// A string enum that keeps values the spec does not list, so a server that adds a
+    /// value does not make older apps fail to decode the whole response.
+    private func enumeration(name: String, doc: DocComment, values: [EnumValue]) -> TypeDeclaration {
+        let cases = values.map { (wire: $0.value, name: SwiftNaming.memberName($0.value)) }
+        let taken = Set(cases.map(\.name))
+        let unknown = ["unknown", "undocumented", "unlisted"].first { !taken.contains($0) } ?? "unknownValue"
+        var doc = doc
+        if !doc.isEmpty { doc.append("") }
+        doc.append("Values the spec does not list decode as `.\(unknown)(_:)` instead of failing.")
+        var members: [Declaration] = cases.map { .enumCase(EnumCaseDeclaration(name: SwiftNaming.escaped($0.name))) }
+        members.append(.enumCase(EnumCaseDeclaration(doc: ["A value the spec does not list, as the server sent it."], name: "\(unknown)(String)")))
+        members.append(
+            .property(
+                PropertyDeclaration(
+                    doc: ["The values the spec lists."], isStatic: true, name: "allCases", type: "[\(name)]",
+                    value: .raw("[" + cases.map { "." + SwiftNaming.escaped($0.name) }.joined(separator: ", ") + "]"))))
+        members.append(
+            .function(
+                FunctionDeclaration(
+                    doc: ["The case for a wire value; values the spec does not list become `.\(unknown)`."],
+                    name: "init", parameters: [.init(name: "rawValue", type: "String")],
+                    body: [
+                        .switchOver(
+                            "rawValue",
+                            cases.map { (SwiftLiteral.string($0.wire), [Statement.line("self = .\(SwiftNaming.escaped($0.name))")]) }
+                                + [("default", [.line("self = .\(unknown)(rawValue)")])])
+                    ])))
+        members.append(
+            .property(
+                PropertyDeclaration(
+                    doc: ["The value as sent on the wire."], name: "rawValue", type: "String",
+                    getter: [
+                        .switchOver(
+                            "self",
+                            cases.map { (".\(SwiftNaming.escaped($0.name))", [Statement.line("return \(SwiftLiteral.string($0.wire))")]) }
+                                + [(".\(unknown)(let value)", [.line("return value")])])
+                    ])))
+        return TypeDeclaration(
+            doc: doc, kind: .enum, name: name,
+            conformances: ["RawRepresentable", "Codable", "Sendable", "Hashable", "CaseIterable"], members: members)
+    }
+
     private func memberwiseInit(_ properties: [Property]) -> FunctionDeclaration {
         let hasOptionals = properties.contains { $0.type.isOptional }
         return FunctionDeclaration(
@@ -85,10 +121,13 @@ struct Translator {
             name: "init",
             parameters: properties.map { property in
                 FunctionDeclaration.Parameter(
-                    name: swiftName(property), type: swiftType(property.type),
+                    swiftName: SwiftNaming.memberName(property.name.name), type: swiftType(property.type),
                     defaultValue: property.type.isOptional ? "nil" : nil)
             },
-            body: properties.map { .line("self.\(swiftName($0)) = \(swiftName($0))") })
+            body: properties.map { property in
+                let name = SwiftNaming.memberName(property.name.name)
+                return .line("self.\(SwiftNaming.escaped(name)) = \(SwiftNaming.parameterValue(name))")
+            })
     }
 
     private func swiftName(_ property: Property) -> String {
@@ -101,13 +140,15 @@ struct Translator {
     private struct Method {
         let endpoint: EndpointSpec
         let repository: String
-        let name: String
+        /// The Swift method name before escaping; doc comments and derived names use it.
+        let baseName: String
         let arguments: [Argument]
         let responseType: String?
         let isCached: Bool
         let defaultPolicy: String
 
         struct Argument {
+            /// The Swift name, unescaped.
             let name: String
             let type: String
             let isOptional: Bool
@@ -115,7 +156,9 @@ struct Translator {
         }
 
         var hasStream: Bool { isCached }
-        var streamName: String { name + "Stream" }
+        /// The method name, escaped where it is a keyword.
+        var name: String { SwiftNaming.escaped(baseName) }
+        var streamName: String { SwiftNaming.escaped(baseName + "Stream") }
         var streamType: String { "AsyncThrowingStream<CachedValue<\(responseType ?? "Void")>, any Error>" }
 
         var returnType: String? {
@@ -126,7 +169,7 @@ struct Translator {
         func parameters(policy: PolicyArgument, optionalDefaults: Bool) -> [FunctionDeclaration.Parameter] {
             var list = arguments.map { argument in
                 FunctionDeclaration.Parameter(
-                    name: argument.name, type: argument.type,
+                    swiftName: argument.name, type: argument.type,
                     defaultValue: optionalDefaults && argument.isOptional ? "nil" : nil)
             }
             switch policy {
@@ -141,7 +184,8 @@ struct Translator {
         func forwarding(omittingOptionals: Bool) -> [Expression.Argument] {
             arguments.map { argument in
                 Expression.Argument(
-                    label: argument.name, value: .raw(omittingOptionals && argument.isOptional ? "nil" : argument.name))
+                    label: SwiftNaming.label(argument.name),
+                    value: .raw(omittingOptionals && argument.isOptional ? "nil" : SwiftNaming.parameterValue(argument.name)))
             }
         }
 
@@ -156,7 +200,7 @@ struct Translator {
     private func method(_ endpoint: EndpointSpec, in repository: Repository) -> Method {
         var arguments = endpoint.parameters.map { parameter in
             Method.Argument(
-                name: SwiftNaming.escaped(SwiftNaming.argumentName(parameter.name.name)), type: swiftType(parameter.type),
+                name: SwiftNaming.argumentName(parameter.name.name), type: swiftType(parameter.type),
                 isOptional: parameter.type.isOptional, parameter: parameter)
         }
         if let body = endpoint.body {
@@ -165,7 +209,7 @@ struct Translator {
         let cache = endpoint.response == nil ? nil : endpoint.cache
         return Method(
             endpoint: endpoint, repository: repository.name.name,
-            name: SwiftNaming.escaped(SwiftNaming.memberName(endpoint.name.name)), arguments: arguments,
+            baseName: SwiftNaming.memberName(endpoint.name.name), arguments: arguments,
             responseType: endpoint.response.map(swiftType), isCached: cache != nil,
             defaultPolicy: cache?.settings.policy.rawValue ?? "networkFirst")
     }
@@ -185,7 +229,7 @@ struct Translator {
                     .function(
                         FunctionDeclaration(
                             doc: [
-                                "The stored value of `\(method.name)` first, if there is one, then the fresh one.",
+                                "The stored value of `\(method.baseName)` first, if there is one, then the fresh one.",
                                 "",
                                 "When the network fails after a stored value was delivered, the stream finishes",
                                 "normally: the caller already has the best value there is.",
@@ -212,7 +256,7 @@ struct Translator {
                 members.append(
                     .function(
                         FunctionDeclaration(
-                            doc: ["Calls `\(method.name)` with the spec's default policy, `.\(method.defaultPolicy)`, unless one is given."],
+                            doc: ["Calls `\(method.baseName)` with the spec's default policy, `.\(method.defaultPolicy)`, unless one is given."],
                             name: method.name,
                             parameters: method.parameters(policy: .defaulted, optionalDefaults: true),
                             isAsync: true, isThrowing: true, returnType: method.returnType,
@@ -232,7 +276,7 @@ struct Translator {
             .enumerated().filter { !method.arguments[$0.offset].isOptional }.map(\.element)
         let call = Expression.call(name, method.forwarding(omittingOptionals: true))
         return FunctionDeclaration(
-            doc: ["Calls `\(name)` without the optional arguments."],
+            doc: ["Calls `\(name.filter { $0 != "`" })` without the optional arguments."],
             name: name, parameters: required, isAsync: isAsync, isThrowing: isAsync, returnType: returnType,
             body: [.expression(isAsync ? "try await " : "", call)])
     }
@@ -276,7 +320,7 @@ struct Translator {
                 members.append(
                     .function(
                         FunctionDeclaration(
-                            doc: ["The stored value of `\(method.name)` first, if there is one, then the fresh one."],
+                            doc: ["The stored value of `\(method.baseName)` first, if there is one, then the fresh one."],
                             name: method.streamName, parameters: method.parameters(policy: .none, optionalDefaults: false),
                             returnType: method.streamType,
                             body: [.expression("", .call("self.client.updates", [.init(label: "for", value: request), target]))])))
@@ -289,6 +333,61 @@ struct Translator {
         var doc = ["The `\(name)` that calls the server through a `CachedClient`."]
         if let baseURL = spec.baseURL { doc += ["", "The spec's server: \(baseURL)"] }
         return TypeDeclaration(doc: doc, kind: .struct, name: "Live" + name, conformances: [name], members: members)
+    }
+
+    /// A repository answering from closures, for previews and tests; a missing handler
+    /// throws `MockNotImplemented` rather than inventing data.
+    private func mockRepository(_ repository: Repository) -> TypeDeclaration {
+        let name = SwiftNaming.typeName(repository.name.name)
+        var handlers: [Declaration] = []
+        var initParameters: [FunctionDeclaration.Parameter] = []
+        var initBody: [Statement] = []
+        var methods: [Declaration] = []
+        for endpoint in repository.endpoints {
+            let method = method(endpoint, in: repository)
+            let parameters = method.parameters(policy: method.isCached ? .optional : .none, optionalDefaults: false)
+            let handler = SwiftNaming.escaped(method.baseName + "Handler")
+            let closureType = "@Sendable (" + parameters.map { "_ \($0.label ?? $0.name): \($0.type)" }.joined(separator: ", ")
+                + ") async throws -> " + (method.returnType ?? "Void")
+            let ignored = parameters.isEmpty ? "" : parameters.map { _ in "_" }.joined(separator: ", ") + " in "
+            let endpointName = SwiftLiteral.string("\(method.repository).\(endpoint.name.name)")
+            handlers.append(
+                .property(
+                    PropertyDeclaration(
+                        doc: ["Answers `\(method.baseName)`."], isMutable: true, name: handler, type: closureType)))
+            initParameters.append(
+                .init(
+                    swiftName: method.baseName, type: "@escaping " + closureType,
+                    defaultValue: "{ \(ignored)throw MockNotImplemented(endpoint: \(endpointName)) }"))
+            initBody.append(.line("self.\(handler) = \(SwiftNaming.parameterValue(method.baseName))"))
+            let values = parameters.map(\.value)
+            let arguments = values.joined(separator: ", ")
+            methods.append(
+                .function(
+                    FunctionDeclaration(
+                        doc: ["Calls `\(handler.filter { $0 != "`" })`."], name: method.name, parameters: parameters,
+                        isAsync: true, isThrowing: true, returnType: method.returnType,
+                        body: [.line("try await self.\(handler)(\(arguments))")])))
+            if method.hasStream {
+                let streamArguments = (values.dropLast() + ["nil"]).joined(separator: ", ")
+                methods.append(
+                    .function(
+                        FunctionDeclaration(
+                            doc: ["Yields the value of `\(handler.filter { $0 != "`" })` once."], name: method.streamName,
+                            parameters: method.parameters(policy: .none, optionalDefaults: false),
+                            returnType: method.streamType,
+                            body: [
+                                .line("let handler = self.\(handler)"),
+                                .line("return MockStream.once { try await handler(\(streamArguments)) }"),
+                            ])))
+            }
+        }
+        let initializer = FunctionDeclaration(
+            doc: ["Creates a mock; endpoints without a handler throw `MockNotImplemented`."], name: "init",
+            parameters: initParameters, body: initBody)
+        return TypeDeclaration(
+            doc: ["An `\(name)` that answers from closures, for previews and tests."], kind: .struct,
+            name: "Mock" + name, conformances: [name], members: handlers + [.function(initializer)] + methods)
     }
 
     private func endpointConstant(_ method: Method) -> PropertyDeclaration {
@@ -318,7 +417,7 @@ struct Translator {
 
     private func requestBuilder(_ method: Method) -> FunctionDeclaration {
         let endpoint = method.endpoint
-        let taken = Set(method.arguments.map(\.name))
+        let taken = Set(method.arguments.map { SwiftNaming.parameterValue($0.name) })
         let local = taken.contains("request") ? "request_" : "request"
         let create = "EndpointRequest(method: \(SwiftLiteral.string(endpoint.method)), path: \(SwiftLiteral.string(endpoint.path)))"
         var lines: [Statement] = []
@@ -329,7 +428,7 @@ struct Translator {
                 continue
             }
             let wire = SwiftLiteral.string(parameter.name.name)
-            let value = parameterValue(argument.name, type: parameter.type)
+            let value = parameterValue(SwiftNaming.parameterValue(argument.name), type: parameter.type)
             let isKey = cache?.contains(parameter) ?? false
             switch parameter.place {
             case .path: lines.append(.line("\(local).setPathParameter(\(wire), \(value))"))

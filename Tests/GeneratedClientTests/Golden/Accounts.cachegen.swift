@@ -53,10 +53,44 @@ public struct Account: Codable, Sendable, Equatable {
     }
 }
 
-public enum AccountKind: String, Codable, Sendable, Equatable, CaseIterable {
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum AccountKind: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case checking
     case savings
-    case creditCard = "credit_card"
+    case creditCard
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [AccountKind] = [.checking, .savings, .creditCard]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "checking":
+            self = .checking
+        case "savings":
+            self = .savings
+        case "credit_card":
+            self = .creditCard
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .checking:
+            return "checking"
+        case .savings:
+            return "savings"
+        case .creditCard:
+            return "credit_card"
+        case .unknown(let value):
+            return value
+        }
+    }
 }
 
 /// One booked movement of money.
@@ -97,12 +131,54 @@ public struct Transaction: Codable, Sendable, Equatable {
     }
 }
 
-public enum TransactionCategory: String, Codable, Sendable, Equatable, CaseIterable {
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum TransactionCategory: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case groceries
     case rent
     case salary
     case transport
     case other
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [TransactionCategory] = [.groceries, .rent, .salary, .transport, .other]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "groceries":
+            self = .groceries
+        case "rent":
+            self = .rent
+        case "salary":
+            self = .salary
+        case "transport":
+            self = .transport
+        case "other":
+            self = .other
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .groceries:
+            return "groceries"
+        case .rent:
+            return "rent"
+        case .salary:
+            return "salary"
+        case .transport:
+            return "transport"
+        case .other:
+            return "other"
+        case .unknown(let value):
+            return value
+        }
+    }
 }
 
 public struct TransactionPage: Codable, Sendable, Equatable {
@@ -176,10 +252,44 @@ public struct Transfer: Codable, Sendable, Equatable {
     }
 }
 
-public enum TransferStatus: String, Codable, Sendable, Equatable, CaseIterable {
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum TransferStatus: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case pending
     case booked
     case rejected
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [TransferStatus] = [.pending, .booked, .rejected]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "pending":
+            self = .pending
+        case "booked":
+            self = .booked
+        case "rejected":
+            self = .rejected
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .pending:
+            return "pending"
+        case .booked:
+            return "booked"
+        case .rejected:
+            return "rejected"
+        case .unknown(let value):
+            return value
+        }
+    }
 }
 
 // MARK: - AccountRepository
@@ -486,5 +596,104 @@ public struct LiveAccountRepository: AccountRepository {
             request.setPathParameter("id", id)
             return request
         }
+    }
+}
+
+/// An `AccountRepository` that answers from closures, for previews and tests.
+public struct MockAccountRepository: AccountRepository {
+    /// Answers `getAccounts`.
+    public var getAccountsHandler: @Sendable (_ page: Int, _ perPage: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[Account]>
+
+    /// Answers `getAccount`.
+    public var getAccountHandler: @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Account>
+
+    /// Answers `getTransactions`.
+    public var getTransactionsHandler: @Sendable (_ accountId: String, _ cursor: String?, _ category: TransactionCategory?, _ includePending: Bool?, _ xApiVersion: String, _ policy: CachePolicy?) async throws -> CachedValue<TransactionPage>
+
+    /// Answers `getProfile`.
+    public var getProfileHandler: @Sendable () async throws -> Profile
+
+    /// Answers `createTransfer`.
+    public var createTransferHandler: @Sendable (_ body: TransferRequest) async throws -> Transfer
+
+    /// Answers `deleteTransfer`.
+    public var deleteTransferHandler: @Sendable (_ id: String) async throws -> Void
+
+    /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
+    public init(
+        getAccounts: @escaping @Sendable (_ page: Int, _ perPage: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[Account]> = { _, _, _ in throw MockNotImplemented(endpoint: "AccountRepository.getAccounts") },
+        getAccount: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Account> = { _, _ in throw MockNotImplemented(endpoint: "AccountRepository.getAccount") },
+        getTransactions: @escaping @Sendable (_ accountId: String, _ cursor: String?, _ category: TransactionCategory?, _ includePending: Bool?, _ xApiVersion: String, _ policy: CachePolicy?) async throws -> CachedValue<TransactionPage> = { _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "AccountRepository.getTransactions") },
+        getProfile: @escaping @Sendable () async throws -> Profile = { throw MockNotImplemented(endpoint: "AccountRepository.getProfile") },
+        createTransfer: @escaping @Sendable (_ body: TransferRequest) async throws -> Transfer = { _ in throw MockNotImplemented(endpoint: "AccountRepository.createTransfer") },
+        deleteTransfer: @escaping @Sendable (_ id: String) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "AccountRepository.deleteTransfer") }
+    ) {
+        self.getAccountsHandler = getAccounts
+        self.getAccountHandler = getAccount
+        self.getTransactionsHandler = getTransactions
+        self.getProfileHandler = getProfile
+        self.createTransferHandler = createTransfer
+        self.deleteTransferHandler = deleteTransfer
+    }
+
+    /// Calls `getAccountsHandler`.
+    public func getAccounts(page: Int, perPage: Int?, policy: CachePolicy?) async throws -> CachedValue<[Account]> {
+        try await self.getAccountsHandler(page, perPage, policy)
+    }
+
+    /// Yields the value of `getAccountsHandler` once.
+    public func getAccountsStream(page: Int, perPage: Int?) -> AsyncThrowingStream<CachedValue<[Account]>, any Error> {
+        let handler = self.getAccountsHandler
+        return MockStream.once { try await handler(page, perPage, nil) }
+    }
+
+    /// Calls `getAccountHandler`.
+    public func getAccount(id: String, policy: CachePolicy?) async throws -> CachedValue<Account> {
+        try await self.getAccountHandler(id, policy)
+    }
+
+    /// Yields the value of `getAccountHandler` once.
+    public func getAccountStream(id: String) -> AsyncThrowingStream<CachedValue<Account>, any Error> {
+        let handler = self.getAccountHandler
+        return MockStream.once { try await handler(id, nil) }
+    }
+
+    /// Calls `getTransactionsHandler`.
+    public func getTransactions(
+        accountId: String,
+        cursor: String?,
+        category: TransactionCategory?,
+        includePending: Bool?,
+        xApiVersion: String,
+        policy: CachePolicy?
+    ) async throws -> CachedValue<TransactionPage> {
+        try await self.getTransactionsHandler(accountId, cursor, category, includePending, xApiVersion, policy)
+    }
+
+    /// Yields the value of `getTransactionsHandler` once.
+    public func getTransactionsStream(
+        accountId: String,
+        cursor: String?,
+        category: TransactionCategory?,
+        includePending: Bool?,
+        xApiVersion: String
+    ) -> AsyncThrowingStream<CachedValue<TransactionPage>, any Error> {
+        let handler = self.getTransactionsHandler
+        return MockStream.once { try await handler(accountId, cursor, category, includePending, xApiVersion, nil) }
+    }
+
+    /// Calls `getProfileHandler`.
+    public func getProfile() async throws -> Profile {
+        try await self.getProfileHandler()
+    }
+
+    /// Calls `createTransferHandler`.
+    public func createTransfer(body: TransferRequest) async throws -> Transfer {
+        try await self.createTransferHandler(body)
+    }
+
+    /// Calls `deleteTransferHandler`.
+    public func deleteTransfer(id: String) async throws {
+        try await self.deleteTransferHandler(id)
     }
 }

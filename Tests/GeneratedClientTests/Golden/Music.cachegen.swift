@@ -47,11 +47,49 @@ public struct ChartEntry: Codable, Sendable, Equatable {
     }
 }
 
-public enum Trend: String, Codable, Sendable, Equatable, CaseIterable {
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum Trend: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case up
     case down
     case same
     case new
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [Trend] = [.up, .down, .same, .new]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "up":
+            self = .up
+        case "down":
+            self = .down
+        case "same":
+            self = .same
+        case "new":
+            self = .new
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .up:
+            return "up"
+        case .down:
+            return "down"
+        case .same:
+            return "same"
+        case .new:
+            return "new"
+        case .unknown(let value):
+            return value
+        }
+    }
 }
 
 public struct Track: Codable, Sendable, Equatable {
@@ -108,15 +146,69 @@ public struct Artist: Codable, Sendable, Equatable {
     }
 }
 
-public enum Genre: String, Codable, Sendable, Equatable, CaseIterable {
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum Genre: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case pop
     case rock
-    case hipHop = "hip-hop"
+    case hipHop
     case electronic
     case classical
     case jazz
-    case rB = "r&b"
-    case _80s = "80s"
+    case rB
+    case _80s
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [Genre] = [.pop, .rock, .hipHop, .electronic, .classical, .jazz, .rB, ._80s]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "pop":
+            self = .pop
+        case "rock":
+            self = .rock
+        case "hip-hop":
+            self = .hipHop
+        case "electronic":
+            self = .electronic
+        case "classical":
+            self = .classical
+        case "jazz":
+            self = .jazz
+        case "r&b":
+            self = .rB
+        case "80s":
+            self = ._80s
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .pop:
+            return "pop"
+        case .rock:
+            return "rock"
+        case .hipHop:
+            return "hip-hop"
+        case .electronic:
+            return "electronic"
+        case .classical:
+            return "classical"
+        case .jazz:
+            return "jazz"
+        case .rB:
+            return "r&b"
+        case ._80s:
+            return "80s"
+        case .unknown(let value):
+            return value
+        }
+    }
 }
 
 public struct TrackSearch: Codable, Sendable, Equatable {
@@ -406,5 +498,96 @@ public struct LiveChartRepository: ChartRepository {
             request.setJSONBody(body, isKey: false)
             return request
         }
+    }
+}
+
+/// An `ChartRepository` that answers from closures, for previews and tests.
+public struct MockChartRepository: ChartRepository {
+    /// Answers `getTopChart`.
+    public var getTopChartHandler: @Sendable (_ country: String, _ genre: Genre?, _ limit: Int?, _ policy: CachePolicy?) async throws -> CachedValue<Chart>
+
+    /// Answers `getTrack`.
+    public var getTrackHandler: @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Track>
+
+    /// Answers `getArtist`.
+    public var getArtistHandler: @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Artist>
+
+    /// Answers `searchTracks`.
+    public var searchTracksHandler: @Sendable (_ body: TrackSearch, _ policy: CachePolicy?) async throws -> CachedValue<[Track]>
+
+    /// Answers `reportPlay`.
+    public var reportPlayHandler: @Sendable (_ body: PlayReport) async throws -> Void
+
+    /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
+    public init(
+        getTopChart: @escaping @Sendable (_ country: String, _ genre: Genre?, _ limit: Int?, _ policy: CachePolicy?) async throws -> CachedValue<Chart> = { _, _, _, _ in throw MockNotImplemented(endpoint: "ChartRepository.getTopChart") },
+        getTrack: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Track> = { _, _ in throw MockNotImplemented(endpoint: "ChartRepository.getTrack") },
+        getArtist: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Artist> = { _, _ in throw MockNotImplemented(endpoint: "ChartRepository.getArtist") },
+        searchTracks: @escaping @Sendable (_ body: TrackSearch, _ policy: CachePolicy?) async throws -> CachedValue<[Track]> = { _, _ in throw MockNotImplemented(endpoint: "ChartRepository.searchTracks") },
+        reportPlay: @escaping @Sendable (_ body: PlayReport) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "ChartRepository.reportPlay") }
+    ) {
+        self.getTopChartHandler = getTopChart
+        self.getTrackHandler = getTrack
+        self.getArtistHandler = getArtist
+        self.searchTracksHandler = searchTracks
+        self.reportPlayHandler = reportPlay
+    }
+
+    /// Calls `getTopChartHandler`.
+    public func getTopChart(
+        country: String,
+        genre: Genre?,
+        limit: Int?,
+        policy: CachePolicy?
+    ) async throws -> CachedValue<Chart> {
+        try await self.getTopChartHandler(country, genre, limit, policy)
+    }
+
+    /// Yields the value of `getTopChartHandler` once.
+    public func getTopChartStream(
+        country: String,
+        genre: Genre?,
+        limit: Int?
+    ) -> AsyncThrowingStream<CachedValue<Chart>, any Error> {
+        let handler = self.getTopChartHandler
+        return MockStream.once { try await handler(country, genre, limit, nil) }
+    }
+
+    /// Calls `getTrackHandler`.
+    public func getTrack(id: String, policy: CachePolicy?) async throws -> CachedValue<Track> {
+        try await self.getTrackHandler(id, policy)
+    }
+
+    /// Yields the value of `getTrackHandler` once.
+    public func getTrackStream(id: String) -> AsyncThrowingStream<CachedValue<Track>, any Error> {
+        let handler = self.getTrackHandler
+        return MockStream.once { try await handler(id, nil) }
+    }
+
+    /// Calls `getArtistHandler`.
+    public func getArtist(id: String, policy: CachePolicy?) async throws -> CachedValue<Artist> {
+        try await self.getArtistHandler(id, policy)
+    }
+
+    /// Yields the value of `getArtistHandler` once.
+    public func getArtistStream(id: String) -> AsyncThrowingStream<CachedValue<Artist>, any Error> {
+        let handler = self.getArtistHandler
+        return MockStream.once { try await handler(id, nil) }
+    }
+
+    /// Calls `searchTracksHandler`.
+    public func searchTracks(body: TrackSearch, policy: CachePolicy?) async throws -> CachedValue<[Track]> {
+        try await self.searchTracksHandler(body, policy)
+    }
+
+    /// Yields the value of `searchTracksHandler` once.
+    public func searchTracksStream(body: TrackSearch) -> AsyncThrowingStream<CachedValue<[Track]>, any Error> {
+        let handler = self.searchTracksHandler
+        return MockStream.once { try await handler(body, nil) }
+    }
+
+    /// Calls `reportPlayHandler`.
+    public func reportPlay(body: PlayReport) async throws {
+        try await self.reportPlayHandler(body)
     }
 }

@@ -136,11 +136,49 @@ public struct Paragraph: Codable, Sendable, Equatable {
     }
 }
 
-public enum ParagraphKind: String, Codable, Sendable, Equatable, CaseIterable {
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum ParagraphKind: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case text
     case heading
     case quote
-    case imageCaption = "image-caption"
+    case imageCaption
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [ParagraphKind] = [.text, .heading, .quote, .imageCaption]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "text":
+            self = .text
+        case "heading":
+            self = .heading
+        case "quote":
+            self = .quote
+        case "image-caption":
+            self = .imageCaption
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .text:
+            return "text"
+        case .heading:
+            return "heading"
+        case .quote:
+            return "quote"
+        case .imageCaption:
+            return "image-caption"
+        case .unknown(let value):
+            return value
+        }
+    }
 }
 
 public struct Bookmark: Codable, Sendable, Equatable {
@@ -412,6 +450,87 @@ public struct LiveNewsRepository: NewsRepository {
     }
 }
 
+/// An `NewsRepository` that answers from closures, for previews and tests.
+public struct MockNewsRepository: NewsRepository {
+    /// Answers `getSections`.
+    public var getSectionsHandler: @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<[Section]>
+
+    /// Answers `getHeadlines`.
+    public var getHeadlinesHandler: @Sendable (_ sectionId: String, _ limit: Int?, _ edition: String?, _ policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]>
+
+    /// Answers `getArticle`.
+    public var getArticleHandler: @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Article>
+
+    /// Answers `search`.
+    public var searchHandler: @Sendable (_ q: String, _ page: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]>
+
+    /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
+    public init(
+        getSections: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<[Section]> = { _ in throw MockNotImplemented(endpoint: "NewsRepository.getSections") },
+        getHeadlines: @escaping @Sendable (_ sectionId: String, _ limit: Int?, _ edition: String?, _ policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]> = { _, _, _, _ in throw MockNotImplemented(endpoint: "NewsRepository.getHeadlines") },
+        getArticle: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Article> = { _, _ in throw MockNotImplemented(endpoint: "NewsRepository.getArticle") },
+        search: @escaping @Sendable (_ q: String, _ page: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]> = { _, _, _ in throw MockNotImplemented(endpoint: "NewsRepository.search") }
+    ) {
+        self.getSectionsHandler = getSections
+        self.getHeadlinesHandler = getHeadlines
+        self.getArticleHandler = getArticle
+        self.searchHandler = search
+    }
+
+    /// Calls `getSectionsHandler`.
+    public func getSections(policy: CachePolicy?) async throws -> CachedValue<[Section]> {
+        try await self.getSectionsHandler(policy)
+    }
+
+    /// Yields the value of `getSectionsHandler` once.
+    public func getSectionsStream() -> AsyncThrowingStream<CachedValue<[Section]>, any Error> {
+        let handler = self.getSectionsHandler
+        return MockStream.once { try await handler(nil) }
+    }
+
+    /// Calls `getHeadlinesHandler`.
+    public func getHeadlines(
+        sectionId: String,
+        limit: Int?,
+        edition: String?,
+        policy: CachePolicy?
+    ) async throws -> CachedValue<[ArticleSummary]> {
+        try await self.getHeadlinesHandler(sectionId, limit, edition, policy)
+    }
+
+    /// Yields the value of `getHeadlinesHandler` once.
+    public func getHeadlinesStream(
+        sectionId: String,
+        limit: Int?,
+        edition: String?
+    ) -> AsyncThrowingStream<CachedValue<[ArticleSummary]>, any Error> {
+        let handler = self.getHeadlinesHandler
+        return MockStream.once { try await handler(sectionId, limit, edition, nil) }
+    }
+
+    /// Calls `getArticleHandler`.
+    public func getArticle(id: String, policy: CachePolicy?) async throws -> CachedValue<Article> {
+        try await self.getArticleHandler(id, policy)
+    }
+
+    /// Yields the value of `getArticleHandler` once.
+    public func getArticleStream(id: String) -> AsyncThrowingStream<CachedValue<Article>, any Error> {
+        let handler = self.getArticleHandler
+        return MockStream.once { try await handler(id, nil) }
+    }
+
+    /// Calls `searchHandler`.
+    public func search(q: String, page: Int?, policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]> {
+        try await self.searchHandler(q, page, policy)
+    }
+
+    /// Yields the value of `searchHandler` once.
+    public func searchStream(q: String, page: Int?) -> AsyncThrowingStream<CachedValue<[ArticleSummary]>, any Error> {
+        let handler = self.searchHandler
+        return MockStream.once { try await handler(q, page, nil) }
+    }
+}
+
 // MARK: - BookmarkRepository
 
 /// The reader's saved articles.
@@ -512,5 +631,49 @@ public struct LiveBookmarkRepository: BookmarkRepository {
             request.setPathParameter("articleId", articleId)
             return request
         }
+    }
+}
+
+/// An `BookmarkRepository` that answers from closures, for previews and tests.
+public struct MockBookmarkRepository: BookmarkRepository {
+    /// Answers `getBookmarks`.
+    public var getBookmarksHandler: @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<[Bookmark]>
+
+    /// Answers `addBookmark`.
+    public var addBookmarkHandler: @Sendable (_ body: BookmarkRequest) async throws -> Bookmark
+
+    /// Answers `removeBookmark`.
+    public var removeBookmarkHandler: @Sendable (_ articleId: String) async throws -> Void
+
+    /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
+    public init(
+        getBookmarks: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<[Bookmark]> = { _ in throw MockNotImplemented(endpoint: "BookmarkRepository.getBookmarks") },
+        addBookmark: @escaping @Sendable (_ body: BookmarkRequest) async throws -> Bookmark = { _ in throw MockNotImplemented(endpoint: "BookmarkRepository.addBookmark") },
+        removeBookmark: @escaping @Sendable (_ articleId: String) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "BookmarkRepository.removeBookmark") }
+    ) {
+        self.getBookmarksHandler = getBookmarks
+        self.addBookmarkHandler = addBookmark
+        self.removeBookmarkHandler = removeBookmark
+    }
+
+    /// Calls `getBookmarksHandler`.
+    public func getBookmarks(policy: CachePolicy?) async throws -> CachedValue<[Bookmark]> {
+        try await self.getBookmarksHandler(policy)
+    }
+
+    /// Yields the value of `getBookmarksHandler` once.
+    public func getBookmarksStream() -> AsyncThrowingStream<CachedValue<[Bookmark]>, any Error> {
+        let handler = self.getBookmarksHandler
+        return MockStream.once { try await handler(nil) }
+    }
+
+    /// Calls `addBookmarkHandler`.
+    public func addBookmark(body: BookmarkRequest) async throws -> Bookmark {
+        try await self.addBookmarkHandler(body)
+    }
+
+    /// Calls `removeBookmarkHandler`.
+    public func removeBookmark(articleId: String) async throws {
+        try await self.removeBookmarkHandler(articleId)
     }
 }
