@@ -31,6 +31,8 @@ struct CommandLineTool {
                       With --check, write nothing and exit 1 when <dir> is out of date.
           validate <spec>...
                       Check specs and report every problem as file:line:column: error: …
+          init [<spec>]
+                      Write a starter spec (default API.cachegen.json) that explains itself.
 
         OPTIONS:
           -h, --help  Show this help.
@@ -57,8 +59,10 @@ struct CommandLineTool {
             return generate(rest)
         case "validate":
             return validate(rest)
+        case "init":
+            return initialize(rest)
         default:
-            return usageError("unknown command '\(command)'; use 'generate' or 'validate' (see cachegen --help)")
+            return usageError("unknown command '\(command)'; use 'generate', 'validate' or 'init' (see cachegen --help)")
         }
     }
 
@@ -152,6 +156,33 @@ struct CommandLineTool {
         }
         if !failed { output.print("\(arguments.count == 1 ? "spec is" : "\(arguments.count) specs are") valid") }
         return failed ? .failure : .success
+    }
+
+    /// Writes the starter spec; never over an existing file.
+    private func initialize(_ arguments: [String]) -> ExitStatus {
+        if let option = arguments.first(where: { $0.hasPrefix("-") }) {
+            return usageError("unknown option '\(option)' for init")
+        }
+        guard arguments.count <= 1 else { return usageError("init takes at most one file name") }
+        let path = arguments.first ?? "API.cachegen.json"
+        guard !FileManager.default.fileExists(atPath: path) else {
+            output.error("error: \(path) already exists; choose another name or remove it first")
+            return .failure
+        }
+        do {
+            try Data(StarterSpec.text.utf8).write(to: URL(fileURLWithPath: path), options: .withoutOverwriting)
+        } catch {
+            output.error("error: cannot write \(path): \(error.localizedDescription)")
+            return .failure
+        }
+        output.print(
+            """
+            Wrote \(path). Next:
+              1. Describe your API in it: models, repositories and their endpoints.
+              2. Put it in a target's sources and add CacheGenPlugin to the target, or run
+                 cachegen generate \(path) --output Generated/
+            """)
+        return .success
     }
 
     // MARK: - Files

@@ -18,8 +18,34 @@ import Testing
         #expect(
             diagnostics(spec) == [
                 #"spec.json:4:90: error: "key" of "a" leaves out path parameter "id"; add it, or two different resources would share one entry"#,
-                #"spec.json:5:95: error: "key" names "pgae", which is not a parameter of "b"; valid names are "page""#,
+                #"spec.json:5:95: error: "key" names "pgae", which is not a parameter of "b"; did you mean "page"?"#,
                 #"spec.json:5:111: error: "key" lists "page" twice"#,
+            ])
+    }
+
+    /// Only calls that change data invalidate, and only endpoints of the repository that cache.
+    @Test func invalidates() {
+        let spec = #"""
+        {
+          "$schema": "https://github.com/cachegen/cachegen/Schemas/cachegen.schema.json",
+          "version": 1,
+          "models": { "A": { "properties": { "id": "string" } } },
+          "repositories": { "R": { "endpoints": {
+            "list": { "path": "/a", "response": "[A]" },
+            "one": { "path": "/a/{id}", "response": "A", "cache": false },
+            "add": { "method": "POST", "path": "/a", "body": "A", "invalidates": ["list", "lsit", "one", "list"] },
+            "get": { "path": "/b", "response": "A", "invalidates": ["list"] },
+            "bad": { "method": "DELETE", "path": "/a/{id}", "invalidates": "list" }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:8:83: error: "invalidates" names "lsit", which is not an endpoint of R; did you mean "list"?"#,
+                #"spec.json:8:91: error: "invalidates" names "one", which is never cached; remove it from the list"#,
+                #"spec.json:8:98: error: "invalidates" lists "list" twice"#,
+                #"spec.json:9:61: error: GET endpoint "get" cannot invalidate; only calls that change data (POST, PUT, PATCH, DELETE) do"#,
+                #"spec.json:10:68: error: "invalidates" must be an array of endpoint names; found a string"#,
             ])
     }
 
@@ -100,12 +126,12 @@ import Testing
                 #"spec.json:6:5: error: "AccountKind" becomes the Swift type AccountKind, like "account_kind" at 5:5; rename one of them"#,
                 #"spec.json:6:5: error: enum "AccountKind" has no values; list at least one"#,
                 #"spec.json:7:32: error: enum "Color" lists "red" twice (first at 7:25)"#,
-                #"spec.json:7:52: error: enum values "dark-blue" and "dark_blue" both become the case darkBlue in Swift"#,
+                #"spec.json:7:52: error: enum values "dark-blue" (7:39) and "dark_blue" both become the case darkBlue in Swift; cachegen cannot generate both"#,
                 #"spec.json:7:65: error: enum "Color" has an empty value"#,
                 #"spec.json:8:52: error: properties "user_id" (8:31) and "userId" both become userId in Swift; rename one and keep the wire name with "json""#,
                 #"spec.json:8:72: error: properties "user_id" and "x" both use the JSON name "user_id""#,
                 #"spec.json:12:5: error: endpoint "getA" becomes the method getA, like "get_a" at 11:5; rename one of them"#,
-                #"spec.json:13:76: error: query parameter "perPage" becomes the argument perPage, like query parameter "per_page"; rename one of them"#,
+                #"spec.json:13:76: error: query parameter "perPage" becomes the argument perPage, like query parameter "per_page" at 13:57; the generated method cannot take both"#,
                 #"spec.json:13:99: error: query parameter "m" has type Item, which cannot be sent as text; use a scalar, an enum model or an array of them"#,
             ])
     }

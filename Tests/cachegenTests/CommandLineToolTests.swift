@@ -20,7 +20,7 @@ import Testing
 
     @Test func usageErrorsExitTwo() {
         #expect(run([]).status == .usage)
-        #expect(run(["frobnicate"]).err == ["error: unknown command 'frobnicate'; use 'generate' or 'validate' (see cachegen --help)"])
+        #expect(run(["frobnicate"]).err == ["error: unknown command 'frobnicate'; use 'generate', 'validate' or 'init' (see cachegen --help)"])
         #expect(run(["generate"]).err == ["error: generate needs at least one spec file"])
         #expect(run(["generate", "a.json"]).err == ["error: generate needs --output <dir>, the folder for the Swift files"])
         #expect(run(["generate", "a.json", "--output"]).err == ["error: --output needs a value"])
@@ -46,6 +46,27 @@ import Testing
         let good = run(["validate", Self.examples.appendingPathComponent("Accounts.cachegen.json").path])
         #expect(good.status == .success)
         #expect(good.out == ["spec is valid"])
+    }
+
+    @Test func initWritesAValidStarterSpecAndNeverOverwrites() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent("Shop.cachegen.json").path
+        let first = run(["init", path])
+        #expect(first.status == .success)
+        #expect(
+            first.out == [
+                """
+                Wrote \(path). Next:
+                  1. Describe your API in it: models, repositories and their endpoints.
+                  2. Put it in a target's sources and add CacheGenPlugin to the target, or run
+                     cachegen generate \(path) --output Generated/
+                """
+            ])
+        #expect(run(["validate", path]).status == .success)
+        let again = run(["init", path])
+        #expect(again.status == .failure)
+        #expect(again.err == ["error: \(path) already exists; choose another name or remove it first"])
+        #expect(run(["init", "a.json", "b.json"]).err == ["error: init takes at most one file name"])
     }
 
     @Test func unreadableSpecIsAnError() {

@@ -246,6 +246,8 @@ public struct EndpointSpec: Sendable, Hashable {
     public var description: String?
     /// The cache rule; `nil` when never cached.
     public var cache: EndpointCache?
+    /// Endpoints of the same repository whose entries a successful call removes.
+    public var invalidates: [Named] = []
 }
 
 /// An endpoint's cache rule after defaults are applied.

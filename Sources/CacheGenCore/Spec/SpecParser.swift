@@ -8,7 +8,7 @@ struct SpecParser {
 
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
-        static let root = ["version", "baseURL", "defaults", "models", "repositories"]
+        static let root = ["$schema", "version", "baseURL", "defaults", "models", "repositories"]
         static let defaults = ["cache", "jsonKeys", "dates"]
         static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
         static let objectModel = ["description", "properties"]
@@ -17,6 +17,7 @@ struct SpecParser {
         static let repository = ["description", "endpoints"]
         static let endpoint = [
             "method", "path", "pathParameters", "query", "headers", "body", "response", "description", "cache",
+            "invalidates",
         ]
         static let endpointCache = ["ttl", "key", "policy", "maxStale", "scope"]
     }
@@ -211,10 +212,20 @@ struct SpecParser {
         let responseLocation = members["response"]?.value.location
         let description = members["description"].flatMap { string($0.value, "\"description\"") }
         let cache = endpointCache(members["cache"], method: method, defaults: defaults, endpoint: member)
+        var invalidates: [Named] = []
+        if let node = members["invalidates"]?.value {
+            if case .array(let items) = node.value {
+                invalidates = items.compactMap { item in
+                    string(item, "an endpoint name").map { Named(name: $0, location: item.location) }
+                }
+            } else {
+                report("\"invalidates\" must be an array of endpoint names; found \(kind(node))", at: node.location)
+            }
+        }
         return EndpointSpec(
             name: name, method: method, methodLocation: methodLocation, path: path, pathLocation: pathNode.location,
             parameters: parameters, body: body, bodyLocation: bodyLocation, response: response,
-            responseLocation: responseLocation, description: description, cache: cache)
+            responseLocation: responseLocation, description: description, cache: cache, invalidates: invalidates)
     }
 
     private mutating func parameterList(_ node: JSONNode?, place: ParameterPlace, _ what: String) -> [Parameter] {

@@ -41,6 +41,7 @@ struct SpecValidator {
                 checkParameters(endpoint)
                 checkTypes(endpoint)
                 checkCacheRule(endpoint)
+                checkInvalidates(endpoint, in: repository)
             }
         }
         return diagnostics
@@ -119,7 +120,7 @@ struct SpecValidator {
             let caseName = SwiftNaming.memberName(value.value)
             if let first = caseNames[caseName] {
                 report(
-                    "enum values \"\(first.value)\" and \"\(value.value)\" both become the case \(caseName) in Swift",
+                    "enum values \"\(first.value)\" (\(first.location.line):\(first.location.column)) and \"\(value.value)\" both become the case \(caseName) in Swift; cachegen cannot generate both",
                     at: value.location)
             } else {
                 caseNames[caseName] = value
@@ -176,7 +177,7 @@ struct SpecValidator {
             let swiftName = SwiftNaming.argumentName(parameter.name.name)
             if let first = swiftNames[swiftName] {
                 report(
-                    "\(parameter.place.rawValue) parameter \"\(parameter.name.name)\" becomes the argument \(swiftName), like \(first.place.rawValue) parameter \"\(first.name.name)\"; rename one of them",
+                    "\(parameter.place.rawValue) parameter \"\(parameter.name.name)\" becomes the argument \(swiftName), like \(first.place.rawValue) parameter \"\(first.name.name)\" at \(first.name.location.line):\(first.name.location.column); the generated method cannot take both",
                     at: parameter.name.location)
             } else {
                 swiftNames[swiftName] = parameter
@@ -261,6 +262,37 @@ struct SpecValidator {
             report(
                 "\"key\" of \"\(name)\" leaves out path parameter \"\(parameter.name.name)\"; add it, or two different resources would share one entry",
                 at: cache.location)
+        }
+    }
+
+    /// Only calls that change data invalidate, and only endpoints that cache something.
+    private mutating func checkInvalidates(_ endpoint: EndpointSpec, in repository: Repository) {
+        guard let first = endpoint.invalidates.first else { return }
+        if endpoint.method == "GET" || endpoint.method == "HEAD" {
+            report(
+                "\(endpoint.method) endpoint \"\(endpoint.name.name)\" cannot invalidate; only calls that change data (POST, PUT, PATCH, DELETE) do",
+                at: first.location)
+            return
+        }
+        let names = repository.endpoints.map(\.name.name)
+        var seen: Set<String> = []
+        for target in endpoint.invalidates {
+            guard seen.insert(target.name).inserted else {
+                report("\"invalidates\" lists \"\(target.name)\" twice", at: target.location)
+                continue
+            }
+            guard let other = repository.endpoints.first(where: { $0.name.name == target.name }) else {
+                report(
+                    "\"invalidates\" names \"\(target.name)\", which is not an endpoint of \(repository.name.name)"
+                        + Suggestion.hint(for: target.name, among: names, noun: "endpoints"),
+                    at: target.location)
+                continue
+            }
+            if other.cache == nil || other.response == nil {
+                report(
+                    "\"invalidates\" names \"\(target.name)\", which is never cached; remove it from the list",
+                    at: target.location)
+            }
         }
     }
 

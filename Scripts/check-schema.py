@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""Validates every example spec against Schemas/cachegen.schema.json, so the schema
+that editors use accepts what cachegen accepts. Needs the `jsonschema` package."""
+import glob
+import json
+import os
+import sys
+
+import jsonschema
+
+root = os.path.join(os.path.dirname(__file__), "..")
+schema = json.load(open(os.path.join(root, "Schemas/cachegen.schema.json")))
+jsonschema.Draft7Validator.check_schema(schema)
+validator = jsonschema.Draft7Validator(schema)
+specs = sorted(glob.glob(os.path.join(root, "Examples/specs/*.cachegen.json"))
+               + glob.glob(os.path.join(root, "Tests/CacheGenCoreTests/Specs/*.cachegen.json")))
+failed = False
+for path in specs:
+    errors = list(validator.iter_errors(json.load(open(path))))
+    for error in errors:
+        failed = True
+        print(f"{os.path.relpath(path, root)}: {'/'.join(map(str, error.path))}: {error.message}")
+print(f"schema: {len(specs)} specs checked" + (", errors above" if failed else ", all valid"))
+sys.exit(1 if failed else 0)
