@@ -175,9 +175,9 @@ import Testing
         """#
         #expect(
             diagnostics(spec) == [
-                #"spec.json:3:35: error: invalid duration "10 min"; write seconds (600) or a whole number with s, m, h or d ("10m")"#,
-                #"spec.json:3:57: error: invalid duration -5; write seconds (600) or a whole number with s, m, h or d ("10m")"#,
-                #"spec.json:5:66: error: invalid duration "5x"; write seconds (600) or a whole number with s, m, h or d ("10m")"#,
+                #"spec.json:3:35: error: invalid duration "10 min"; write seconds (600) or a whole number with s, m, h or d ("10m"); a ttl may also be "server""#,
+                #"spec.json:3:57: error: invalid duration -5; write seconds (600) or a whole number with s, m, h or d ("10m"); a ttl may also be "server""#,
+                #"spec.json:5:66: error: invalid duration "5x"; write seconds (600) or a whole number with s, m, h or d ("10m"); a ttl may also be "server""#,
                 #"spec.json:5:84: warning: "maxStale" (1 minute) is shorter than "ttl" (5 minutes); entries are kept for the ttl"#,
                 #"spec.json:5:100: error: "policy" cannot be "cacheFrist"; did you mean "cacheFirst"?"#,
                 #"spec.json:5:123: error: "scope" cannot be "everyone"; valid values are "user", "shared""#,

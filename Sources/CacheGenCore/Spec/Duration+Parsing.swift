@@ -2,7 +2,7 @@
 enum SpecDuration {
     /// The message shown for any duration that cannot be read.
     static func invalid(_ written: String) -> String {
-        "invalid duration \(written); write seconds (600) or a whole number with s, m, h or d (\"10m\")"
+        "invalid duration \(written); write seconds (600) or a whole number with s, m, h or d (\"10m\"); a ttl may also be \"server\""
     }
 
     /// Seconds for a string such as `30s`, `5m`, `2h`, `7d`; `nil` if it is not one.

@@ -80,8 +80,11 @@ public enum SpecScope: String, Sendable, Hashable, CaseIterable {
 
 /// Cache settings after defaults are applied.
 public struct CacheSettings: Sendable, Hashable {
-    /// Fresh for this many seconds.
+    /// Fresh for this many seconds (the fallback when `ttlFromServer` is set).
     public var ttl: Int
+    /// `ttl: "server"`: freshness comes from the response's `Cache-Control`, `Expires`
+    /// and `Age`, falling back to `ttl` when the server says nothing.
+    public var ttlFromServer = false
     /// Never shown when older than this many seconds.
     public var maxStale: Int
     /// The policy when a call names none.

@@ -273,10 +273,17 @@ struct SpecParser {
 
     private mutating func cacheSettings(_ fields: ObjectMembers, base: CacheSettings) -> CacheSettings {
         var settings = base
-        if let node = fields["ttl"]?.value, let seconds = duration(node) { settings.ttl = seconds }
+        if let node = fields["ttl"]?.value {
+            if case .string("server") = node.value {
+                settings.ttlFromServer = true
+            } else if let seconds = duration(node) {
+                settings.ttl = seconds
+                settings.ttlFromServer = false
+            }
+        }
         if let node = fields["maxStale"]?.value, let seconds = duration(node) {
             settings.maxStale = seconds
-            if seconds < settings.ttl {
+            if seconds < settings.ttl, !settings.ttlFromServer {
                 diagnostics.append(
                     .warning(
                         "\"maxStale\" (\(SpecDuration.words(seconds))) is shorter than \"ttl\" (\(SpecDuration.words(settings.ttl))); entries are kept for the ttl",

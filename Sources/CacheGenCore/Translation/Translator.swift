@@ -402,7 +402,7 @@ struct Translator {
                     .init(label: "maxStale", value: .raw(String(cache.settings.maxStale))),
                     .init(label: "policy", value: .raw(".\(cache.settings.policy.rawValue)")),
                     .init(label: "scope", value: .raw(".\(cache.settings.scope.rawValue)")),
-                ])
+                ] + (cache.settings.ttlFromServer ? [.init(label: "ttlFromServer", value: .raw("true"))] : []))
             arguments.append(.init(label: "cache", value: rule))
         } else {
             arguments.append(.init(label: "cache", value: .raw("nil")))
@@ -478,7 +478,9 @@ struct Translator {
         }
         var keyNames = method.endpoint.parameters.filter { cache.contains($0) }.map(\.name.name)
         if cache.bodyInKey { keyNames.append("body") }
-        var sentence = "Cached for \(SpecDuration.words(cache.settings.ttl))"
+        var sentence = cache.settings.ttlFromServer
+            ? "Cached for as long as the server says (else \(SpecDuration.words(cache.settings.ttl)))"
+            : "Cached for \(SpecDuration.words(cache.settings.ttl))"
         if !keyNames.isEmpty { sentence += " per " + Self.list(keyNames) }
         sentence += "; shown offline for up to \(SpecDuration.words(cache.settings.maxStale))"
         sentence += cache.settings.scope == .shared ? "; shared by all users." : "."

@@ -216,7 +216,7 @@ public struct BookmarkRequest: Codable, Sendable, Equatable {
 ///
 /// `LiveNewsRepository` talks to the server; conform your own type for previews and tests.
 public protocol NewsRepository: Sendable {
-    /// `GET /sections`. Cached for 1 day; shown offline for up to 30 days; shared by all users.
+    /// `GET /sections`. Cached for as long as the server says (else 15 minutes); shown offline for up to 30 days; shared by all users.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.staleWhileRevalidate`.
     func getSections(policy: CachePolicy?) async throws -> CachedValue<[Section]>
@@ -327,7 +327,7 @@ public struct LiveNewsRepository: NewsRepository {
         self.client = client
     }
 
-    /// `GET /sections`. Cached for 1 day; shown offline for up to 30 days; shared by all users.
+    /// `GET /sections`. Cached for as long as the server says (else 15 minutes); shown offline for up to 30 days; shared by all users.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.staleWhileRevalidate`.
     public func getSections(policy: CachePolicy?) async throws -> CachedValue<[Section]> {
@@ -398,7 +398,13 @@ public struct LiveNewsRepository: NewsRepository {
     private enum Endpoints {
         static let getSections = Endpoint(
             name: "NewsRepository.getSections",
-            cache: CacheRule(ttl: 86400, maxStale: 2592000, policy: .staleWhileRevalidate, scope: .shared),
+            cache: CacheRule(
+                ttl: 900,
+                maxStale: 2592000,
+                policy: .staleWhileRevalidate,
+                scope: .shared,
+                ttlFromServer: true
+            ),
             coding: JSONCoding(dates: .iso8601),
             shape: "f8de25dbbbda6487"
         )
