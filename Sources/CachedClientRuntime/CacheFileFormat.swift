@@ -1,0 +1,330 @@
+import Foundation
+
+/// The on-disk form of one `FileCacheStore` entry, kept in this one place so that the
+/// writer, the reader and the eviction sweep can never disagree about it.
+///
+/// Format version 1. All integers are little-endian; lengths are byte counts.
+///
+/// ```
+/// offset  size  field
+///      0     8  magic: 89 43 47 45 0D 0A 1A 0A  ("\x89CGE\r\n\x1A\n")
+///      8     4  format version (UInt32) = 1
+///     12     4  flags (UInt32): bit 0 = has ETag, bit 1 = has Last-Modified; other bits 0
+///     16     8  stored date: Float64 bit pattern of Date.timeIntervalSinceReferenceDate
+///     24     4  E: endpoint name length (UInt32)
+///     28     4  K: key text length (UInt32)
+///     32     4  T: ETag length (UInt32)
+///     36     4  L: Last-Modified length (UInt32)
+///     40     8  B: body length (UInt64)
+///     48     E  endpoint name, UTF-8 (lets the eviction sweep name the endpoint in its
+///               events by reading a few bytes, without parsing the key text)
+///          K  key text, UTF-8 (compared with `CacheKey.text` on every read)
+///          T  ETag, UTF-8
+///          L  Last-Modified, UTF-8
+///          B  response body, raw
+///          8  XXH64 (seed 0) of every byte before it
+/// ```
+///
+/// The file size must be exactly `56 + E + K + T + L + B`. The magic starts with a
+/// non-ASCII byte and holds CR LF, SUB and LF, so text-mode mangling or a foreign file is
+/// caught before the lengths are trusted. The date is stored as the raw `Double` so an
+/// entry reads back equal to what was written. The checksum is XXH64 rather than SHA-256
+/// because it runs at memory speed and a cache hit must cost little more than reading the
+/// bytes; it guards against torn, truncated and bit-rotted files, not against an attacker
+/// (who could as well write a valid file, since the folder is the app's own).
+enum CacheFileFormat {
+    /// The first eight bytes of every entry file.
+    static let magic: [UInt8] = [0x89, 0x43, 0x47, 0x45, 0x0D, 0x0A, 0x1A, 0x0A]
+    /// The version this code writes and the only one it reads.
+    static let version: UInt32 = 1
+    /// Bytes before the endpoint name.
+    static let fixedHeaderSize = 48
+    /// Bytes of the trailing checksum.
+    static let checksumSize = 8
+
+    private static let hasETag: UInt32 = 1
+    private static let hasLastModified: UInt32 = 2
+
+    /// Why a file is not a readable entry for the key asked for.
+    enum Problem: Error, Equatable {
+        /// The file has no bytes at all (such as after a power loss before the data reached disk).
+        case empty
+        /// The file ends before the lengths in its header say it should.
+        case truncated
+        /// The file does not start with the magic: not written by this store.
+        case foreign
+        /// Written by another format version.
+        case unsupportedVersion(UInt32)
+        /// The header's flags or lengths do not add up to the file's size.
+        case malformed
+        /// The bytes changed after they were written.
+        case checksumMismatch
+        /// A valid entry, but of another key that shares the digest (or was copied here).
+        case keyMismatch
+        /// Not a regular file.
+        case notAFile
+
+        /// The reason, as it appears in an eviction event.
+        var reason: String {
+            switch self {
+            case .empty: "empty file"
+            case .truncated: "truncated file"
+            case .foreign: "not a cachegen entry"
+            case .unsupportedVersion(let version): "format version \(version), expected \(CacheFileFormat.version)"
+            case .malformed: "malformed file"
+            case .checksumMismatch: "checksum mismatch"
+            case .keyMismatch: "stored under a different key"
+            case .notAFile: "not a regular file"
+            }
+        }
+    }
+
+    /// Where the parts of a valid entry lie in the file's bytes.
+    struct Layout: Equatable {
+        /// When the answer was stored.
+        var date: Date
+        /// The ETag, if one was stored.
+        var etag: String?
+        /// The Last-Modified value, if one was stored.
+        var lastModified: String?
+        /// The body's offset from the start of the file.
+        var bodyOffset: Int
+        /// The body's length.
+        var bodyCount: Int
+    }
+
+    /// The bytes of a file for `entry` under `key`; `nil` if a field is too long for the format.
+    static func encode(_ entry: CacheEntry, key: CacheKey) -> [UInt8]? {
+        let endpoint = Array(key.endpoint.utf8)
+        let text = Array(key.text.utf8)
+        let etag = entry.etag.map { Array($0.utf8) } ?? []
+        let lastModified = entry.lastModified.map { Array($0.utf8) } ?? []
+        let limit = Int(UInt32.max)
+        guard endpoint.count <= limit, text.count <= limit, etag.count <= limit, lastModified.count <= limit else {
+            return nil
+        }
+        let body = entry.body
+        let (partial, overflow) = (fixedHeaderSize + checksumSize + endpoint.count + text.count + etag.count
+            + lastModified.count).addingReportingOverflow(body.count)
+        guard !overflow else { return nil }
+        let total = partial
+        var flags: UInt32 = 0
+        if entry.etag != nil { flags |= hasETag }
+        if entry.lastModified != nil { flags |= hasLastModified }
+
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            var writer = Writer(base: UnsafeMutableRawPointer(base))
+            writer.append(magic)
+            writer.append(version)
+            writer.append(flags)
+            writer.append(entry.date.timeIntervalSinceReferenceDate.bitPattern)
+            writer.append(UInt32(endpoint.count))
+            writer.append(UInt32(text.count))
+            writer.append(UInt32(etag.count))
+            writer.append(UInt32(lastModified.count))
+            writer.append(UInt64(body.count))
+            writer.append(endpoint)
+            writer.append(text)
+            writer.append(etag)
+            writer.append(lastModified)
+            body.withUnsafeBytes { writer.append($0) }
+            let checksum = XXH64.hash(UnsafeRawBufferPointer(start: base, count: writer.offset))
+            writer.append(checksum)
+            initialized = writer.offset
+        }
+    }
+
+    /// Checks a whole file and finds its parts, or says why it is not an entry for `keyText`.
+    ///
+    /// Order matters for the reported reason: structure first, then the checksum, then the
+    /// key, so a corrupted key reads as corruption rather than as another key's entry.
+    static func decode(_ bytes: UnsafeRawBufferPointer, keyText: String) -> Result<Layout, Problem> {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return .failure(.empty) }
+        let count = bytes.count
+        let magicCount = min(count, magic.count)
+        for index in 0..<magicCount where bytes[index] != magic[index] { return .failure(.foreign) }
+        guard count >= fixedHeaderSize else { return .failure(.truncated) }
+        let fileVersion = load(UInt32.self, base, 8)
+        guard fileVersion == version else { return .failure(.unsupportedVersion(fileVersion)) }
+        let flags = load(UInt32.self, base, 12)
+        guard flags & ~(hasETag | hasLastModified) == 0 else { return .failure(.malformed) }
+        let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: load(UInt64.self, base, 16)))
+        let endpointCount = Int(load(UInt32.self, base, 24))
+        let textCount = Int(load(UInt32.self, base, 28))
+        let etagCount = Int(load(UInt32.self, base, 32))
+        let lastModifiedCount = Int(load(UInt32.self, base, 36))
+        let bodyLength = load(UInt64.self, base, 40)
+        // Four UInt32 lengths plus the fixed parts cannot overflow Int; the body length can.
+        guard bodyLength <= UInt64(Int.max) else { return .failure(.malformed) }
+        let headerEnd = fixedHeaderSize + endpointCount + textCount + etagCount + lastModifiedCount
+        let (bodyEnd, overflow) = headerEnd.addingReportingOverflow(Int(bodyLength))
+        guard !overflow, bodyEnd <= Int.max - checksumSize else { return .failure(.malformed) }
+        let expected = bodyEnd + checksumSize
+        if count < expected { return .failure(.truncated) }
+        if count > expected { return .failure(.malformed) }
+        if flags & hasETag == 0 && etagCount != 0 { return .failure(.malformed) }
+        if flags & hasLastModified == 0 && lastModifiedCount != 0 { return .failure(.malformed) }
+
+        let stored = load(UInt64.self, base, bodyEnd)
+        guard XXH64.hash(UnsafeRawBufferPointer(start: base, count: bodyEnd)) == stored else {
+            return .failure(.checksumMismatch)
+        }
+
+        let textStart = fixedHeaderSize + endpointCount
+        let storedText = UnsafeRawBufferPointer(start: base + textStart, count: textCount)
+        let matches = keyText.utf8.withContiguousStorageIfAvailable { expected -> Bool in
+            guard expected.count == textCount else { return false }
+            guard let expectedBase = expected.baseAddress, textCount > 0 else { return true }
+            return memcmp(expectedBase, base + textStart, textCount) == 0
+        } ?? storedText.elementsEqual(keyText.utf8)
+        guard matches else { return .failure(.keyMismatch) }
+
+        let etagStart = textStart + textCount
+        let lastModifiedStart = etagStart + etagCount
+        return .success(Layout(
+            date: date,
+            etag: flags & hasETag == 0 ? nil : string(base, etagStart, etagCount),
+            lastModified: flags & hasLastModified == 0 ? nil : string(base, lastModifiedStart, lastModifiedCount),
+            bodyOffset: lastModifiedStart + lastModifiedCount,
+            bodyCount: Int(bodyLength)))
+    }
+
+    /// How many leading bytes `header(of:)` wants: the fixed header and a generous endpoint name.
+    static let headerPrefixSize = 4096
+
+    /// The endpoint name and stored date from the start of a file, for naming an evicted entry
+    /// without reading (or checking) the whole file.
+    static func header(of prefix: UnsafeRawBufferPointer) -> (endpoint: String, date: Date)? {
+        guard let base = prefix.baseAddress, prefix.count >= fixedHeaderSize,
+            (0..<magic.count).allSatisfy({ prefix[$0] == magic[$0] }),
+            load(UInt32.self, base, 8) == version
+        else { return nil }
+        let endpointCount = Int(load(UInt32.self, base, 24))
+        guard fixedHeaderSize + endpointCount <= prefix.count else { return nil }
+        let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: load(UInt64.self, base, 16)))
+        return (string(base, fixedHeaderSize, endpointCount), date)
+    }
+
+    private static func load<T: FixedWidthInteger>(_: T.Type, _ base: UnsafeRawPointer, _ offset: Int) -> T {
+        T(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+
+    private static func string(_ base: UnsafeRawPointer, _ offset: Int, _ count: Int) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: base + offset, count: count), as: UTF8.self)
+    }
+
+    /// Appends fields to memory sized in advance by `encode`.
+    private struct Writer {
+        let base: UnsafeMutableRawPointer
+        var offset = 0
+
+        mutating func append<T: FixedWidthInteger>(_ value: T) {
+            base.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+            offset += MemoryLayout<T>.size
+        }
+
+        mutating func append(_ bytes: [UInt8]) {
+            bytes.withUnsafeBytes { append($0) }
+        }
+
+        mutating func append(_ bytes: UnsafeRawBufferPointer) {
+            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+            (base + offset).copyMemory(from: source, byteCount: bytes.count)
+            offset += bytes.count
+        }
+    }
+}
+
+/// XXH64 (seed 0 by default), the 64-bit xxHash by Yann Collet: a checksum that runs at
+/// memory speed, so checking a cache hit costs little next to reading it.
+enum XXH64 {
+    private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
+    private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
+    private static let prime4: UInt64 = 0x85EB_CA77_C2B2_AE63
+    private static let prime5: UInt64 = 0x27D4_EB2F_1656_67C5
+
+    /// The hash of `bytes`.
+    static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+        let count = bytes.count
+        guard let base = bytes.baseAddress, count > 0 else { return avalanche(seed &+ prime5) }
+        var offset = 0
+        var hash: UInt64
+        if count >= 32 {
+            var v1 = seed &+ prime1 &+ prime2
+            var v2 = seed &+ prime2
+            var v3 = seed
+            var v4 = seed &- prime1
+            let last = count - 32
+            while offset <= last {
+                v1 = round(v1, load64(base, offset))
+                v2 = round(v2, load64(base, offset + 8))
+                v3 = round(v3, load64(base, offset + 16))
+                v4 = round(v4, load64(base, offset + 24))
+                offset += 32
+            }
+            hash = v1.rotl(1) &+ v2.rotl(7) &+ v3.rotl(12) &+ v4.rotl(18)
+            hash = merge(hash, v1)
+            hash = merge(hash, v2)
+            hash = merge(hash, v3)
+            hash = merge(hash, v4)
+        } else {
+            hash = seed &+ prime5
+        }
+        hash &+= UInt64(count)
+        while offset + 8 <= count {
+            hash ^= round(0, load64(base, offset))
+            hash = hash.rotl(27) &* prime1 &+ prime4
+            offset += 8
+        }
+        if offset + 4 <= count {
+            let word = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            hash ^= UInt64(word) &* prime1
+            hash = hash.rotl(23) &* prime2 &+ prime3
+            offset += 4
+        }
+        while offset < count {
+            hash ^= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) &* prime5
+            hash = hash.rotl(11) &* prime1
+            offset += 1
+        }
+        return avalanche(hash)
+    }
+
+    /// The hash of `data`.
+    static func hash(_ data: Data, seed: UInt64 = 0) -> UInt64 {
+        data.withUnsafeBytes { hash($0, seed: seed) }
+    }
+
+    @inline(__always)
+    private static func load64(_ base: UnsafeRawPointer, _ offset: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    @inline(__always)
+    private static func round(_ accumulator: UInt64, _ input: UInt64) -> UInt64 {
+        (accumulator &+ input &* prime2).rotl(31) &* prime1
+    }
+
+    @inline(__always)
+    private static func merge(_ hash: UInt64, _ value: UInt64) -> UInt64 {
+        (hash ^ round(0, value)) &* prime1 &+ prime4
+    }
+
+    @inline(__always)
+    private static func avalanche(_ value: UInt64) -> UInt64 {
+        var hash = value
+        hash ^= hash >> 33
+        hash &*= prime2
+        hash ^= hash >> 29
+        hash &*= prime3
+        hash ^= hash >> 32
+        return hash
+    }
+}
+
+extension UInt64 {
+    @inline(__always)
+    fileprivate func rotl(_ count: UInt64) -> UInt64 { (self << count) | (self >> (64 - count)) }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A `CacheStore` in memory, for tests and SwiftUI previews: the same rules as
+/// `FileCacheStore` (exact key text, partitions, endpoints, sizes) without touching disk,
+/// and gone when the process ends.
+public final class MemoryCacheStore: CacheStore {
+    private let entries = Locked<[String: Stored]>([:])
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// The entry stored under exactly `key.text`.
+    public func entry(for key: CacheKey) -> CacheEntry? {
+        entries.withLock { $0[key.text]?.entry }
+    }
+
+    /// Stores the entry, replacing any earlier one under the same key text.
+    public func setEntry(_ entry: CacheEntry, for key: CacheKey) {
+        entries.withLock { $0[key.text] = Stored(key: key, entry: entry) }
+    }
+
+    /// Forgets the entry under `key`.
+    public func removeEntry(for key: CacheKey) {
+        entries.withLock { _ = $0.removeValue(forKey: key.text) }
+    }
+
+    /// Forgets every entry.
+    public func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
+    /// Forgets one partition's entries, as sign-out does; shared entries stay.
+    public func removeAll(partition: String) {
+        entries.withLock { entries in entries = entries.filter { $0.value.key.partition != partition } }
+    }
+
+    /// Forgets one endpoint's entries in every partition.
+    public func removeAll(endpoint: String) {
+        entries.withLock { entries in entries = entries.filter { $0.value.key.endpoint != endpoint } }
+    }
+
+    /// The bytes of all bodies; unlike `FileCacheStore` no header is counted, since there is no file.
+    public func totalSize() -> Int {
+        entries.withLock { $0.values.reduce(0) { $0 + $1.entry.body.count } }
+    }
+
+    /// The number of entries.
+    public func entryCount() -> Int {
+        entries.withLock { $0.count }
+    }
+
+    /// The keys of all entries, sorted by text, so tests can check what was (and was not) stored.
+    public func keys() -> [CacheKey] {
+        entries.withLock { $0.values.map(\.key) }.sorted { $0.text < $1.text }
+    }
+
+    /// One entry with the key it was stored under, so partition and endpoint removal need no parsing.
+    private struct Stored {
+        var key: CacheKey
+        var entry: CacheEntry
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default transport, so that generated clients work with no networking code of
+/// the app's own; any `URLSession` can be passed in for custom TLS, proxies or delegates.
+///
+/// Every request is sent with `.reloadIgnoringLocalCacheData`, so a `URLCache` in the
+/// session can never answer in place of the server: `CachedClient` alone decides what
+/// is cached, and `.fresh` always means the network answered.
+public struct URLSessionTransport: HTTPTransport {
+    /// The session requests go through.
+    public let session: URLSession
+    /// Seconds a request may wait for data before it fails as a transport error;
+    /// `nil` keeps the session's own `timeoutIntervalForRequest`.
+    public let timeout: TimeInterval?
+
+    /// A session that keeps nothing on disk (no `URLCache`, cookies and credentials in
+    /// memory only), because the cache's rule is that responses reach disk only through
+    /// a `CacheStore`, and never for `cache: false` endpoints.
+    public static let defaultSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
+
+    /// Creates a transport; the default session stores nothing on disk (see `defaultSession`).
+    public init(session: URLSession = URLSessionTransport.defaultSession, timeout: TimeInterval? = nil) {
+        self.session = session
+        self.timeout = timeout
+    }
+
+    /// Sends the request and returns the response whatever its status; throws the
+    /// session's `URLError` only when no response arrived, and honours cancellation.
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method
+        urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+        if let timeout { urlRequest.timeoutInterval = timeout }
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+        urlRequest.httpBody = request.body
+
+        let (body, response) = try await session.data(for: urlRequest)
+        guard let http = response as? HTTPURLResponse else {
+            throw URLError(.badServerResponse)
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            guard let name = name as? String else { continue }
+            headers[name] = value as? String ?? String(describing: value)
+        }
+        return HTTPResponse(statusCode: http.statusCode, headers: headers, body: body)
+    }
+}

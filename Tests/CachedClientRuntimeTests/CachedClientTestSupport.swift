@@ -1,0 +1,290 @@
+import Foundation
+import Testing
+
+@testable import CachedClientRuntime
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// Test doubles for CachedClient: a scripted transport, a clock that only moves when told,
+// stores that fail on demand, and an event log. Nothing here sleeps.
+
+/// A response model like the generated ones.
+struct Account: Codable, Sendable, Equatable {
+    var id: String
+    var balance: Double
+}
+
+/// A model that cannot decode an `Account` body, standing in for a changed model.
+struct Renamed: Codable, Sendable, Equatable {
+    var identifier: String
+}
+
+enum Fixtures {
+    static let baseURL = URL(string: "https://api.example.com/v1")!
+    static let start = Date(timeIntervalSince1970: 1_700_000_000)
+    static let ttl: Double = 60
+    static let maxStale: Double = 3_600
+
+    static func endpoint(
+        _ name: String = "AccountRepository.getAccount",
+        policy: CachePolicy = .networkFirst, scope: CacheScope = .user,
+        ttl: Double = Fixtures.ttl, maxStale: Double = Fixtures.maxStale
+    ) -> Endpoint {
+        Endpoint(name: name, cache: CacheRule(ttl: ttl, maxStale: maxStale, policy: policy, scope: scope), shape: "Account{id:string,balance:double}")
+    }
+
+    static let uncached = Endpoint(name: "TransferRepository.createTransfer", cache: nil)
+
+    static func request(id: String = "1") -> EndpointRequest {
+        var request = EndpointRequest(method: "GET", path: "/accounts/{id}")
+        request.setPathParameter("id", id)
+        return request
+    }
+
+    /// Sorted keys: JSONEncoder's key order is not stable between calls on Linux.
+    static func body(_ account: Account) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return try! encoder.encode(account)
+    }
+
+    static let alice = Account(id: "1", balance: 10)
+    static let aliceLater = Account(id: "1", balance: 25)
+}
+
+/// A clock that moves only when a test advances it.
+final class TestClock: Sendable {
+    private let date = Locked(Fixtures.start)
+
+    var now: Date { date.withLock { $0 } }
+
+    func advance(by seconds: Double) {
+        date.withLock { $0 += seconds }
+    }
+
+    var function: @Sendable () -> Date { { self.now } }
+}
+
+/// A one-shot signal a test can await, so that "the transport was called" needs no sleep.
+final class Signal: Sendable {
+    private let state = Locked<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func fire() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.fired else { return [] }
+            state.fired = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    var hasFired: Bool { state.withLock { $0.fired } }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let fired = state.withLock { state -> Bool in
+                if !state.fired { state.waiters.append(continuation) }
+                return state.fired
+            }
+            if fired { continuation.resume() }
+        }
+    }
+}
+
+/// Holds requests until opened; cancellation-aware, like a real network call.
+final class Gate: Sendable {
+    private let state = Locked<(isOpen: Bool, waiters: [UUID: CheckedContinuation<Void, any Error>], cancelled: Set<UUID>)>(
+        (false, [:], []))
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            state.isOpen = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns when opened; throws `CancellationError` as soon as the task is cancelled.
+    func pass() async throws {
+        let id = UUID()
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let ready = state.withLock { state -> Result<Void, any Error>? in
+                    if state.isOpen { return .success(()) }
+                    if state.cancelled.contains(id) { return .failure(CancellationError()) }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
+                state.cancelled.insert(id)
+                return nil
+            }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+}
+
+/// A transport whose answers a test scripts, recording every request.
+final class StubTransport: HTTPTransport {
+    typealias Responder = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+    private let state: Locked<(responder: Responder, requests: [HTTPRequest])>
+    /// Fires on the first request, so a test can wait for a call to be under way.
+    let called = Signal()
+    /// Fires when a request was cancelled while held at a gate.
+    let sawCancellation = Signal()
+
+    init(_ responder: @escaping Responder) {
+        state = Locked((responder, []))
+    }
+
+    convenience init(status: Int = 200, json account: Account, headers: [String: String] = [:]) {
+        self.init { _ in HTTPResponse(statusCode: status, headers: headers, body: Fixtures.body(account)) }
+    }
+
+    /// Answers every later request with this status and body.
+    func respond(status: Int, body: Data = Data(), headers: [String: String] = [:]) {
+        respond { _ in HTTPResponse(statusCode: status, headers: headers, body: body) }
+    }
+
+    func respond(_ responder: @escaping Responder) {
+        state.withLock { $0.responder = responder }
+    }
+
+    /// Fails every later request as if the network were gone.
+    func fail(with error: any Error = URLError(.notConnectedToInternet)) {
+        respond { _ in throw error }
+    }
+
+    /// Holds every later request at `gate`, then answers with `account`.
+    func hold(at gate: Gate, thenAnswer account: Account) {
+        respond { _ in
+            do {
+                try await gate.pass()
+            } catch {
+                self.sawCancellation.fire()
+                throw error
+            }
+            return HTTPResponse(statusCode: 200, body: Fixtures.body(account))
+        }
+    }
+
+    var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    var requestCount: Int { state.withLock { $0.requests.count } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let responder = state.withLock { state -> Responder in
+            state.requests.append(request)
+            return state.responder
+        }
+        called.fire()
+        return try await responder(request)
+    }
+}
+
+struct StoreFailure: Error {}
+
+/// A store that can fail on read or write, and counts what it is asked, wrapping a
+/// `MemoryCacheStore`.
+final class FlakyStore: CacheStore {
+    private let inner: any CacheStore = MemoryCacheStore()
+    private let state = Locked((failReads: false, failWrites: false, reads: 0, writes: 0, removes: 0))
+
+    init(failReads: Bool = false, failWrites: Bool = false) {
+        state.withLock {
+            $0.failReads = failReads
+            $0.failWrites = failWrites
+        }
+    }
+
+    var reads: Int { state.withLock { $0.reads } }
+    var writes: Int { state.withLock { $0.writes } }
+    var operations: Int { state.withLock { $0.reads + $0.writes + $0.removes } }
+
+    func entry(for key: CacheKey) async throws -> CacheEntry? {
+        let fail = state.withLock { state -> Bool in
+            state.reads += 1
+            return state.failReads
+        }
+        if fail { throw StoreFailure() }
+        return try await inner.entry(for: key)
+    }
+
+    func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws {
+        let fail = state.withLock { state -> Bool in
+            state.writes += 1
+            return state.failWrites
+        }
+        if fail { throw StoreFailure() }
+        try await inner.setEntry(entry, for: key)
+    }
+
+    func removeEntry(for key: CacheKey) async throws {
+        state.withLock { $0.removes += 1 }
+        try await inner.removeEntry(for: key)
+    }
+
+    func removeAll() async throws { try await inner.removeAll() }
+    func removeAll(partition: String) async throws { try await inner.removeAll(partition: partition) }
+    func removeAll(endpoint: String) async throws { try await inner.removeAll(endpoint: endpoint) }
+    func totalSize() async throws -> Int { try await inner.totalSize() }
+    func entryCount() async throws -> Int { try await inner.entryCount() }
+}
+
+/// Collects events for assertions.
+final class EventLog: Sendable {
+    private let events = Locked<[CacheEvent]>([])
+
+    var all: [CacheEvent] { events.withLock { $0 } }
+    var kinds: [CacheEvent.Kind] { all.map(\.kind) }
+
+    var record: @Sendable (CacheEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
+}
+
+/// A client over test doubles, with everything a policy test looks at.
+struct Harness {
+    let transport: StubTransport
+    let store: any CacheStore
+    let clock = TestClock()
+    let events = EventLog()
+    let client: CachedClient
+
+    init(
+        transport: StubTransport = StubTransport(json: Fixtures.alice, headers: [:]),
+        store: any CacheStore = MemoryCacheStore(),
+        partition: String? = "user-1",
+        headers: @escaping @Sendable () async throws -> [String: String] = { [:] }
+    ) {
+        self.transport = transport
+        self.store = store
+        client = CachedClient(
+            baseURL: Fixtures.baseURL, store: store, transport: transport, partition: partition,
+            headers: headers, now: clock.function, events: events.record)
+    }
+
+    func key(_ endpoint: Endpoint = Fixtures.endpoint(), _ request: EndpointRequest = Fixtures.request()) -> CacheKey {
+        CacheKey(endpoint: endpoint, request: request, baseURL: Fixtures.baseURL, bodyDigest: nil, partition: client.partition)
+    }
+
+    /// Puts an entry of the given age in the store.
+    func seed(_ account: Account = Fixtures.alice, age: Double, etag: String? = nil, endpoint: Endpoint = Fixtures.endpoint()) async throws {
+        let entry = CacheEntry(body: Fixtures.body(account), date: clock.now.addingTimeInterval(-age), etag: etag)
+        try await store.setEntry(entry, for: key(endpoint))
+    }
+
+    func storedEntry(_ endpoint: Endpoint = Fixtures.endpoint()) async throws -> CacheEntry? {
+        try await store.entry(for: key(endpoint))
+    }
+
+    func value(policy: CachePolicy? = nil, endpoint: Endpoint = Fixtures.endpoint()) async throws -> CachedValue<Account> {
+        try await client.value(for: Fixtures.request(), endpoint: endpoint, policy: policy)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+@testable import CachedClientRuntime
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A running `Tests/Fixtures/fixture_server.py` on 127.0.0.1, for tests that go through a
+/// real socket; each test starts its own, so tests can run in parallel.
+///
+/// The script exits when our end of its stdin closes, so a crashed test run leaves no
+/// server behind; `stop()` terminates it and waits, after which its port refuses
+/// connections. `@unchecked Sendable`: `Process` is not `Sendable`, and only `stop()`
+/// touches it after `init`.
+final class FixtureServer: @unchecked Sendable {
+    /// `http://127.0.0.1:<port>`.
+    let baseURL: URL
+    let port: Int
+    private let process: Process
+    private let input: Pipe
+    private let stopped = Locked(false)
+    private let session = URLSession(configuration: .ephemeral)
+
+    static let scriptURL = URL(filePath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appending(path: "Fixtures/fixture_server.py")
+
+    /// The real `python3` executable, found once: version-manager shims (pyenv, asdf)
+    /// take longer to start than the server itself.
+    private static let python: String = {
+        let probe = Process()
+        probe.executableURL = URL(filePath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import sys; print(sys.executable)"]
+        let output = Pipe()
+        probe.standardOutput = output
+        guard (try? probe.run()) != nil else { return "/usr/bin/python3" }
+        let path = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        probe.waitUntilExit()
+        return path.isEmpty ? "/usr/bin/python3" : path
+    }()
+
+    struct StartFailure: Error, CustomStringConvertible {
+        var output: String
+        var description: String { "fixture_server.py did not print its port; it wrote: \(output)" }
+    }
+
+    /// Starts the server and waits for its `PORT <n>` line.
+    ///
+    /// The wait is a blocking read, so it runs on a thread of its own rather than on one
+    /// of the few threads that run every test's tasks.
+    static func start(routesFile: URL? = nil) async throws -> FixtureServer {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try FixtureServer(routesFile: routesFile) }) }.start()
+        }
+    }
+
+    /// One server for the whole test run, for tests that never stop it: Python's start-up
+    /// is most of an integration test's time. Tests keep apart by giving their routes a
+    /// path prefix of their own; it exits with the test process (its stdin closes).
+    static var shared: FixtureServer {
+        get async throws { try await sharedStart.value }
+    }
+
+    private static let sharedStart = Task { try await FixtureServer.start() }
+
+    private init(routesFile: URL?) throws {
+        let process = Process()
+        process.executableURL = URL(filePath: Self.python)
+        process.arguments = [Self.scriptURL.path] + (routesFile.map { ["--routes", $0.path] } ?? [])
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+
+        var buffer = Data()
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+        }
+        let line = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
+            process.terminate()
+            throw StartFailure(output: line)
+        }
+        self.process = process
+        self.input = input
+        self.port = port
+        self.baseURL = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    deinit { stop() }
+
+    /// Stops the server and waits until it is gone, so the port refuses connections.
+    ///
+    /// Closing its stdin is what stops it for certain (the script exits on EOF); SIGTERM
+    /// is the second way.
+    func stop() {
+        let alreadyStopped = stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !alreadyStopped else { return }
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    // MARK: Control endpoints
+
+    private struct Route: Encodable {
+        var method: String
+        var path: String
+        var status: Int
+        var headers: [String: String]
+        var body: String
+        var delay_ms: Int
+    }
+
+    /// Serves `body` for `method path` from now on; a path without a query matches any query.
+    func setRoute(
+        _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
+        body: String = "", delayMilliseconds: Int = 0
+    ) async throws {
+        let route = Route(method: method, path: path, status: status, headers: headers, body: body, delay_ms: delayMilliseconds)
+        _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
+    }
+
+    /// Serves `value` as JSON for `method path` from now on.
+    func setRoute(
+        _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
+        json value: some Encodable, delayMilliseconds: Int = 0
+    ) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body = String(decoding: try encoder.encode(value), as: UTF8.self)
+        try await setRoute(
+            path, method: method, status: status, headers: headers.merging(["Content-Type": "application/json"]) { mine, _ in mine },
+            body: body, delayMilliseconds: delayMilliseconds)
+    }
+
+    /// A request the server received (control requests excluded).
+    struct RecordedRequest: Decodable, Sendable {
+        var method: String
+        /// The path with its query.
+        var path: String
+        var headers: [String: String]
+        var body: String
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+    }
+
+    /// Every request served so far, oldest first.
+    func requests() async throws -> [RecordedRequest] {
+        try JSONDecoder().decode([RecordedRequest].self, from: try await control("GET", "requests"))
+    }
+
+    /// Forgets routes and the request log.
+    func reset() async throws {
+        _ = try await control("POST", "reset")
+    }
+
+    private func control(_ method: String, _ name: String, body: Data? = nil) async throws -> Data {
+        var request = URLRequest(url: baseURL.appending(path: "__control/\(name)"))
+        request.httpMethod = method
+        request.httpBody = body
+        let (data, response) = try await session.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw URLError(.badServerResponse, userInfo: ["body": String(decoding: data, as: UTF8.self)])
+        }
+        return data
+    }
+}
