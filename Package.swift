@@ -21,7 +21,10 @@ let package = Package(
         .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),
         .testTarget(name: "CacheGenCoreTests", dependencies: ["CacheGenCore"], exclude: ["Specs"]),
         .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CacheGenCore"]),
-        .testTarget(name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime"]),
+        // A child process for the kill -9 test: it writes entries until it is killed.
+        // Not a product; a test dependency so that `swift test` builds it.
+        .executableTarget(name: "StoreWriter", dependencies: ["CachedClientRuntime"], path: "Tests/StoreWriter"),
+        .testTarget(name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime", "StoreWriter"]),
         .testTarget(
             name: "GeneratedClientTests",
             dependencies: ["CachedClientRuntime", "CachedClientTesting"],

@@ -61,3 +61,22 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// show it at the spec's line.
     public var description: String { "\(location): \(severity.rawValue): \(message)" }
 }
+
+/// Spec text quoted for a message, in one place: control characters escaped so a
+/// diagnostic stays on one line, and long values shortened so it stays readable.
+func quoted(_ value: some CustomStringConvertible) -> String {
+    var text = ""
+    for scalar in String(describing: value).unicodeScalars {
+        switch scalar {
+        case "\n": text += "\\n"
+        case "\r": text += "\\r"
+        case "\t": text += "\\t"
+        case "\"": text += "\\\""
+        case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value):
+            text += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        default: text.unicodeScalars.append(scalar)
+        }
+    }
+    if text.count > 60 { text = String(text.prefix(57)) + "…" }
+    return "\"" + text + "\""
+}

@@ -3,13 +3,16 @@ import Foundation
 /// The on-disk form of one `FileCacheStore` entry, kept in this one place so that the
 /// writer, the reader and the eviction sweep can never disagree about it.
 ///
-/// Format version 1. All integers are little-endian; lengths are byte counts.
+/// Format version 2. All integers are little-endian; lengths are byte counts.
 ///
 /// ```
 /// offset  size  field
 ///      0     8  magic: 89 43 47 45 0D 0A 1A 0A  ("\x89CGE\r\n\x1A\n")
-///      8     4  format version (UInt32) = 1
-///     12     4  flags (UInt32): bit 0 = has ETag, bit 1 = has Last-Modified; other bits 0
+///      8     4  format version (UInt32) = 2
+///     12     4  flags (UInt32): bit 0 = has ETag, bit 1 = has Last-Modified,
+///               bit 2 = has server freshness (the F block below), and only with bit 2:
+///               bit 3 = has lifetime, bit 4 = no-cache, bit 5 = must-revalidate,
+///               bit 6 = has stale-if-error, bit 7 = has stale-while-revalidate; other bits 0
 ///     16     8  stored date: Float64 bit pattern of Date.timeIntervalSinceReferenceDate
 ///     24     4  E: endpoint name length (UInt32)
 ///     28     4  K: key text length (UInt32)
@@ -21,11 +24,15 @@ import Foundation
 ///          K  key text, UTF-8 (compared with `CacheKey.text` on every read)
 ///          T  ETag, UTF-8
 ///          L  Last-Modified, UTF-8
+///          F  server freshness, 32 bytes when flag bit 2 is set, else 0: four Float64 bit
+///             patterns, lifetime, initial age, stale-if-error, stale-while-revalidate
+///             (each 0 when its flag is clear; all finite and not negative)
 ///          B  response body, raw
 ///          8  XXH64 (seed 0) of every byte before it
 /// ```
 ///
-/// The file size must be exactly `56 + E + K + T + L + B`. The magic starts with a
+/// The file size must be exactly `56 + E + K + T + L + F + B`. Version 1 (no F block) is
+/// read as `unsupportedVersion`: a miss, removed, refetched. The magic starts with a
 /// non-ASCII byte and holds CR LF, SUB and LF, so text-mode mangling or a foreign file is
 /// caught before the lengths are trusted. The date is stored as the raw `Double` so an
 /// entry reads back equal to what was written. The checksum is XXH64 rather than SHA-256
@@ -36,14 +43,25 @@ enum CacheFileFormat {
     /// The first eight bytes of every entry file.
     static let magic: [UInt8] = [0x89, 0x43, 0x47, 0x45, 0x0D, 0x0A, 0x1A, 0x0A]
     /// The version this code writes and the only one it reads.
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     /// Bytes before the endpoint name.
     static let fixedHeaderSize = 48
     /// Bytes of the trailing checksum.
     static let checksumSize = 8
 
+    /// Bytes of the server freshness block, when there is one.
+    static let freshnessSize = 32
+
     private static let hasETag: UInt32 = 1
     private static let hasLastModified: UInt32 = 2
+    private static let hasFreshness: UInt32 = 1 << 2
+    private static let hasLifetime: UInt32 = 1 << 3
+    private static let noCache: UInt32 = 1 << 4
+    private static let mustRevalidate: UInt32 = 1 << 5
+    private static let hasStaleIfError: UInt32 = 1 << 6
+    private static let hasStaleWhileRevalidate: UInt32 = 1 << 7
+    private static let freshnessFlags: UInt32 =
+        hasLifetime | noCache | mustRevalidate | hasStaleIfError | hasStaleWhileRevalidate
 
     /// Why a file is not a readable entry for the key asked for.
     enum Problem: Error, Equatable {
@@ -87,6 +105,8 @@ enum CacheFileFormat {
         var etag: String?
         /// The Last-Modified value, if one was stored.
         var lastModified: String?
+        /// What the server said about freshness, if anything.
+        var freshness: ServerFreshness?
         /// The body's offset from the start of the file.
         var bodyOffset: Int
         /// The body's length.
@@ -104,13 +124,15 @@ enum CacheFileFormat {
             return nil
         }
         let body = entry.body
+        let freshness = entry.freshness.map(freshnessFields)
         let (partial, overflow) = (fixedHeaderSize + checksumSize + endpoint.count + text.count + etag.count
-            + lastModified.count).addingReportingOverflow(body.count)
+            + lastModified.count + (freshness == nil ? 0 : freshnessSize)).addingReportingOverflow(body.count)
         guard !overflow else { return nil }
         let total = partial
         var flags: UInt32 = 0
         if entry.etag != nil { flags |= hasETag }
         if entry.lastModified != nil { flags |= hasLastModified }
+        if let freshness { flags |= hasFreshness | freshness.flags }
 
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             guard let base = buffer.baseAddress else { return }
@@ -128,6 +150,9 @@ enum CacheFileFormat {
             writer.append(text)
             writer.append(etag)
             writer.append(lastModified)
+            if let freshness {
+                for value in freshness.values { writer.append(value.bitPattern) }
+            }
             body.withUnsafeBytes { writer.append($0) }
             let checksum = XXH64.hash(UnsafeRawBufferPointer(start: base, count: writer.offset))
             writer.append(checksum)
@@ -148,7 +173,10 @@ enum CacheFileFormat {
         let fileVersion = load(UInt32.self, base, 8)
         guard fileVersion == version else { return .failure(.unsupportedVersion(fileVersion)) }
         let flags = load(UInt32.self, base, 12)
-        guard flags & ~(hasETag | hasLastModified) == 0 else { return .failure(.malformed) }
+        guard flags & ~(hasETag | hasLastModified | hasFreshness | freshnessFlags) == 0,
+            flags & hasFreshness != 0 || flags & freshnessFlags == 0
+        else { return .failure(.malformed) }
+        let freshnessCount = flags & hasFreshness == 0 ? 0 : freshnessSize
         let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: load(UInt64.self, base, 16)))
         let endpointCount = Int(load(UInt32.self, base, 24))
         let textCount = Int(load(UInt32.self, base, 28))
@@ -157,7 +185,7 @@ enum CacheFileFormat {
         let bodyLength = load(UInt64.self, base, 40)
         // Four UInt32 lengths plus the fixed parts cannot overflow Int; the body length can.
         guard bodyLength <= UInt64(Int.max) else { return .failure(.malformed) }
-        let headerEnd = fixedHeaderSize + endpointCount + textCount + etagCount + lastModifiedCount
+        let headerEnd = fixedHeaderSize + endpointCount + textCount + etagCount + lastModifiedCount + freshnessCount
         let (bodyEnd, overflow) = headerEnd.addingReportingOverflow(Int(bodyLength))
         guard !overflow, bodyEnd <= Int.max - checksumSize else { return .failure(.malformed) }
         let expected = bodyEnd + checksumSize
@@ -182,11 +210,23 @@ enum CacheFileFormat {
 
         let etagStart = textStart + textCount
         let lastModifiedStart = etagStart + etagCount
+        let freshnessStart = lastModifiedStart + lastModifiedCount
+        var freshness: ServerFreshness?
+        if freshnessCount > 0 {
+            let values = (0..<4).map { Double(bitPattern: load(UInt64.self, base, freshnessStart + 8 * $0)) }
+            guard values.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return .failure(.malformed) }
+            freshness = ServerFreshness(
+                lifetime: flags & hasLifetime == 0 ? nil : values[0], initialAge: values[1],
+                noCache: flags & noCache != 0, mustRevalidate: flags & mustRevalidate != 0,
+                staleIfError: flags & hasStaleIfError == 0 ? nil : values[2],
+                staleWhileRevalidate: flags & hasStaleWhileRevalidate == 0 ? nil : values[3])
+        }
         return .success(Layout(
             date: date,
             etag: flags & hasETag == 0 ? nil : string(base, etagStart, etagCount),
             lastModified: flags & hasLastModified == 0 ? nil : string(base, lastModifiedStart, lastModifiedCount),
-            bodyOffset: lastModifiedStart + lastModifiedCount,
+            freshness: freshness,
+            bodyOffset: freshnessStart + freshnessCount,
             bodyCount: Int(bodyLength)))
     }
 
@@ -204,6 +244,24 @@ enum CacheFileFormat {
         guard fixedHeaderSize + endpointCount <= prefix.count else { return nil }
         let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: load(UInt64.self, base, 16)))
         return (string(base, fixedHeaderSize, endpointCount), date)
+    }
+
+    /// The flag bits and the four numbers of the freshness block. A value that is not finite
+    /// or is negative (which `ResponseCaching` never produces) is written as 0, so every
+    /// file this writes is one it reads.
+    private static func freshnessFields(_ freshness: ServerFreshness) -> (flags: UInt32, values: [Double]) {
+        var flags: UInt32 = 0
+        if freshness.lifetime != nil { flags |= hasLifetime }
+        if freshness.noCache { flags |= noCache }
+        if freshness.mustRevalidate { flags |= mustRevalidate }
+        if freshness.staleIfError != nil { flags |= hasStaleIfError }
+        if freshness.staleWhileRevalidate != nil { flags |= hasStaleWhileRevalidate }
+        let values = [freshness.lifetime, freshness.initialAge, freshness.staleIfError, freshness.staleWhileRevalidate]
+            .map { value -> Double in
+                guard let value, value.isFinite, value >= 0 else { return 0 }
+                return value
+            }
+        return (flags, values)
     }
 
     private static func load<T: FixedWidthInteger>(_: T.Type, _ base: UnsafeRawPointer, _ offset: Int) -> T {

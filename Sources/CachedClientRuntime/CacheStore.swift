@@ -10,13 +10,20 @@ public struct CacheEntry: Sendable, Equatable {
     public var etag: String?
     /// The response's `Last-Modified`, for revalidation.
     public var lastModified: String?
+    /// What the response's `Cache-Control`, `Expires` and `Age` said, so that an endpoint
+    /// with `ttl: "server"` keeps judging the entry the server's way after a relaunch;
+    /// `nil` when the response carried none of them.
+    public var freshness: ServerFreshness?
 
     /// Creates an entry.
-    public init(body: Data, date: Date, etag: String? = nil, lastModified: String? = nil) {
+    public init(
+        body: Data, date: Date, etag: String? = nil, lastModified: String? = nil, freshness: ServerFreshness? = nil
+    ) {
         self.body = body
         self.date = date
         self.etag = etag
         self.lastModified = lastModified
+        self.freshness = freshness
     }
 }
 
@@ -45,8 +52,26 @@ public protocol CacheStore: Sendable {
     func removeAll(partition: String) async throws
     /// Removes every entry of one endpoint (`Repository.method`), in all partitions.
     func removeAll(endpoint: String) async throws
+    /// Removes every entry of one endpoint whose `CacheKey.path` is exactly `path`, in all
+    /// partitions and whatever its query, headers or body (all pages of `/accounts/42`);
+    /// what an `Invalidation` with a path asks for after a mutation.
+    ///
+    /// A store may remove more than asked, never less: a mutation's invalidation must not
+    /// leave an entry it names behind, while removing another path's entry only costs a
+    /// request. The default implementation removes the whole endpoint; a store that groups
+    /// entries by path should keep the other paths' entries.
+    func removeAll(endpoint: String, path: String) async throws
     /// The bytes used by all entries, for a settings screen.
     func totalSize() async throws -> Int
     /// The number of entries, for a settings screen.
     func entryCount() async throws -> Int
+}
+
+extension CacheStore {
+    /// Removes every entry of the endpoint, which includes those of `path`: correct for any
+    /// store, so stores written before this requirement keep compiling; stores that group
+    /// entries by path (both built-in ones do) remove only the path's entries.
+    public func removeAll(endpoint: String, path: String) async throws {
+        try await removeAll(endpoint: endpoint)
+    }
 }

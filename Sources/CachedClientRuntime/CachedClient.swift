@@ -9,25 +9,52 @@ import FoundationNetworking
 /// or how old it is.
 ///
 /// Rules it keeps (DESIGN.md, "Runtime semantics"):
-/// - Only the response body, its date, `ETag` and `Last-Modified` are stored; request
+/// - Only the response body, its date, `ETag`, `Last-Modified` and the freshness its
+///   `Cache-Control`, `Expires` and `Age` state (`ServerFreshness`) are stored; request
 ///   headers (the `headers` provider's Authorization, cookies, API keys) and
 ///   `Set-Cookie` never reach the store, and `cache: false` endpoints never touch it.
+/// - A response with `Cache-Control: no-store` is never stored, on any endpoint, whether
+///   or not its rule takes freshness from the server: the server said the data must not be
+///   kept. Any earlier entry for the key is removed too, so that a later offline call
+///   cannot show data older than what the caller was just given.
 /// - A store that fails to read or write never fails a call the network can serve;
 ///   the failure is reported as an `.error` event.
 /// - Concurrent calls with the same key that need the network share one request and
 ///   one decode; a caller that is cancelled stops waiting without cancelling the others.
+/// - In front of the store sits a bounded in-memory layer of decoded values
+///   (`memoryCacheLimit`), so a repeated hit reads no file and decodes nothing. It holds
+///   only what the store holds and is judged by the same dates, so it changes no answer.
+///   Because of it, housekeeping goes through the client (`removeAll()`,
+///   `removeAll(partition:)`, `removeAll(endpoint:)`, `invalidate(_:)`), which clears both
+///   layers; removing entries through `store` directly leaves decoded values in memory
+///   until they are pushed out or the client is released.
+/// - A mutation's `invalidating` entries are removed after its 2xx answer, and a fetch
+///   that was under way when they were removed does not store its (older) answer.
 public final class CachedClient: Sendable {
     /// The root every request path is appended to; part of every key, so staging never
     /// serves production data.
     public let baseURL: URL
-    /// Where entries live; exposed for housekeeping such as `removeAll(partition:)` at sign-out.
+    /// Where entries live; exposed for `totalSize()` and `entryCount()` on a settings screen.
+    /// Remove entries through the client's `removeAll…` methods instead, which also clear
+    /// the in-memory layer.
     public let store: any CacheStore
 
     private let transport: any HTTPTransport
     private let headersProvider: @Sendable () async throws -> [String: String]
     private let now: @Sendable () -> Date
-    private let events: @Sendable (CacheEvent) -> Void
+    let events: @Sendable (CacheEvent) -> Void
     private let state: Locked<State>
+    /// The in-memory layer of decoded values, and the generations of removals.
+    let memory: DecodedValueCache
+    /// `baseURL` in the form keys hold, worked out once rather than on every call.
+    private let canonicalBase: String
+    /// The store's own age limit, which the in-memory layer applies too, so it never returns
+    /// an entry the store would have dropped.
+    private let storeMaxAge: TimeInterval?
+
+    /// The most body bytes the in-memory layer holds, whatever `memoryCacheLimit` says, so
+    /// that a few large lists cannot take an app's memory.
+    public static let memoryCacheByteLimit = 8 << 20
 
     /// Creates a client.
     ///
@@ -43,6 +70,10 @@ public final class CachedClient: Sendable {
     ///   - now: the clock entry ages are measured with; injectable for tests.
     ///   - events: receives every `CacheEvent`, for the app's logger; called synchronously,
     ///     so it should return quickly.
+    ///   - memoryCacheLimit: how many entries, with their decoded values, the in-memory layer
+    ///     in front of `store` keeps (least recently used out first, and never more than
+    ///     `memoryCacheByteLimit` bytes of bodies), so that repeated hits skip the disk and
+    ///     the decoder; 0 turns it off.
     public init(
         baseURL: URL,
         store: any CacheStore = MemoryCacheStore(),
@@ -50,7 +81,8 @@ public final class CachedClient: Sendable {
         partition: String? = nil,
         headers: @escaping @Sendable () async throws -> [String: String] = { [:] },
         now: @escaping @Sendable () -> Date = { Date() },
-        events: @escaping @Sendable (CacheEvent) -> Void = { _ in }
+        events: @escaping @Sendable (CacheEvent) -> Void = { _ in },
+        memoryCacheLimit: Int = 100
     ) {
         self.baseURL = baseURL
         self.store = store
@@ -59,6 +91,9 @@ public final class CachedClient: Sendable {
         self.now = now
         self.events = events
         self.state = Locked(State(partition: partition))
+        self.memory = DecodedValueCache(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit)
+        self.canonicalBase = CacheKey.canonicalBase(baseURL)
+        self.storeMaxAge = (store as? FileCacheStore)?.maxAge
     }
 
     /// The signed-in user; user-scoped entries are stored and looked up under it.
@@ -70,9 +105,11 @@ public final class CachedClient: Sendable {
     /// answer still in flight for the old one is returned but not stored.
     ///
     /// Removing the old user's entries is a separate, explicit step:
-    /// `try await client.store.removeAll(partition: old)`.
+    /// `try await client.removeAll(partition: old)`. Decoded values of other partitions
+    /// leave memory at once.
     public func setPartition(_ partition: String?) {
         state.withLock { $0.partition = partition }
+        memory.keepOnlyPartition(partition)
     }
 
     // MARK: - Entry points called by generated code
@@ -100,6 +137,15 @@ public final class CachedClient: Sendable {
             if let stored = entry, isFresh(stored, rule) {
                 if let value = await decodeStored(stored, call, as: type) {
                     emit(.hit, call, age: stored.age(at: now()))
+                    return .cached(value: value, date: stored.date)
+                }
+                entry = nil
+            }
+            // The server's stale-while-revalidate window (`ttl: "server"` only).
+            if let stored = entry, rule.allowsBackgroundRevalidation(of: stored, at: now()) {
+                if let value = await decodeStored(stored, call, as: type) {
+                    emit(.stale, call, age: stored.age(at: now()))
+                    startRefresh(call, entry: stored, as: type)
                     return .cached(value: value, date: stored.date)
                 }
                 entry = nil
@@ -158,24 +204,34 @@ public final class CachedClient: Sendable {
 
     /// Answers a `cache: false` endpoint: always the network, never the store, so a
     /// payment or a profile is exact and never on disk.
+    ///
+    /// After a 2xx answer the entries `invalidating` names are removed (even if the body
+    /// then fails to decode: the server did change the data), so no screen shows what the
+    /// call changed; a removal that fails is an `.error` event, never a failed call.
     public func response<T: Decodable & Sendable>(
-        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self
+        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self,
+        invalidating invalidations: [Invalidation] = []
     ) async throws -> T {
         let body = try encodeBody(request, endpoint)
         let response = try await send(request, body: body, endpoint: endpoint, validators: nil)
         guard (200..<300).contains(response.statusCode) else {
             throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: response.body)
         }
+        await apply(invalidations, after: endpoint)
         return try decode(type, from: response.body, endpoint)
     }
 
-    /// Calls an endpoint that returns no body; only the status matters.
-    public func perform(_ request: EndpointRequest, endpoint: Endpoint) async throws {
+    /// Calls an endpoint that returns no body; only the status matters. After a 2xx answer
+    /// the entries `invalidating` names are removed, as for `response(for:endpoint:as:invalidating:)`.
+    public func perform(
+        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation] = []
+    ) async throws {
         let body = try encodeBody(request, endpoint)
         let response = try await send(request, body: body, endpoint: endpoint, validators: nil)
         guard (200..<300).contains(response.statusCode) else {
             throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: response.body)
         }
+        await apply(invalidations, after: endpoint)
     }
 
     // MARK: - Policies
@@ -189,7 +245,7 @@ public final class CachedClient: Sendable {
             return .fresh(value: try await sharedFetch(call, validating: entry, as: type))
         } catch {
             guard Self.allowsFallback(error) else { throw error }
-            if let entry, isShowable(entry, call.rule), let value = await decodeStored(entry, call, as: type) {
+            if let entry, call.rule.allowsFallback(to: entry, at: now()), let value = await decodeStored(entry, call, as: type) {
                 emit(.fallback, call, age: entry.age(at: now()), message: Self.safeDescription(of: error))
                 return .cached(value: value, date: entry.date)
             }
@@ -223,7 +279,9 @@ public final class CachedClient: Sendable {
         do {
             yield(.fresh(value: try await sharedFetch(call, validating: entry, as: type)))
         } catch {
-            guard yieldedCached, let entry, Self.allowsFallback(error) else { throw error }
+            guard yieldedCached, let entry, Self.allowsFallback(error), call.rule.allowsFallback(to: entry, at: now()) else {
+                throw error
+            }
             emit(.fallback, call, age: entry.age(at: now()), message: Self.safeDescription(of: error))
         }
     }
@@ -380,14 +438,22 @@ public final class CachedClient: Sendable {
         _ call: Call, validating entry: CacheEntry?, as type: T.Type
     ) async throws -> T {
         let validators = entry.flatMap { $0.etag == nil && $0.lastModified == nil ? nil : $0 }
+        let requestTime = now()
         let response = try await send(call.request, body: call.body, endpoint: call.endpoint, validators: validators)
+        let responseTime = now()
         switch response.statusCode {
         case 200..<300:
             let value = try decode(type, from: response.body, call.endpoint)
+            let caching = ResponseCaching(response, requestTime: requestTime, responseTime: responseTime)
+            if caching.noStore {
+                await forget(call, hadEntry: entry != nil)
+                return value
+            }
             let fresh = CacheEntry(
-                body: response.body, date: now(),
-                etag: response.header("ETag"), lastModified: response.header("Last-Modified"))
-            if await write(fresh, call) { emit(.store, call) }
+                body: response.body, date: responseTime,
+                etag: response.header("ETag"), lastModified: response.header("Last-Modified"),
+                freshness: caching.freshness)
+            if await write(fresh, call, value: value) { emit(.store, call) }
             return value
         case 304:
             guard let entry = validators else { break }
@@ -395,12 +461,19 @@ public final class CachedClient: Sendable {
                 // The bytes the server confirmed are unreadable; ask again without validators.
                 return try await fetch(call, validating: nil, as: type)
             }
-            emit(.revalidated, call, age: entry.age(at: now()))
+            emit(.revalidated, call, age: entry.age(at: responseTime))
+            let caching = ResponseCaching(
+                revalidation: response, stored: entry.freshness, requestTime: requestTime, responseTime: responseTime)
+            if caching.noStore {
+                await forget(call, hadEntry: true)
+                return value
+            }
             let confirmed = CacheEntry(
-                body: entry.body, date: now(),
+                body: entry.body, date: responseTime,
                 etag: response.header("ETag") ?? entry.etag,
-                lastModified: response.header("Last-Modified") ?? entry.lastModified)
-            _ = await write(confirmed, call)
+                lastModified: response.header("Last-Modified") ?? entry.lastModified,
+                freshness: caching.freshness)
+            _ = await write(confirmed, call, value: value)
             return value
         default:
             break
@@ -443,8 +516,13 @@ public final class CachedClient: Sendable {
 
     // MARK: - Store access that never fails a call
 
-    /// The stored entry, or `nil` when there is none or the store failed (reported).
+    /// The stored entry, or `nil` when there is none or the store failed (reported); from
+    /// the in-memory layer when it holds the key, so a hit reads no file.
     private func readEntry(_ call: Call) async -> CacheEntry? {
+        if let held = call.held?.entry {
+            guard let storeMaxAge, now().timeIntervalSince(held.date) > storeMaxAge else { return held }
+            memory.remove(call.key)  // The store would drop it too (on its next read of the file).
+        }
         do {
             return try await store.entry(for: call.key)
         } catch {
@@ -453,27 +531,57 @@ public final class CachedClient: Sendable {
         }
     }
 
-    /// Stores `entry` unless the partition changed while the answer was in flight;
-    /// `true` when it was stored. Failures are reported, not thrown.
-    private func write(_ entry: CacheEntry, _ call: Call) async -> Bool {
+    /// Stores `entry`, and holds it with its decoded `value` in memory, unless the partition
+    /// changed while the answer was in flight or a removal through the client (sign-out, an
+    /// invalidation) covered the key since the call started; `true` when it was stored.
+    /// Failures are reported, not thrown.
+    private func write<T: Sendable>(_ entry: CacheEntry, _ call: Call, value: T) async -> Bool {
         if let keyPartition = call.key.partition, keyPartition != (partition ?? "") {
             return false
         }
+        guard memory.isCurrent(call.key, since: call.generation) else { return false }
         do {
             try await store.setEntry(entry, for: call.key)
-            return true
         } catch {
+            memory.remove(call.key)
             emit(.error, call, message: "write failed: \(Self.safeDescription(of: error))")
             return false
         }
+        guard memory.insert(entry, value: value, for: call.key, since: call.generation, replacingNewer: true) else {
+            // A removal ran while we wrote and may have missed our file: take it back out.
+            do {
+                try await store.removeEntry(for: call.key)
+            } catch {
+                emit(.error, call, message: "remove failed: \(Self.safeDescription(of: error))")
+            }
+            return false
+        }
+        return true
     }
 
-    /// Decodes a stored entry; one that does not decode is removed and reported, then
-    /// treated as a miss.
-    private func decodeStored<T: Decodable>(_ entry: CacheEntry, _ call: Call, as type: T.Type) async -> T? {
+    /// Removes the key's entry (on disk and in memory) after a `no-store` answer, which must
+    /// not be kept and makes any older copy outdated; reported as `.evict` when the call had
+    /// read an entry.
+    private func forget(_ call: Call, hadEntry: Bool) async {
+        memory.remove(call.key)
         do {
-            return try call.endpoint.coding.makeDecoder().decode(type, from: entry.body)
+            try await store.removeEntry(for: call.key)
+            if hadEntry { emit(.evict, call, message: "removed: the server answered no-store") }
         } catch {
+            emit(.error, call, message: "remove failed: \(Self.safeDescription(of: error))")
+        }
+    }
+
+    /// Decodes a stored entry, or takes the value decoded from it before out of memory;
+    /// one that does not decode is removed and reported, then treated as a miss.
+    private func decodeStored<T: Decodable & Sendable>(_ entry: CacheEntry, _ call: Call, as type: T.Type) async -> T? {
+        if let value = call.held?.value(as: type, decodedFrom: entry) { return value }
+        do {
+            let value = try call.endpoint.coding.makeDecoder().decode(type, from: entry.body)
+            memory.insert(entry, value: value, for: call.key, since: call.generation, replacingNewer: false)
+            return value
+        } catch {
+            memory.remove(call.key)
             emit(.error, call, age: entry.age(at: now()), message: "stored entry unreadable, removed: \(Self.safeDescription(of: error))")
             do {
                 try await store.removeEntry(for: call.key)
@@ -490,11 +598,16 @@ public final class CachedClient: Sendable {
     /// the body is declared a key.
     private func makeCall(_ request: EndpointRequest, endpoint: Endpoint, rule: CacheRule) throws -> Call {
         let body = try encodeBody(request, endpoint)
-        let key = CacheKey(
-            endpoint: endpoint, request: request, baseURL: baseURL,
+        let generation = memory.generation
+        let (text, keyPartition) = CacheKey.canonicalText(
+            endpoint: endpoint, request: request, canonicalBase: canonicalBase,
             bodyDigest: request.bodyIsKey ? body.map { SHA256.hex(of: $0) } : nil,
             partition: partition)
-        return Call(endpoint: endpoint, request: request, rule: rule, body: body, key: key)
+        // The same text always makes the same key; the held one has its digest already.
+        let held = memory.held(forText: text)
+        let key = held?.key ?? CacheKey(text: text, endpoint: endpoint.name, partition: keyPartition, path: request.path)
+        return Call(
+            endpoint: endpoint, request: request, rule: rule, body: body, key: key, generation: generation, held: held)
     }
 
     private func encodeBody(_ request: EndpointRequest, _ endpoint: Endpoint) throws -> Data? {
@@ -519,10 +632,10 @@ public final class CachedClient: Sendable {
         entry.age(at: now()) < rule.maxStale
     }
 
-    /// Whether an entry is within `ttl`, the age at which `cacheFirst` skips the network.
+    /// Whether an entry is within `ttl` (or the server's lifetime under `ttl: "server"`), the
+    /// age at which `cacheFirst` skips the network.
     private func isFresh(_ entry: CacheEntry, _ rule: CacheRule) -> Bool {
-        let age = entry.age(at: now())
-        return age >= 0 && age < rule.ttl
+        rule.isFresh(entry, at: now())
     }
 
     /// `.hit` for an entry within `ttl`, `.stale` for an older one.
@@ -606,6 +719,11 @@ extension CachedClient {
         let rule: CacheRule
         let body: Data?
         let key: CacheKey
+        /// `memory.generation` when the call started; a removal after it keeps the call's
+        /// answer out of the store.
+        let generation: UInt64
+        /// What the in-memory layer held for the key when the call started.
+        let held: DecodedValueCache.Held?
     }
 
     /// Merged fetches are per key and per decoded type, so a shared result always casts.

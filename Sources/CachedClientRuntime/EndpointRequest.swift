@@ -45,8 +45,7 @@ public struct EndpointRequest: Sendable {
 
     /// Replaces `{name}` in the path with the percent-encoded value.
     public mutating func setPathParameter(_ name: String, _ value: some RequestParameterValue) {
-        path = path.replacingOccurrences(
-            of: "{\(name)}", with: PercentEncoding.encode(value.requestParameterText))
+        path = Self.replacing("{\(name)}", with: PercentEncoding.encode(value.requestParameterText), in: path)
     }
 
     /// Replaces `{name}` in the path with the percent-encoded raw value of an enum.
@@ -88,6 +87,29 @@ public struct EndpointRequest: Sendable {
     /// The body bytes, encoded with the given coding; `nil` without a body.
     public func encodedBody(_ coding: JSONCoding) throws -> Data? {
         try bodyEncoder?(coding.makeEncoder())
+    }
+
+    /// Every occurrence of `target` in `text` replaced, left to right, byte for byte: the
+    /// Foundation version goes through `NSString` on Linux and costs more than a cache hit.
+    private static func replacing(_ target: String, with replacement: String, in text: String) -> String {
+        let target = Array(target.utf8)
+        let bytes = Array(text.utf8)
+        guard let first = target.first, bytes.count >= target.count else { return text }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + replacement.utf8.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == first, index + target.count <= bytes.count,
+                bytes[index..<index + target.count].elementsEqual(target)
+            {
+                result.append(contentsOf: replacement.utf8)
+                index += target.count
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// The percent-encoded query string without `?`, empty when there are no items.

@@ -14,12 +14,15 @@ import Android
 /// answers survive relaunches and can be shared with an app extension through a common
 /// folder.
 ///
-/// **Layout.** `<directory>/v1/<partition>/<endpoint>/<digest>`, where `<partition>` is
-/// `shared` for shared entries or `p-` and the first 32 hex digits of the SHA-256 of the
-/// partition (a user id never appears in a path), `<endpoint>` is the first 32 hex digits
-/// of the SHA-256 of the endpoint name, and `<digest>` is `CacheKey.digest`. Sign-out
-/// (`removeAll(partition:)`) and `removeAll(endpoint:)` are therefore folder removals, not
-/// scans. Each file is in the format described at `CacheFileFormat`. Folders are created
+/// **Layout.** `<directory>/v2/<partition>/<endpoint>/<path>/<digest>`, where `<partition>`
+/// is `shared` for shared entries or `p-` and the first 32 hex digits of the SHA-256 of the
+/// partition (a user id never appears in a path), `<endpoint>` and `<path>` are the first 32
+/// hex digits of the SHA-256 of the endpoint name and of `CacheKey.path` (so every page of
+/// `/accounts?page=…` shares one folder, and `/accounts/42` has its own), and `<digest>` is
+/// `CacheKey.digest`. Sign-out (`removeAll(partition:)`), `removeAll(endpoint:)` and an
+/// invalidation (`removeAll(endpoint:path:)`) are therefore folder removals, not scans. A
+/// folder of an older layout (`v1`, without the path level) is deleted in the background
+/// when a store is opened on it. Each file is in the format described at `CacheFileFormat`. Folders are created
 /// with mode 0700 and files with 0600 (on iOS, watchOS and visionOS also with data
 /// protection until first unlock, so background refreshes can still read them).
 ///
@@ -104,9 +107,10 @@ public final class FileCacheStore: CacheStore {
         var root = directory.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? directory.path
         while root.count > 1, root.hasSuffix("/") { root.removeLast() }
         rootPath = root
-        entriesPath = root + "/v1"
+        entriesPath = root + "/" + Self.layoutFolderName
         try Self.makeDirectories(rootPath)
         try Self.makeDirectories(entriesPath)
+        Self.removeOlderLayouts(root: root)
     }
 
     // MARK: - CacheStore
@@ -176,12 +180,13 @@ public final class FileCacheStore: CacheStore {
                 bytesNoCopy: base + layout.bodyOffset, count: layout.bodyCount,
                 deallocator: .custom { _, _ in free(UnsafeMutableRawPointer(bitPattern: address)) })
         }
-        return CacheEntry(body: body, date: layout.date, etag: layout.etag, lastModified: layout.lastModified)
+        return CacheEntry(
+            body: body, date: layout.date, etag: layout.etag, lastModified: layout.lastModified, freshness: layout.freshness)
     }
 
     /// Writes the entry to a temporary file and renames it into place, so no reader sees half of it.
     public func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws {
-        let folder = folderPath(partition: key.partition, endpoint: key.endpoint)
+        let folder = folderPath(for: key)
         let target = folder + "/" + key.digest
         guard let bytes = CacheFileFormat.encode(entry, key: key) else {
             throw FileCacheStoreError(operation: "encode", path: target, code: EFBIG)
@@ -245,16 +250,28 @@ public final class FileCacheStore: CacheStore {
 
     /// Deletes the partition's folder (for sign-out); shared entries live elsewhere and stay.
     public func removeAll(partition: String) async throws {
-        try removeFolder(entriesPath + "/" + Self.partitionFolderName(partition), depth: 1)
+        try removeFolder(entriesPath + "/" + Self.partitionFolderName(partition), depth: 2)
     }
 
     /// Deletes the endpoint's folder in every partition; lists partitions, not entries.
     public func removeAll(endpoint: String) async throws {
-        let name = Self.endpointFolderName(endpoint)
+        try removeInEveryPartition(Self.endpointFolderName(endpoint), depth: 1)
+    }
+
+    /// Deletes the folder of one endpoint's path in every partition (an invalidation after a
+    /// mutation); lists partitions, not entries, and leaves the endpoint's other paths.
+    public func removeAll(endpoint: String, path: String) async throws {
+        try removeInEveryPartition(
+            Self.endpointFolderName(endpoint) + "/" + Self.pathFolderName(path), depth: 0)
+    }
+
+    /// Removes `relativePath` under each partition folder; tries them all, then throws the
+    /// first failure.
+    private func removeInEveryPartition(_ relativePath: String, depth: Int) throws {
         var firstError: (any Error)?
         for partition in Self.list(entriesPath) where !partition.hasPrefix(".") {
             do {
-                try removeFolder(entriesPath + "/" + partition + "/" + name, depth: 0)
+                try removeFolder(entriesPath + "/" + partition + "/" + relativePath, depth: depth)
             } catch {
                 firstError = firstError ?? error
             }
@@ -390,30 +407,36 @@ public final class FileCacheStore: CacheStore {
     private func scanEntries() -> [EntryFile] {
         let abandonedBefore = Date().timeIntervalSince1970 - Self.abandonedFileAge
         var result: [EntryFile] = []
+        // An empty folder is removed; a writer racing this recreates it (see
+        // createTemporaryFile). A parent emptied this way goes in the next sweep.
         for partition in Self.list(entriesPath) where !partition.hasPrefix(".") {
             let partitionPath = entriesPath + "/" + partition
             let endpoints = Self.list(partitionPath)
             for endpoint in endpoints where !endpoint.hasPrefix(".") {
-                let folder = partitionPath + "/" + endpoint
-                let names = Self.list(folder)
-                if names.isEmpty {
-                    // A writer racing this recreates the folder (see createTemporaryFile).
-                    _ = rmdir(folder)
-                    continue
-                }
-                for name in names {
-                    let path = folder + "/" + name
-                    var info = stat()
-                    guard lstat(path, &info) == 0 else { continue }
-                    if name.hasPrefix(".tmp-") {
-                        // The change time, unlike the modification time, is not set from `now()`.
-                        if Self.changeTime(info) < abandonedBefore { _ = unlink(path) }
+                let endpointPath = partitionPath + "/" + endpoint
+                let paths = Self.list(endpointPath)
+                for path in paths where !path.hasPrefix(".") {
+                    let folder = endpointPath + "/" + path
+                    let names = Self.list(folder)
+                    if names.isEmpty {
+                        _ = rmdir(folder)
                         continue
                     }
-                    guard Self.isDigest(name), Self.isRegularFile(info) else { continue }
-                    result.append(EntryFile(
-                        path: path, name: name, size: Int(info.st_size), lastUse: Self.modificationTime(info)))
+                    for name in names {
+                        let file = folder + "/" + name
+                        var info = stat()
+                        guard lstat(file, &info) == 0 else { continue }
+                        if name.hasPrefix(".tmp-") {
+                            // The change time, unlike the modification time, is not set from `now()`.
+                            if Self.changeTime(info) < abandonedBefore { _ = unlink(file) }
+                            continue
+                        }
+                        guard Self.isDigest(name), Self.isRegularFile(info) else { continue }
+                        result.append(EntryFile(
+                            path: file, name: name, size: Int(info.st_size), lastUse: Self.modificationTime(info)))
+                    }
                 }
+                if paths.isEmpty { _ = rmdir(endpointPath) }
             }
             if endpoints.isEmpty { _ = rmdir(partitionPath) }
         }
@@ -478,7 +501,8 @@ public final class FileCacheStore: CacheStore {
 
     private static let trashPrefix = ".cachegen-trash-"
 
-    /// Bytes and entries in a moved-away partition (`depth` 1) or endpoint (`depth` 0) folder.
+    /// Bytes and entries in a moved-away partition (`depth` 2), endpoint (`depth` 1) or path
+    /// (`depth` 0) folder.
     private static func measure(_ path: String, depth: Int) -> Usage {
         var usage = Usage()
         if depth > 0 {
@@ -498,18 +522,33 @@ public final class FileCacheStore: CacheStore {
     /// The entry's file; folder names are cached because SHA-256 costs more than the rest
     /// of building the path.
     func entryPath(for key: CacheKey) -> String {
-        folderPath(partition: key.partition, endpoint: key.endpoint) + "/" + key.digest
+        folderPath(for: key) + "/" + key.digest
     }
 
-    private func folderPath(partition: String?, endpoint: String) -> String {
-        let key = FolderKey(partition: partition, endpoint: endpoint)
-        if let path = folders.withLock({ $0[key] }) { return path }
-        let path = entriesPath + "/" + Self.partitionFolderName(partition) + "/" + Self.endpointFolderName(endpoint)
+    private func folderPath(for key: CacheKey) -> String {
+        let folderKey = FolderKey(partition: key.partition, endpoint: key.endpoint, path: key.path)
+        if let path = folders.withLock({ $0[folderKey] }) { return path }
+        let path = entriesPath + "/" + Self.partitionFolderName(key.partition) + "/"
+            + Self.endpointFolderName(key.endpoint) + "/" + Self.pathFolderName(key.path)
         folders.withLock { folders in
             if folders.count >= 4_096 { folders.removeAll(keepingCapacity: true) }
-            folders[key] = path
+            folders[folderKey] = path
         }
         return path
+    }
+
+    /// The folder of the current layout; bumped when the folder structure changes.
+    static let layoutFolderName = "v2"
+
+    /// Deletes the folders of older layouts in the background: one `stat` when nothing is
+    /// there, so opening stays instant. Their entries are unreachable, so nothing is lost.
+    private static func removeOlderLayouts(root: String) {
+        let older = root + "/v1"
+        var info = stat()
+        guard lstat(older, &info) == 0 else { return }
+        let trash = root + "/" + trashPrefix + randomName()
+        guard rename(older, trash) == 0 else { return }
+        Task.detached(priority: .background) { try? FileManager.default.removeItem(atPath: trash) }
     }
 
     /// `shared`, or `p-` and a hash, so that no user id is ever part of a path.
@@ -522,8 +561,13 @@ public final class FileCacheStore: CacheStore {
         shortHash(endpoint)
     }
 
+    /// A hash, so that no parameter value of a path (an account number) appears on disk.
+    static func pathFolderName(_ path: String) -> String {
+        shortHash(path)
+    }
+
     private static func shortHash(_ text: String) -> String {
-        String(SHA256.hex(of: Data(text.utf8)).prefix(32))
+        String(SHA256.hex(of: text).prefix(32))
     }
 
     /// The default folder on Apple platforms, or from the XDG rules elsewhere.
@@ -773,6 +817,7 @@ private struct State {
 private struct FolderKey: Hashable {
     var partition: String?
     var endpoint: String
+    var path: String
 }
 
 /// One entry file as a sweep saw it.

@@ -39,6 +39,14 @@ public final class MemoryCacheStore: CacheStore {
         entries.withLock { entries in entries = entries.filter { $0.value.key.endpoint != endpoint } }
     }
 
+    /// Forgets one endpoint's entries of one resolved path, in every partition and for
+    /// every query, as an `Invalidation` with a path asks.
+    public func removeAll(endpoint: String, path: String) {
+        entries.withLock { entries in
+            entries = entries.filter { $0.value.key.endpoint != endpoint || $0.value.key.path != path }
+        }
+    }
+
     /// The bytes of all bodies; unlike `FileCacheStore` no header is counted, since there is no file.
     public func totalSize() -> Int {
         entries.withLock { $0.values.reduce(0) { $0 + $1.entry.body.count } }

@@ -4,19 +4,24 @@
 /// every platform and never needs a second pass.
 enum PercentEncoding {
     /// Encodes every byte of the UTF-8 form except `A–Z a–z 0–9 - . _ ~`.
+    ///
+    /// Runs for every key parameter of every call, so text that needs no encoding (most
+    /// ids and numbers) is returned as it is, and the rest is built as bytes.
     static func encode(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
+        let utf8 = text.utf8
+        guard !utf8.allSatisfy(isUnreserved) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count * 3)
+        for byte in utf8 {
             if isUnreserved(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+                bytes.append(byte)
             } else {
-                result += "%"
-                result.unicodeScalars.append(hexDigit(byte >> 4))
-                result.unicodeScalars.append(hexDigit(byte & 0xF))
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigit(byte >> 4))
+                bytes.append(hexDigit(byte & 0xF))
             }
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
@@ -30,7 +35,7 @@ enum PercentEncoding {
         }
     }
 
-    private static func hexDigit(_ value: UInt8) -> Unicode.Scalar {
-        Unicode.Scalar(value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10)
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 }

@@ -1,7 +1,11 @@
 import Foundation
 
 /// SHA-256 (FIPS 180-4), here because the runtime takes no dependencies and Linux has
-/// no CryptoKit. Used for key digests and body digests; inputs are small.
+/// no CryptoKit. Used for key digests, body digests and folder names.
+///
+/// Written over raw buffers with the state in locals, because a key's digest is computed
+/// on every call that touches the cache: a naive version with arrays cost more than the
+/// rest of a cache hit.
 enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -16,49 +20,113 @@ enum SHA256 {
 
     /// The 32-byte digest.
     static func digest(of data: Data) -> [UInt8] {
-        var h: [UInt32] = [
-            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-        ]
-        var message = [UInt8](data)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d
-            h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+        let state = data.withUnsafeBytes { hash($0) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for word in state.words {
+            for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
         }
-        return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+        return bytes
     }
 
     /// The digest as 64 lowercase hex digits.
     static func hex(of data: Data) -> String {
-        digest(of: data).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
-        }.joined()
+        data.withUnsafeBytes { hex(of: $0) }
     }
 
+    /// The digest of the text's UTF-8 bytes as 64 lowercase hex digits, without copying them.
+    static func hex(of text: String) -> String {
+        var text = text
+        return text.withUTF8 { hex(of: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The digest of `bytes` as 64 lowercase hex digits.
+    static func hex(of bytes: UnsafeRawBufferPointer) -> String {
+        let state = hash(bytes)
+        return String(unsafeUninitializedCapacity: 64) { buffer in
+            var index = 0
+            for word in state.words {
+                for shift in stride(from: 28, through: 0, by: -4) {
+                    let nibble = UInt8(truncatingIfNeeded: word >> UInt32(shift)) & 0xF
+                    buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                    index += 1
+                }
+            }
+            return 64
+        }
+    }
+
+    /// The eight words of the final hash value.
+    private struct State {
+        var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
+        var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
+
+        var words: [UInt32] { [h0, h1, h2, h3, h4, h5, h6, h7] }
+    }
+
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> State {
+        var state = State()
+        let count = bytes.count
+        let whole = count - count % 64
+        k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                var offset = 0
+                if let base = bytes.baseAddress {
+                    while offset < whole {
+                        compress(&state, base + offset, w, k)
+                        offset += 64
+                    }
+                }
+                // The tail, the 0x80 marker and the bit length: one or two more blocks.
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                    tail.initialize(repeating: 0)
+                    let rest = count - whole
+                    if rest > 0, let base = bytes.baseAddress {
+                        for index in 0..<rest { tail[index] = base.load(fromByteOffset: whole + index, as: UInt8.self) }
+                    }
+                    tail[rest] = 0x80
+                    let blocks = rest < 56 ? 1 : 2
+                    let bitLength = UInt64(count) &* 8
+                    for index in 0..<8 {
+                        tail[blocks * 64 - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(index * 8))
+                    }
+                    guard let tailBase = tail.baseAddress else { return }
+                    for block in 0..<blocks {
+                        compress(&state, UnsafeRawPointer(tailBase + block * 64), w, k)
+                    }
+                }
+            }
+        }
+        return state
+    }
+
+    @inline(__always)
+    private static func compress(
+        _ state: inout State, _ block: UnsafeRawPointer, _ w: UnsafeMutableBufferPointer<UInt32>,
+        _ k: UnsafeBufferPointer<UInt32>
+    ) {
+        for i in 0..<16 {
+            w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+        }
+        for i in 16..<64 {
+            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = (state.h0, state.h1, state.h2, state.h3, state.h4, state.h5, state.h6, state.h7)
+        for i in 0..<64 {
+            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+            let ch = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
+            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+            let maj = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ maj
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        }
+        state.h0 &+= a; state.h1 &+= b; state.h2 &+= c; state.h3 &+= d
+        state.h4 &+= e; state.h5 &+= f; state.h6 &+= g; state.h7 &+= h
+    }
+
+    @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }

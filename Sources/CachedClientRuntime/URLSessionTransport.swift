@@ -17,13 +17,21 @@ public struct URLSessionTransport: HTTPTransport {
     /// `nil` keeps the session's own `timeoutIntervalForRequest`.
     public let timeout: TimeInterval?
 
-    /// A session that keeps nothing on disk (no `URLCache`, cookies and credentials in
-    /// memory only), because the cache's rule is that responses reach disk only through
-    /// a `CacheStore`, and never for `cache: false` endpoints.
+    /// A session that keeps nothing on disk (no `URLCache`, credentials in memory only),
+    /// because the cache's rule is that responses reach disk only through a `CacheStore`,
+    /// and never for `cache: false` endpoints.
+    ///
+    /// It keeps no cookies either: this session is shared by every client in the process,
+    /// so a jar would send one user's `Set-Cookie` with the next user's requests after a
+    /// partition switch, and it would replace the `Cookie` header an app sets. Send cookies
+    /// through the client's `headers` provider, or pass a session of your own.
     public static let defaultSession: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         return URLSession(configuration: configuration)
     }()
 

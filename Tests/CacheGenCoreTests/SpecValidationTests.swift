@@ -49,6 +49,35 @@ import Testing
             ])
     }
 
+    /// Names with nothing to build a Swift name from, names generated code needs, nesting limits.
+    @Test func limitsAndUnusableNames() {
+        let spec = #"""
+        {
+          "version": 1,
+          "models": {
+            "CodingKeys": { "enum": ["a"] },
+            "E": { "enum": ["a", "[:]", "value2"] },
+            "M": { "properties": { "": "string", "deep": "[[[[[[[[[int]]]]]]]]]" } }
+          },
+          "repositories": { "R": { "endpoints": {
+            "@": { "path": "/x", "response": "M" },
+            "get": { "path": "/e/{_}", "response": "E" },
+            "search": { "method": "POST", "path": "/s", "body": "M", "response": "M", "cache": { "key": ["body"] }, "invalidates": ["get"] }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:4:5: error: "CodingKeys" clashes with CodingKeys, a name Swift, Foundation or the generated code already uses; rename it, for example to "ApiCodingKeys""#,
+                #"spec.json:5:33: error: enum values "[:]" (5:26) and "value2" both become the case value2 in Swift; cachegen cannot generate both"#,
+                #"spec.json:6:28: error: "" has no letter or digit to make a Swift property name from; name it in the spec and keep the wire name with "json""#,
+                #"spec.json:6:50: error: invalid type "[[[[[[[[[int]]]]]]]]]"; types may nest at most 8 levels of [ ]"#,
+                #"spec.json:9:5: error: "@" has no letter or digit to make a Swift method name from; rename it"#,
+                #"spec.json:10:22: error: "_" has no letter or digit to make a Swift argument name from; rename it"#,
+                #"spec.json:11:125: error: POST endpoint "search" is cached, so it cannot invalidate; set "cache": false or remove "invalidates""#,
+            ])
+    }
+
     /// A JSON syntax error is reported with its location.
     @Test func malformedJSONStopsAtTheSyntaxError() {
         let spec = #"""
@@ -122,7 +151,7 @@ import Testing
         """#
         #expect(
             diagnostics(spec) == [
-                #"spec.json:4:5: error: "String" clashes with the Swift or Foundation type String; rename it, for example to "ApiString""#,
+                #"spec.json:4:5: error: "String" clashes with String, a name Swift, Foundation or the generated code already uses; rename it, for example to "ApiString""#,
                 #"spec.json:6:5: error: "AccountKind" becomes the Swift type AccountKind, like "account_kind" at 5:5; rename one of them"#,
                 #"spec.json:6:5: error: enum "AccountKind" has no values; list at least one"#,
                 #"spec.json:7:32: error: enum "Color" lists "red" twice (first at 7:25)"#,

@@ -195,15 +195,22 @@ struct StoreFailure: Error {}
 /// A store that can fail on read or write, and counts what it is asked, wrapping a
 /// `MemoryCacheStore`.
 final class FlakyStore: CacheStore {
-    private let inner: any CacheStore = MemoryCacheStore()
-    private let state = Locked((failReads: false, failWrites: false, reads: 0, writes: 0, removes: 0))
+    private let inner: any CacheStore
+    private let state = Locked((failReads: false, failWrites: false, failRemovals: false, reads: 0, writes: 0, removes: 0))
 
-    init(failReads: Bool = false, failWrites: Bool = false) {
+    init(failReads: Bool = false, failWrites: Bool = false, failRemovals: Bool = false, wrapping inner: any CacheStore = MemoryCacheStore()) {
+        self.inner = inner
         state.withLock {
             $0.failReads = failReads
             $0.failWrites = failWrites
+            $0.failRemovals = failRemovals
         }
     }
+
+    /// Makes later reads fail, or work again.
+    func setFailReads(_ fail: Bool) { state.withLock { $0.failReads = fail } }
+    /// Makes later writes fail, or work again.
+    func setFailWrites(_ fail: Bool) { state.withLock { $0.failWrites = fail } }
 
     var reads: Int { state.withLock { $0.reads } }
     var writes: Int { state.withLock { $0.writes } }
@@ -232,9 +239,31 @@ final class FlakyStore: CacheStore {
         try await inner.removeEntry(for: key)
     }
 
-    func removeAll() async throws { try await inner.removeAll() }
-    func removeAll(partition: String) async throws { try await inner.removeAll(partition: partition) }
-    func removeAll(endpoint: String) async throws { try await inner.removeAll(endpoint: endpoint) }
+    /// Counts the removal and throws when removals are set to fail.
+    private func removal() throws {
+        let fail = state.withLock { state -> Bool in
+            state.removes += 1
+            return state.failRemovals
+        }
+        if fail { throw StoreFailure() }
+    }
+
+    func removeAll() async throws {
+        try removal()
+        try await inner.removeAll()
+    }
+    func removeAll(partition: String) async throws {
+        try removal()
+        try await inner.removeAll(partition: partition)
+    }
+    func removeAll(endpoint: String) async throws {
+        try removal()
+        try await inner.removeAll(endpoint: endpoint)
+    }
+    func removeAll(endpoint: String, path: String) async throws {
+        try removal()
+        try await inner.removeAll(endpoint: endpoint, path: path)
+    }
     func totalSize() async throws -> Int { try await inner.totalSize() }
     func entryCount() async throws -> Int { try await inner.entryCount() }
 }
@@ -261,23 +290,26 @@ struct Harness {
         transport: StubTransport = StubTransport(json: Fixtures.alice, headers: [:]),
         store: any CacheStore = MemoryCacheStore(),
         partition: String? = "user-1",
-        headers: @escaping @Sendable () async throws -> [String: String] = { [:] }
+        headers: @escaping @Sendable () async throws -> [String: String] = { [:] },
+        memoryCacheLimit: Int = 100
     ) {
         self.transport = transport
         self.store = store
         client = CachedClient(
             baseURL: Fixtures.baseURL, store: store, transport: transport, partition: partition,
-            headers: headers, now: clock.function, events: events.record)
+            headers: headers, now: clock.function, events: events.record, memoryCacheLimit: memoryCacheLimit)
     }
 
     func key(_ endpoint: Endpoint = Fixtures.endpoint(), _ request: EndpointRequest = Fixtures.request()) -> CacheKey {
         CacheKey(endpoint: endpoint, request: request, baseURL: Fixtures.baseURL, bodyDigest: nil, partition: client.partition)
     }
 
-    /// Puts an entry of the given age in the store.
+    /// Puts an entry of the given age in the store. It writes behind the client's back, as
+    /// no app does, so it also drops the client's in-memory copy of the key.
     func seed(_ account: Account = Fixtures.alice, age: Double, etag: String? = nil, endpoint: Endpoint = Fixtures.endpoint()) async throws {
         let entry = CacheEntry(body: Fixtures.body(account), date: clock.now.addingTimeInterval(-age), etag: etag)
         try await store.setEntry(entry, for: key(endpoint))
+        client.memory.remove(key(endpoint))
     }
 
     func storedEntry(_ endpoint: Endpoint = Fixtures.endpoint()) async throws -> CacheEntry? {

@@ -35,26 +35,28 @@ struct FileCacheStoreTests {
         }
     }
 
-    @Test func entriesLiveInHashedPartitionAndEndpointFolders() async throws {
+    @Test func entriesLiveInHashedPartitionEndpointAndPathFolders() async throws {
         try await withStore { store, directory, _, _ in
             try await store.setEntry(storeEntry("a"), for: storeKey("1", partition: "alice@example.com"))
             try await store.setEntry(storeEntry("b"), for: storeKey("1", partition: nil))
 
             let user = storeKey("1", partition: "alice@example.com")
-            let expectedUser = directory.path + "/v1/p-" + String(SHA256.hex(of: Data("alice@example.com".utf8)).prefix(32))
-                + "/" + String(SHA256.hex(of: Data("Accounts.get".utf8)).prefix(32)) + "/" + user.digest
+            let expectedUser = directory.path + "/v2/p-" + String(SHA256.hex(of: Data("alice@example.com".utf8)).prefix(32))
+                + "/" + String(SHA256.hex(of: Data("Accounts.get".utf8)).prefix(32))
+                + "/" + String(SHA256.hex(of: Data("/items/1".utf8)).prefix(32)) + "/" + user.digest
             #expect(store.entryPath(for: user) == expectedUser)
             #expect(FileManager.default.fileExists(atPath: expectedUser))
 
             let shared = storeKey("1", partition: nil)
-            let expectedShared = directory.path + "/v1/shared/"
-                + String(SHA256.hex(of: Data("Accounts.get".utf8)).prefix(32)) + "/" + shared.digest
+            let expectedShared = directory.path + "/v2/shared/"
+                + String(SHA256.hex(of: Data("Accounts.get".utf8)).prefix(32))
+                + "/" + String(SHA256.hex(of: Data("/items/1".utf8)).prefix(32)) + "/" + shared.digest
             #expect(store.entryPath(for: shared) == expectedShared)
             #expect(FileManager.default.fileExists(atPath: expectedShared))
 
             let paths = try allPaths(under: directory)
             #expect(!paths.isEmpty)
-            #expect(!paths.contains { $0.contains("alice") || $0.contains("Accounts") })
+            #expect(!paths.contains { $0.contains("alice") || $0.contains("Accounts") || $0.contains("items") })
             // No temporary file is left behind by a write.
             #expect(!paths.contains { $0.contains(".tmp-") })
         }
@@ -68,11 +70,12 @@ struct FileCacheStoreTests {
             try await store.setEntry(storeEntry("x"), for: key)
 
             let file = URL(fileURLWithPath: store.entryPath(for: key))
-            let endpointFolder = file.deletingLastPathComponent()
+            let pathFolder = file.deletingLastPathComponent()
+            let endpointFolder = pathFolder.deletingLastPathComponent()
             let partitionFolder = endpointFolder.deletingLastPathComponent()
             let layoutFolder = partitionFolder.deletingLastPathComponent()
-            #expect(layoutFolder.lastPathComponent == "v1")
-            for folder in [temporary.appendingPathComponent("nested"), root, layoutFolder, partitionFolder, endpointFolder] {
+            #expect(layoutFolder.lastPathComponent == "v2")
+            for folder in [temporary.appendingPathComponent("nested"), root, layoutFolder, partitionFolder, endpointFolder, pathFolder] {
                 #expect(permissions(of: folder) == 0o700, "\(folder.path)")
             }
             #expect(permissions(of: file) == 0o600)
@@ -143,7 +146,7 @@ struct FileCacheStoreTests {
             #expect(try await store.entry(for: storeKey("1", partition: "user-2")) == storeEntry("3"))
             #expect(try await store.entry(for: storeKey("1", partition: nil)) == storeEntry("4"))
             #expect(try await store.entry(for: storeKey("1", partition: "")) == storeEntry("5"))
-            let partitionFolder = directory.path + "/v1/" + FileCacheStore.partitionFolderName("user-1")
+            let partitionFolder = directory.path + "/v2/" + FileCacheStore.partitionFolderName("user-1")
             #expect(!FileManager.default.fileExists(atPath: partitionFolder))
             #expect(try await store.entryCount() == 3)
             #expect(try await store.totalSize() == (try sizeOfEntryFiles(under: directory)))
@@ -186,7 +189,7 @@ struct FileCacheStoreTests {
             #expect(try await store.entryCount() == 0)
             #expect(try await store.totalSize() == 0)
             for id in 1...4 { #expect(try await store.entry(for: storeKey(id.description)) == nil) }
-            #expect(try allPaths(under: directory) == [directory.path + "/v1"])
+            #expect(try allPaths(under: directory) == [directory.path + "/v2"])
 
             // Still usable afterwards.
             try await store.setEntry(storeEntry("back"), for: storeKey("1"))
@@ -306,7 +309,7 @@ struct FileCacheStoreTests {
 
     @Test func openingAStoreReadsNoEntry() async throws {
         try await withStore { writer, directory, _, clock in
-            let keys = (0..<2_000).map { storeKey("item-\($0)") }
+            let keys = (0..<2_000).map { storeKey("item-\($0)", path: "/items") }  // pages of one list
             for key in keys { try await writer.setEntry(storeEntry("ok"), for: key) }
             // Make every entry unreadable: any store that looked at one would remove and report it.
             let garbage = Data("not an entry".utf8)
@@ -438,9 +441,14 @@ extension FileCacheStoreTests {
                     bytes[1] = UInt8(ascii: "X")
                     return bytes
                 },
-                Corruption(name: "wrong version", reason: "format version 2, expected 1") { bytes in
+                Corruption(name: "older version", reason: "format version 1, expected 2") { bytes in
                     var bytes = bytes
-                    bytes[8] = 2
+                    bytes[8] = 1
+                    return bytes
+                },
+                Corruption(name: "newer version", reason: "format version 3, expected 2") { bytes in
+                    var bytes = bytes
+                    bytes[8] = 3
                     return bytes
                 },
                 Corruption(name: "flipped body byte", reason: "checksum mismatch") { bytes in
@@ -508,10 +516,13 @@ fileprivate final class StoreEventLog: Sendable {
     var record: @Sendable (CacheEvent) -> Void { { [events] event in events.withLock { $0.append(event) } } }
 }
 
-fileprivate func storeKey(_ id: String, endpoint: String = "Accounts.get", partition: String? = "user-1") -> CacheKey {
-    CacheKey(
-        text: "cachegen-key 1\nendpoint \(endpoint)\npath /items/\(id)\npartition \(partition ?? "*shared*")",
-        endpoint: endpoint, partition: partition)
+fileprivate func storeKey(
+    _ id: String, endpoint: String = "Accounts.get", partition: String? = "user-1", path: String? = nil, query: String = ""
+) -> CacheKey {
+    let path = path ?? "/items/\(id)"
+    return CacheKey(
+        text: "cachegen-key 1\nendpoint \(endpoint)\npath \(path)\nquery \(query)\nitem \(id)\npartition \(partition ?? "*shared*")",
+        endpoint: endpoint, partition: partition, path: path)
 }
 
 fileprivate func storeEntry(_ body: String, date: Date = Date(timeIntervalSince1970: 1_700_000_000)) -> CacheEntry {

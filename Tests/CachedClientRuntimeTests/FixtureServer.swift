@@ -149,6 +149,15 @@ final class FixtureServer: @unchecked Sendable {
         var path: String
         var headers: [String: String]
         var body: String
+        /// The status answered, once answered.
+        var status: Int?
+        /// Bytes of the response on the wire: status line, header fields and body.
+        var responseBytes: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case method, path, headers, body, status
+            case responseBytes = "response_bytes"
+        }
 
         func header(_ name: String) -> String? {
             headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
@@ -165,7 +174,8 @@ final class FixtureServer: @unchecked Sendable {
         _ = try await control("POST", "reset")
     }
 
-    private func control(_ method: String, _ name: String, body: Data? = nil) async throws -> Data {
+    /// Calls a `/__control/…` endpoint and returns its body; throws unless it answers 200.
+    func control(_ method: String, _ name: String, body: Data? = nil) async throws -> Data {
         var request = URLRequest(url: baseURL.appending(path: "__control/\(name)"))
         request.httpMethod = method
         request.httpBody = body

@@ -76,10 +76,13 @@ struct MemoryCacheStoreTests {
     }
 }
 
-fileprivate func memoryKey(_ id: String, endpoint: String = "Accounts.get", partition: String? = "user-1") -> CacheKey {
-    CacheKey(
-        text: "cachegen-key 1\nendpoint \(endpoint)\npath /items/\(id)\npartition \(partition ?? "*shared*")",
-        endpoint: endpoint, partition: partition)
+fileprivate func memoryKey(
+    _ id: String, endpoint: String = "Accounts.get", partition: String? = "user-1", path: String? = nil
+) -> CacheKey {
+    let path = path ?? "/items/\(id)"
+    return CacheKey(
+        text: "cachegen-key 1\nendpoint \(endpoint)\npath \(path)\nitem \(id)\npartition \(partition ?? "*shared*")",
+        endpoint: endpoint, partition: partition, path: path)
 }
 
 fileprivate func memoryEntry(_ body: String) -> CacheEntry {

@@ -12,12 +12,20 @@ run time:
                             same method and path. A path with a query matches only
                             that exact query; one without matches any query.
   GET  /__control/requests  the log of requests served so far, oldest first:
-                            [{"method", "path" (with query), "headers", "body"}]
+                            [{"method", "path" (with query), "headers", "body",
+                              "status", "response_bytes"}]; response_bytes counts
+                            the status line, header fields and body as sent.
   POST /__control/reset     forgets every route and the request log.
 
-A route whose headers hold an ETag answers 304 to a matching If-None-Match, as a real
-server would. Unknown routes answer 404 with a JSON body. Control requests are not
-logged. The server exits when its stdin closes or on SIGTERM, so it never outlives the
+A header value may be a list, sent as one field line per item (as a server that sends
+Cache-Control twice). A route's Date header replaces the automatic one.
+
+Revalidation works as on a real server: a route whose headers hold an ETag answers 304
+to an If-None-Match that matches it (weak comparison, lists and "*" included); one with
+a Last-Modified answers 304 to an identical If-Modified-Since when no If-None-Match was
+sent. A 304 repeats the route's ETag, Last-Modified, Cache-Control, Expires, Age, Date
+and Vary, as RFC 9110 asks. Unknown routes answer 404 with a JSON body. Control
+requests are not logged. The server exits when its stdin closes or on SIGTERM, so it never outlives the
 process that started it.
 """
 
@@ -50,7 +58,8 @@ class State:
             body = str(spec.get("body", "")).encode("utf-8")
         route = {
             "status": int(spec.get("status", 200)),
-            "headers": {str(k): str(v) for k, v in (spec.get("headers") or {}).items()},
+            "headers": {str(k): [str(i) for i in v] if isinstance(v, list) else str(v)
+                        for k, v in (spec.get("headers") or {}).items()},
             "body": body,
             "delay_ms": int(spec.get("delay_ms", 0)),
         }
@@ -89,23 +98,41 @@ class Handler(BaseHTTPRequestHandler):
         if self.path.startswith("/__control/"):
             self.handle_control(body)
             return
-        STATE.log({
+        entry = {
             "method": self.command,
             "path": self.path,
             "headers": {name: value for name, value in self.headers.items()},
             "body": body.decode("utf-8", errors="replace"),
-        })
+        }
+        STATE.log(entry)
         route = STATE.find_route(self.command, self.path)
         if route is None:
-            self.send_json(404, {"error": "no route", "method": self.command, "path": self.path})
+            self.send_json(404, {"error": "no route", "method": self.command, "path": self.path}, entry)
             return
         if route["delay_ms"] > 0:
             time.sleep(route["delay_ms"] / 1000)
-        etag = next((v for k, v in route["headers"].items() if k.lower() == "etag"), None)
-        if etag is not None and self.headers.get("If-None-Match") == etag:
-            self.send_bytes(304, {"ETag": etag}, b"")
+        if self.is_not_modified(route["headers"]):
+            kept = ("etag", "last-modified", "cache-control", "expires", "age", "date", "vary")
+            self.send_bytes(304, {k: v for k, v in route["headers"].items() if k.lower() in kept}, b"", entry)
             return
-        self.send_bytes(route["status"], route["headers"], route["body"])
+        self.send_bytes(route["status"], route["headers"], route["body"], entry)
+
+    def is_not_modified(self, headers):
+        """RFC 9110 §13.1.2 and §13.1.3, for GET and HEAD."""
+        if self.command not in ("GET", "HEAD"):
+            return False
+        def field(name):
+            return next((v for k, v in headers.items() if k.lower() == name and isinstance(v, str)), None)
+        etag, last_modified = field("etag"), field("last-modified")
+        if_none_match = self.headers.get("If-None-Match")
+        if if_none_match is not None:
+            if etag is None:
+                return False
+            candidates = [item.strip() for item in if_none_match.split(",")]
+            weak = lambda tag: tag[2:] if tag.startswith("W/") else tag  # noqa: E731
+            return "*" in candidates or any(weak(item) == weak(etag) for item in candidates)
+        if_modified_since = self.headers.get("If-Modified-Since")
+        return last_modified is not None and if_modified_since == last_modified
 
     def handle_control(self, body):
         try:
@@ -115,9 +142,9 @@ class Handler(BaseHTTPRequestHandler):
                     STATE.add_route(spec)
                 self.send_json(200, {"ok": True})
             elif self.command == "GET" and self.path == "/__control/requests":
-                with STATE.lock:
-                    log = list(STATE.requests)
-                self.send_json(200, log)
+                with STATE.lock:  # Serialised under the lock: entries gain fields as they are answered.
+                    log = json.dumps(STATE.requests).encode("utf-8")
+                self.send_bytes(200, {"Content-Type": "application/json"}, log)
             elif self.command == "POST" and self.path == "/__control/reset":
                 STATE.reset()
                 self.send_json(200, {"ok": True})
@@ -126,18 +153,29 @@ class Handler(BaseHTTPRequestHandler):
         except (ValueError, TypeError) as error:
             self.send_json(400, {"error": str(error)})
 
-    def send_json(self, status, value):
-        self.send_bytes(status, {"Content-Type": "application/json"}, json.dumps(value).encode("utf-8"))
+    def send_json(self, status, value, entry=None):
+        self.send_bytes(status, {"Content-Type": "application/json"}, json.dumps(value).encode("utf-8"), entry)
 
-    def send_bytes(self, status, headers, body):
-        self.send_response(status)
+    def send_bytes(self, status, headers, body, entry=None):
+        self.send_response_only(status)
+        self.send_header("Server", self.version_string())
+        if not any(name.lower() == "date" for name in headers):
+            self.send_header("Date", self.date_time_string())
         for name, value in headers.items():
             if name.lower() != "content-length":
-                self.send_header(name, value)
+                for line in value if isinstance(value, list) else [value]:
+                    self.send_header(name, line)
         if status != 304 and not 100 <= status < 200 and status != 204:
             self.send_header("Content-Length", str(len(body)))
         else:
             body = b""
+        if entry is not None:
+            # Counted before anything is sent, so a client that reads the log after its
+            # response always finds the figure. end_headers adds the blank line.
+            head = sum(len(line) for line in getattr(self, "_headers_buffer", []))
+            with STATE.lock:
+                entry["status"] = status
+                entry["response_bytes"] = head + 2 + (len(body) if self.command != "HEAD" else 0)
         self.end_headers()
         if body and self.command != "HEAD":
             self.wfile.write(body)

@@ -71,6 +71,8 @@ indirect enum Expression: Sendable, Hashable {
     case raw(String)
     /// `callee(label: value, …)`, wrapped one argument a line when too long.
     case call(String, [Argument])
+    /// `[a, b]`, wrapped one element a line (with a trailing comma) when too long.
+    case array([Expression])
 
     /// One labelled argument.
     struct Argument: Sendable, Hashable {

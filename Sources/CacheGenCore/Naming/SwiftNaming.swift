@@ -48,6 +48,23 @@ public enum SwiftNaming {
         ["inout", "var", "let"].contains(identifier) ? "`\(identifier)`" : identifier
     }
 
+    /// A name as the label of an argument in a call: only `inout` needs backticks there.
+    public static func callLabel(_ identifier: String) -> String {
+        identifier == "inout" ? "`inout`" : identifier
+    }
+
+    /// Whether a spec name has nothing a Swift name can be made of (no ASCII letter or
+    /// digit), such as `""`, `"@"` or `"é"`.
+    public static func isNameless(_ name: String) -> Bool {
+        split(name).isEmpty
+    }
+
+    /// The case name of an enum value; a value with no letters or digits (`"[:]"`) is
+    /// named by its position instead (`value2`), since the wire value cannot change.
+    public static func caseName(_ value: String, position: Int) -> String {
+        isNameless(value) ? "value\(position + 1)" : memberName(value)
+    }
+
     /// A parameter's name where its value is used. A parameter called `self` would hide
     /// `self`, so its inner name is `self_`.
     public static func parameterValue(_ identifier: String) -> String {

@@ -19,6 +19,25 @@ enum SwiftLiteral {
         return result + "\""
     }
 
+    /// One comment line with any line break or control character written as `\u{…}`,
+    /// so spec text (a path, a name) can never end the comment early.
+    static func commentSafe(_ line: String) -> String {
+        guard line.unicodeScalars.contains(where: isBreaking) else { return line }
+        var result = ""
+        for scalar in line.unicodeScalars {
+            if isBreaking(scalar) {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isBreaking(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
+    }
+
     /// Text safe inside a `///` or `//` comment: one line, no control characters.
     static func commentLines(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in

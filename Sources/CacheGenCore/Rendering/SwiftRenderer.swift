@@ -7,7 +7,7 @@ struct SwiftRenderer {
     /// Renders a whole file, ending in one newline.
     func render(_ file: SwiftFile) -> String {
         var writer = LineWriter()
-        for line in file.header { writer.write(line.isEmpty ? "//" : "// " + line) }
+        for line in file.header { writer.write(line.isEmpty ? "//" : "// " + SwiftLiteral.commentSafe(line)) }
         writer.blank()
         for module in file.imports { writer.write("import \(module)") }
         for section in file.sections {
@@ -79,7 +79,15 @@ struct SwiftRenderer {
     /// Writes an expression after `prefix`, on one line if it fits, else one argument a line.
     private func render(_ expression: Expression, prefix: String, suffix: String = "", into writer: inout LineWriter) {
         let flat = prefix + Self.flat(expression) + suffix
-        guard case .call(let callee, let arguments) = expression, !arguments.isEmpty, !writer.fits(flat) else {
+        guard !writer.fits(flat) else { return writer.write(flat) }
+        if case .array(let elements) = expression, !elements.isEmpty {
+            writer.write(prefix + "[")
+            writer.indented { inner in
+                for element in elements { render(element, prefix: "", suffix: ",", into: &inner) }
+            }
+            return writer.write("]" + suffix)
+        }
+        guard case .call(let callee, let arguments) = expression, !arguments.isEmpty else {
             return writer.write(flat)
         }
         writer.write(prefix + callee + "(")
@@ -97,6 +105,8 @@ struct SwiftRenderer {
         case .raw(let text): text
         case .call(let callee, let arguments):
             callee + "(" + arguments.map { ($0.label.map { "\($0): " } ?? "") + flat($0.value) }.joined(separator: ", ") + ")"
+        case .array(let elements):
+            "[" + elements.map(flat).joined(separator: ", ") + "]"
         }
     }
 
@@ -152,7 +162,7 @@ struct SwiftRenderer {
     }
 
     private func doc(_ lines: DocComment, into writer: inout LineWriter) {
-        for line in lines { writer.write(line.isEmpty ? "///" : "/// " + line) }
+        for line in lines { writer.write(line.isEmpty ? "///" : "/// " + SwiftLiteral.commentSafe(line)) }
     }
 
     private func modifiers(_ visibility: Visibility, isStatic: Bool) -> String {

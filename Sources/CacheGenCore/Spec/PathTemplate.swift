@@ -18,20 +18,20 @@ enum PathTemplate {
 
     /// Why a path template is malformed, or `nil` when it is fine.
     static func problem(_ path: String) -> String? {
-        guard path.hasPrefix("/") else { return "path \"\(path)\" must start with \"/\"" }
-        if path.contains("?") { return "path \"\(path)\" contains \"?\"; declare query items under \"query\"" }
+        guard path.hasPrefix("/") else { return "path \(quoted(path)) must start with \"/\"" }
+        if path.contains("?") { return "path \(quoted(path)) contains \"?\"; declare query items under \"query\"" }
         var open = false
         for character in path {
             if character == "{" {
-                if open { return "path \"\(path)\" has a \"{\" inside another \"{…}\"" }
+                if open { return "path \(quoted(path)) has a \"{\" inside another \"{…}\"" }
                 open = true
             } else if character == "}" {
-                if !open { return "path \"\(path)\" has a \"}\" without a matching \"{\"" }
+                if !open { return "path \(quoted(path)) has a \"}\" without a matching \"{\"" }
                 open = false
             }
         }
-        if open { return "path \"\(path)\" has a \"{\" that is never closed" }
-        if parameterNames(path).contains(where: \.isEmpty) { return "path \"\(path)\" has an empty \"{}\"; name the parameter" }
+        if open { return "path \(quoted(path)) has a \"{\" that is never closed" }
+        if parameterNames(path).contains(where: \.isEmpty) { return "path \(quoted(path)) has an empty \"{}\"; name the parameter" }
         return nil
     }
 }

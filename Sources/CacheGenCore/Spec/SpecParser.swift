@@ -86,18 +86,18 @@ struct SpecParser {
         let name = Named(name: member.key, location: member.keyLocation)
         guard case .object(let fields) = member.value.value else {
             report(
-                "model \"\(member.key)\" must be an object with \"properties\" or \"enum\"; found \(kind(member.value))",
+                "model \(quoted(member.key)) must be an object with \"properties\" or \"enum\"; found \(member.value.kindName)",
                 at: member.value.location)
             return nil
         }
         let isEnum = fields.contains { $0.key == "enum" }
         let allowed = isEnum ? Keys.enumModel : Keys.objectModel
-        guard let members = object(member.value, "model \"\(member.key)\"", allowed: allowed) else { return nil }
+        guard let members = object(member.value, "model \(quoted(member.key))", allowed: allowed) else { return nil }
         let description = members["description"].flatMap { string($0.value, "\"description\"") }
         if isEnum {
             guard let node = members["enum"]?.value else { return nil }
             guard case .array(let items) = node.value else {
-                report("\"enum\" of model \"\(member.key)\" must be an array of strings; found \(kind(node))", at: node.location)
+                report("\"enum\" of model \(quoted(member.key)) must be an array of strings; found \(node.kindName)", at: node.location)
                 return nil
             }
             let values = items.compactMap { item -> EnumValue? in
@@ -108,11 +108,11 @@ struct SpecParser {
         }
         guard let node = members["properties"]?.value else {
             report(
-                "model \"\(member.key)\" needs \"properties\" (an object model) or \"enum\" (a list of values)",
+                "model \(quoted(member.key)) needs \"properties\" (an object model) or \"enum\" (a list of values)",
                 at: member.keyLocation)
             return nil
         }
-        guard let entries = object(node, "\"properties\" of model \"\(member.key)\"", allowed: nil) else { return nil }
+        guard let entries = object(node, "\"properties\" of model \(quoted(member.key))", allowed: nil) else { return nil }
         let properties = entries.list.compactMap { parseProperty($0, defaults: defaults) }
         return Model(name: name, description: description, kind: .object(properties))
     }
@@ -126,24 +126,24 @@ struct SpecParser {
         case .string:
             typeNode = member.value
         case .object:
-            guard let fields = object(member.value, "property \"\(member.key)\"", allowed: Keys.property) else {
+            guard let fields = object(member.value, "property \(quoted(member.key))", allowed: Keys.property) else {
                 return nil
             }
             guard let node = fields["type"]?.value else {
-                report("property \"\(member.key)\" needs a \"type\"", at: member.value.location)
+                report("property \(quoted(member.key)) needs a \"type\"", at: member.value.location)
                 return nil
             }
             typeNode = node
             description = fields["description"].flatMap { string($0.value, "\"description\"") }
             if let json = fields["json"], let text = string(json.value, "\"json\"") {
                 if text.isEmpty {
-                    report("\"json\" of property \"\(member.key)\" is empty; write the name the server uses", at: json.value.location)
+                    report("\"json\" of property \(quoted(member.key)) is empty; write the name the server uses", at: json.value.location)
                 }
                 wireName = text
             }
         default:
             report(
-                "property \"\(member.key)\" must be a type string such as \"string\" or an object with \"type\"; found \(kind(member.value))",
+                "property \(quoted(member.key)) must be a type string such as \"string\" or an object with \"type\"; found \(member.value.kindName)",
                 at: member.value.location)
             return nil
         }
@@ -153,15 +153,15 @@ struct SpecParser {
 
     private mutating func parseRepository(_ member: JSONMember, defaults: Defaults) -> Repository? {
         let name = Named(name: member.key, location: member.keyLocation)
-        guard let members = object(member.value, "repository \"\(member.key)\"", allowed: Keys.repository) else {
+        guard let members = object(member.value, "repository \(quoted(member.key))", allowed: Keys.repository) else {
             return nil
         }
         let description = members["description"].flatMap { string($0.value, "\"description\"") }
         guard let node = members["endpoints"]?.value else {
-            report("repository \"\(member.key)\" needs \"endpoints\"", at: member.keyLocation)
+            report("repository \(quoted(member.key)) needs \"endpoints\"", at: member.keyLocation)
             return nil
         }
-        guard let entries = object(node, "\"endpoints\" of repository \"\(member.key)\"", allowed: nil) else {
+        guard let entries = object(node, "\"endpoints\" of repository \(quoted(member.key))", allowed: nil) else {
             return nil
         }
         let endpoints = entries.list.compactMap { parseEndpoint($0, defaults: defaults) }
@@ -170,7 +170,7 @@ struct SpecParser {
 
     private mutating func parseEndpoint(_ member: JSONMember, defaults: Defaults) -> EndpointSpec? {
         let name = Named(name: member.key, location: member.keyLocation)
-        guard let members = object(member.value, "endpoint \"\(member.key)\"", allowed: Keys.endpoint) else {
+        guard let members = object(member.value, "endpoint \(quoted(member.key))", allowed: Keys.endpoint) else {
             return nil
         }
         var method = "GET"
@@ -180,7 +180,7 @@ struct SpecParser {
             methodLocation = node.location
         }
         guard let pathNode = members["path"]?.value else {
-            report("endpoint \"\(member.key)\" needs a \"path\", such as \"/accounts/{id}\"", at: member.keyLocation)
+            report("endpoint \(quoted(member.key)) needs a \"path\", such as \"/accounts/{id}\"", at: member.keyLocation)
             return nil
         }
         guard let path = string(pathNode, "\"path\"") else { return nil }
@@ -188,7 +188,7 @@ struct SpecParser {
         var parameters: [Parameter] = []
         let declaredPath = parameterList(members["pathParameters"]?.value, place: .path, "\"pathParameters\"")
         var seenSegments: Set<String> = []
-        for segment in PathTemplate.parameterNames(path) where seenSegments.insert(segment).inserted {
+        for segment in PathTemplate.parameterNames(path) where !segment.isEmpty && seenSegments.insert(segment).inserted {
             if let declared = declaredPath.first(where: { $0.name.name == segment }) {
                 parameters.append(declared)
             } else {
@@ -200,7 +200,7 @@ struct SpecParser {
         }
         for declared in declaredPath where !PathTemplate.parameterNames(path).contains(declared.name.name) {
             report(
-                "path parameter \"\(declared.name.name)\" is declared but the path has no \"{\(declared.name.name)}\"",
+                "path parameter \(quoted(declared.name.name)) is declared but the path has no \"{\(declared.name.name)}\"",
                 at: declared.name.location)
         }
         parameters += parameterList(members["query"]?.value, place: .query, "\"query\"")
@@ -219,7 +219,7 @@ struct SpecParser {
                     string(item, "an endpoint name").map { Named(name: $0, location: item.location) }
                 }
             } else {
-                report("\"invalidates\" must be an array of endpoint names; found \(kind(node))", at: node.location)
+                report("\"invalidates\" must be an array of endpoint names; found \(node.kindName)", at: node.location)
             }
         }
         return EndpointSpec(
@@ -259,14 +259,14 @@ struct SpecParser {
                 if case .array(let items) = keyNode.value {
                     key = items.compactMap { item in string(item, "a key name").map { Named(name: $0, location: item.location) } }
                 } else {
-                    report("\"key\" must be an array of parameter names; found \(kind(keyNode))", at: keyNode.location)
+                    report("\"key\" must be an array of parameter names; found \(keyNode.kindName)", at: keyNode.location)
                 }
             }
             return EndpointCache(
                 settings: cacheSettings(fields, base: defaults.cache), key: key, location: node.location,
                 origin: .object)
         default:
-            report("\"cache\" must be true, false or an object; found \(kind(node))", at: node.location)
+            report("\"cache\" must be true, false or an object; found \(node.kindName)", at: node.location)
             return nil
         }
     }
@@ -311,13 +311,13 @@ struct SpecParser {
     /// - Parameter allowed: the keys this object may have; `nil` for name → value maps.
     private mutating func object(_ node: JSONNode, _ what: String, allowed: [String]?) -> ObjectMembers? {
         guard case .object(let list) = node.value else {
-            report("\(what) must be an object; found \(kind(node))", at: node.location)
+            report("\(what) must be an object; found \(node.kindName)", at: node.location)
             return nil
         }
         if let allowed {
             for member in list where !allowed.contains(member.key) {
                 report(
-                    "unknown key \"\(member.key)\" in \(what)" + Suggestion.hint(for: member.key, among: allowed),
+                    "unknown key \(quoted(member.key)) in \(what)" + Suggestion.hint(for: member.key, among: allowed),
                     at: member.keyLocation)
             }
         }
@@ -326,7 +326,7 @@ struct SpecParser {
 
     private mutating func string(_ node: JSONNode, _ what: String) -> String? {
         guard case .string(let text) = node.value else {
-            report("\(what) must be a string; found \(kind(node))", at: node.location)
+            report("\(what) must be a string; found \(node.kindName)", at: node.location)
             return nil
         }
         return text
@@ -336,7 +336,7 @@ struct SpecParser {
         guard case .number(let value, let text) = node.value, let integer = Int(exactly: value),
             !text.contains(".") || value == value.rounded()
         else {
-            report("\(what) must be a whole number; found \(kind(node))", at: node.location)
+            report("\(what) must be a whole number; found \(node.kindName)", at: node.location)
             return nil
         }
         return integer
@@ -349,7 +349,7 @@ struct SpecParser {
         if let value = T(rawValue: text) { return value }
         let names = T.allCases.map(\.rawValue)
         report(
-            "\(what) cannot be \"\(text)\"" + Suggestion.hint(for: text, among: names, noun: "values"),
+            "\(what) cannot be \(quoted(text))" + Suggestion.hint(for: text, among: names, noun: "values"),
             at: node.location)
         return nil
     }
@@ -371,9 +371,9 @@ struct SpecParser {
             report(SpecDuration.invalid(text), at: node.location)
         case .string(let text):
             if let seconds = SpecDuration.seconds(text) { return seconds }
-            report(SpecDuration.invalid("\"\(text)\""), at: node.location)
+            report(SpecDuration.invalid(quoted(text)), at: node.location)
         default:
-            report(SpecDuration.invalid(kind(node)), at: node.location)
+            report(SpecDuration.invalid(node.kindName), at: node.location)
         }
         return nil
     }
@@ -383,17 +383,6 @@ struct SpecParser {
         let scheme = text[..<schemeEnd.lowerBound]
         let host = text[schemeEnd.upperBound...].prefix { $0 != "/" }
         return (scheme == "https" || scheme == "http") && !host.isEmpty && !text.contains(where: \.isWhitespace)
-    }
-
-    private func kind(_ node: JSONNode) -> String {
-        switch node.value {
-        case .object: "an object"
-        case .array: "an array"
-        case .string: "a string"
-        case .number: "a number"
-        case .bool: "true or false"
-        case .null: "null"
-        }
     }
 
     private mutating func report(_ message: String, at location: SourceLocation) {

@@ -2,10 +2,13 @@
 enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
     static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        // Long names are not typos of short ones; comparing them costs length².
+        guard word.count <= 64 else { return nil }
         let limit = max(1, word.count / 3)
+        let lowered = word.lowercased()
         var best: (name: String, distance: Int)?
-        for candidate in candidates {
-            let distance = editDistance(word.lowercased(), candidate.lowercased())
+        for candidate in candidates where abs(candidate.count - word.count) <= limit {
+            let distance = editDistance(lowered, candidate.lowercased())
             if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         return best?.name
@@ -13,8 +16,8 @@ enum Suggestion {
 
     /// `; did you mean "x"?` or `; valid keys are "a", "b"` for an unknown key.
     static func hint(for word: String, among candidates: [String], noun: String = "keys") -> String {
-        if let match = closest(to: word, in: candidates) { return "; did you mean \"\(match)\"?" }
-        return "; valid \(noun) are " + candidates.map { "\"\($0)\"" }.joined(separator: ", ")
+        if let match = closest(to: word, in: candidates) { return "; did you mean \(quoted(match))?" }
+        return "; valid \(noun) are " + candidates.map { "\(quoted($0))" }.joined(separator: ", ")
     }
 
     /// Edit distance over characters where swapping two neighbours counts as one edit

@@ -1,11 +1,15 @@
 extension TypeRef {
+    /// The deepest nesting of `[…]` a type may have: deeper types are never real API
+    /// shapes, and the Swift compiler's time grows exponentially with the depth.
+    static let maximumNesting = 8
+
     /// Parses a spec type string (`string`, `Account`, `[T]`, `[string: T]`, `T?`).
     ///
     /// Model names are not resolved here; the validator checks them against the spec.
     /// - Returns: the type, or a message saying what is wrong.
     static func parse(_ text: String) -> Result<TypeRef, TypeSyntaxError> {
         var parser = TypeStringParser(text: Array(text.unicodeScalars))
-        return parser.parseWhole().mapError { TypeSyntaxError(message: "invalid type \"\(text)\"; \($0.reason)") }
+        return parser.parseWhole().mapError { TypeSyntaxError(message: "invalid type \(quoted(text)); \($0.reason)") }
     }
 }
 
@@ -19,6 +23,7 @@ struct TypeSyntaxError: Error, Sendable {
 private struct TypeStringParser {
     let text: [Unicode.Scalar]
     var index = 0
+    var depth = 0
 
     struct Failure: Error {
         var reason: String
@@ -30,7 +35,7 @@ private struct TypeStringParser {
             let type = try parseType()
             skipSpaces()
             if index < text.count {
-                throw Failure(reason: "unexpected \"\(String(String.UnicodeScalarView(text[index...])))\" after the type")
+                throw Failure(reason: "unexpected \(quoted(String(String.UnicodeScalarView(text[index...])))) after the type")
             }
             return .success(type)
         } catch {
@@ -53,6 +58,11 @@ private struct TypeStringParser {
     mutating func parseBase() throws(Failure) -> TypeRef {
         skipSpaces()
         if peek == "[" {
+            depth += 1
+            defer { depth -= 1 }
+            guard depth <= TypeRef.maximumNesting else {
+                throw Failure(reason: "types may nest at most \(TypeRef.maximumNesting) levels of [ ]")
+            }
             index += 1
             skipSpaces()
             let start = index
@@ -73,7 +83,7 @@ private struct TypeStringParser {
         }
         let name = identifier()
         guard !name.isEmpty else {
-            if let peek { throw Failure(reason: "expected a type name, found \"\(Character(peek))\"") }
+            if let peek { throw Failure(reason: "expected a type name, found \(quoted(Character(peek)))") }
             throw Failure(reason: "expected a type name")
         }
         if let scalar = TypeRef.Scalar(rawValue: name) { return .scalar(scalar) }

@@ -1,15 +1,22 @@
 /// A short hash of a response type's shape, computed at generation time.
 ///
-/// It covers every property's Swift type, JSON name and optionality, enum values, and
-/// the date format, recursively through models; a change to any of them changes the
-/// fingerprint, so entries stored by an older model are simply not found.
-enum ShapeFingerprint {
+/// It covers the response type and every model reachable from it: each property's JSON
+/// name and type, each enum's values, and the date format. A change to any of them
+/// changes the fingerprint, so entries stored by an older model are simply not found.
+/// Each model is described once, by name, so shared and recursive models cost linear time.
+struct ShapeFingerprint {
+    private let models: [String: Model]
+    private let dates: DateFormat
+
+    init(spec: Spec) {
+        models = Dictionary(spec.models.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+        dates = spec.defaults.dates
+    }
+
     /// 16 hex digits of FNV-1a 64 over the canonical shape text.
-    static func of(_ type: TypeRef, in spec: Spec) -> String {
-        var visited: Set<String> = []
-        let text = "dates=\(spec.defaults.dates.rawValue);" + describe(type, spec: spec, visited: &visited)
+    func of(_ type: TypeRef) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
+        for byte in text(of: type).utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
@@ -17,27 +24,33 @@ enum ShapeFingerprint {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// The canonical shape text; models already being described are referred to by name.
-    static func describe(_ type: TypeRef, spec: Spec, visited: inout Set<String>) -> String {
+    /// `dates=…;<type>;<model>{…};…` with the reachable models sorted by name.
+    func text(of type: TypeRef) -> String {
+        var reachable: Set<String> = []
+        var pending = Self.modelNames(in: type)
+        while let name = pending.popLast() {
+            guard reachable.insert(name).inserted, let model = models[name], case .object(let properties) = model.kind
+            else { continue }
+            for property in properties { pending += Self.modelNames(in: property.type) }
+        }
+        let described = reachable.sorted().compactMap { name in models[name].map(describe) }
+        return (["dates=\(dates.rawValue)", type.description] + described).joined(separator: ";")
+    }
+
+    private func describe(_ model: Model) -> String {
+        switch model.kind {
+        case .enumeration(let values):
+            return model.name.name + "(" + values.map(\.value).joined(separator: "|") + ")"
+        case .object(let properties):
+            return model.name.name + "{" + properties.map { "\($0.wireName):\($0.type)" }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func modelNames(in type: TypeRef) -> [String] {
         switch type {
-        case .scalar(let scalar): return scalar.rawValue
-        case .array(let element): return "[" + describe(element, spec: spec, visited: &visited) + "]"
-        case .dictionary(let value): return "[string:" + describe(value, spec: spec, visited: &visited) + "]"
-        case .optional(let wrapped): return describe(wrapped, spec: spec, visited: &visited) + "?"
-        case .model(let name):
-            guard let model = spec.models.first(where: { $0.name.name == name }), visited.insert(name).inserted else {
-                return name
-            }
-            defer { visited.remove(name) }
-            switch model.kind {
-            case .enumeration(let values):
-                return name + "(" + values.map(\.value).joined(separator: "|") + ")"
-            case .object(let properties):
-                let fields = properties.map { property in
-                    property.wireName + ":" + describe(property.type, spec: spec, visited: &visited)
-                }
-                return name + "{" + fields.joined(separator: ",") + "}"
-            }
+        case .scalar: []
+        case .model(let name): [name]
+        case .array(let inner), .dictionary(let inner), .optional(let inner): modelNames(in: inner)
         }
     }
 }

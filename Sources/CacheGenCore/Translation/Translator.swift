@@ -7,6 +7,15 @@ struct Translator {
     let spec: Spec
     /// The spec's file name without folders, for the header.
     let sourceName: String
+    private let cycles: ModelCycles
+    private let fingerprints: ShapeFingerprint
+
+    init(spec: Spec, sourceName: String) {
+        self.spec = spec
+        self.sourceName = sourceName
+        cycles = ModelCycles(spec: spec)
+        fingerprints = ShapeFingerprint(spec: spec)
+    }
 
     func translate() -> SwiftFile {
         var sections: [SwiftFile.Section] = []
@@ -42,7 +51,7 @@ struct Translator {
         case .enumeration(let values):
             return .type(enumeration(name: name, doc: doc, values: values))
         case .object(let properties):
-            let indirect = ModelCycles(spec: spec).indirectProperties(of: model)
+            let indirect = cycles.indirectProperties(of: model)
             var members: [Declaration] = properties.map { property in
                 .property(
                     PropertyDeclaration(
@@ -75,7 +84,7 @@ struct Translator {
     /// A string enum that keeps values the spec does not list, so a server that adds a
     /// value does not make older apps fail to decode the whole response.
     private func enumeration(name: String, doc: DocComment, values: [EnumValue]) -> TypeDeclaration {
-        let cases = values.map { (wire: $0.value, name: SwiftNaming.memberName($0.value)) }
+        let cases = values.enumerated().map { (wire: $1.value, name: SwiftNaming.caseName($1.value, position: $0)) }
         let taken = Set(cases.map(\.name))
         let unknown = ["unknown", "undocumented", "unlisted"].first { !taken.contains($0) } ?? "unknownValue"
         var doc = doc
@@ -184,7 +193,7 @@ struct Translator {
         func forwarding(omittingOptionals: Bool) -> [Expression.Argument] {
             arguments.map { argument in
                 Expression.Argument(
-                    label: SwiftNaming.label(argument.name),
+                    label: SwiftNaming.callLabel(argument.name),
                     value: .raw(omittingOptionals && argument.isOptional ? "nil" : SwiftNaming.parameterValue(argument.name)))
             }
         }
@@ -260,7 +269,7 @@ struct Translator {
                             name: method.name,
                             parameters: method.parameters(policy: .defaulted, optionalDefaults: true),
                             isAsync: true, isThrowing: true, returnType: method.returnType,
-                            body: [.expression("try await ", .call(method.name, forwarded))])))
+                            body: [.expression("try await ", .call("self." + method.name, forwarded))])))
             } else if method.arguments.contains(where: \.isOptional) {
                 members.append(.function(withoutOptionals(method, name: method.name, isAsync: true, returnType: method.returnType)))
             }
@@ -274,7 +283,7 @@ struct Translator {
     private func withoutOptionals(_ method: Method, name: String, isAsync: Bool, returnType: String?) -> FunctionDeclaration {
         let required = method.parameters(policy: .none, optionalDefaults: false)
             .enumerated().filter { !method.arguments[$0.offset].isOptional }.map(\.element)
-        let call = Expression.call(name, method.forwarding(omittingOptionals: true))
+        let call = Expression.call("self." + name, method.forwarding(omittingOptionals: true))
         return FunctionDeclaration(
             doc: ["Calls `\(name.filter { $0 != "`" })` without the optional arguments."],
             name: name, parameters: required, isAsync: isAsync, isThrowing: isAsync, returnType: returnType,
@@ -304,10 +313,11 @@ struct Translator {
                 call = .call(
                     "self.client.value",
                     [.init(label: "for", value: request), target, .init(label: "policy", value: .raw("policy"))])
-            } else if method.responseType != nil {
-                call = .call("self.client.response", [.init(label: "for", value: request), target])
             } else {
-                call = .call("self.client.perform", [.init(label: nil, value: request), target])
+                var arguments: [Expression.Argument] = [.init(label: method.responseType == nil ? nil : "for", value: request), target]
+                let invalidations = invalidations(of: method, in: repository)
+                if !invalidations.isEmpty { arguments.append(.init(label: "invalidating", value: .array(invalidations))) }
+                call = .call(method.responseType == nil ? "self.client.perform" : "self.client.response", arguments)
             }
             members.append(
                 .function(
@@ -390,6 +400,38 @@ struct Translator {
             name: "Mock" + name, conformances: [name], members: handlers + [.function(initializer)] + methods)
     }
 
+    /// `Invalidation`s for the endpoints a mutation lists: the entries of one path when
+    /// the mutation has a required argument for each of the target's path parameters,
+    /// otherwise every entry of the target (all pages, all paths).
+    private func invalidations(of method: Method, in repository: Repository) -> [Expression] {
+        method.endpoint.invalidates.compactMap { target in
+            guard let endpoint = repository.endpoints.first(where: { $0.name.name == target.name }) else { return nil }
+            let constant = "Endpoints." + SwiftNaming.escaped(SwiftNaming.memberName(endpoint.name.name))
+            let pathParameters = endpoint.parameters.filter { $0.place == .path }
+            let fills = pathParameters.compactMap { parameter -> String? in
+                guard let argument = method.arguments.first(where: { $0.parameter?.name.name == parameter.name.name }),
+                    !argument.isOptional, argument.parameter?.type.unwrapped == argument.parameter?.type,
+                    isParameterScalar(argument.parameter?.type)
+                else { return nil }
+                return "$0.setPathParameter(\(SwiftLiteral.string(parameter.name.name)), \(SwiftNaming.parameterValue(argument.name)))"
+            }
+            guard !pathParameters.isEmpty, fills.count == pathParameters.count else {
+                return .raw("Invalidation(\(constant))")
+            }
+            return .raw(
+                "Invalidation(\(constant), path: \(SwiftLiteral.string(endpoint.path))) { \(fills.joined(separator: "; ")) }")
+        }
+    }
+
+    /// Whether a value can fill a path segment: a scalar or an enum, not a collection.
+    private func isParameterScalar(_ type: TypeRef?) -> Bool {
+        switch type {
+        case .scalar: true
+        case .model(let name): isEnum(name)
+        default: false
+        }
+    }
+
     private func endpointConstant(_ method: Method) -> PropertyDeclaration {
         var arguments: [Expression.Argument] = [
             .init(label: "name", value: .raw(SwiftLiteral.string("\(method.repository).\(method.endpoint.name.name)")))
@@ -410,7 +452,7 @@ struct Translator {
         arguments.append(
             .init(label: "coding", value: .call("JSONCoding", [.init(label: "dates", value: .raw(".\(spec.defaults.dates.rawValue)"))])))
         if let response = method.endpoint.response, method.isCached {
-            arguments.append(.init(label: "shape", value: .raw(SwiftLiteral.string(ShapeFingerprint.of(response, in: spec)))))
+            arguments.append(.init(label: "shape", value: .raw(SwiftLiteral.string(fingerprints.of(response)))))
         }
         return PropertyDeclaration(visibility: .none, isStatic: true, name: method.name, value: .call("Endpoint", arguments))
     }
@@ -464,6 +506,10 @@ struct Translator {
         var doc = endpoint.description.map(SwiftLiteral.commentLines) ?? []
         if !doc.isEmpty { doc.append("") }
         doc.append("`\(endpoint.method) \(endpoint.path)`. " + cacheSentence(method))
+        if !endpoint.invalidates.isEmpty {
+            let names = endpoint.invalidates.map { "`\(SwiftNaming.memberName($0.name))`" }
+            doc.append("A success removes the stored entries of " + Self.list(names) + ".")
+        }
         if method.isCached {
             doc.append("")
             doc.append("- Parameter policy: How to use the cache for this call; `nil` uses `.\(method.defaultPolicy)`.")

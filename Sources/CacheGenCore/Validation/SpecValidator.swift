@@ -16,7 +16,10 @@ struct SpecValidator {
         // The runtime's names, which generated code uses unqualified.
         "CachedClientRuntime", "CachedValue", "CachePolicy", "CacheScope", "CacheRule", "CachedClient",
         "CacheStore", "CacheEntry", "CacheKey", "Endpoint", "EndpointRequest", "JSONCoding", "HTTPTransport",
-        "CachedClientError", "CacheEvent", "AsyncThrowingStream",
+        "CachedClientError", "CacheEvent", "AsyncThrowingStream", "Invalidation", "Indirect", "MockNotImplemented",
+        "MockStream",
+        // Protocols and nested types generated code names unqualified.
+        "CaseIterable", "CodingKey", "CodingKeys", "RawRepresentable", "Endpoints", "Requests",
     ]
 
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
@@ -56,16 +59,19 @@ struct SpecValidator {
         for repository in spec.repositories {
             declared.append(repository.name)
             declared.append(Named(name: "Live" + repository.name.name, location: repository.name.location))
+            declared.append(Named(name: "Mock" + repository.name.name, location: repository.name.location))
         }
         for name in declared {
             let swiftName = SwiftNaming.typeName(name.name)
-            if Self.reservedTypeNames.contains(swiftName) {
+            if SwiftNaming.isNameless(name.name) {
+                report(Self.nameless(name.name, "type"), at: name.location)
+            } else if Self.reservedTypeNames.contains(swiftName) {
                 report(
-                    "\"\(name.name)\" clashes with the Swift or Foundation type \(swiftName); rename it, for example to \"Api\(swiftName)\"",
+                    "\(quoted(name.name)) clashes with \(swiftName), a name Swift, Foundation or the generated code already uses; rename it, for example to \"Api\(swiftName)\"",
                     at: name.location)
             } else if let first = seen[swiftName] {
                 report(
-                    "\"\(name.name)\" becomes the Swift type \(swiftName), like \"\(first.name)\" at \(first.location.line):\(first.location.column); rename one of them",
+                    "\(quoted(name.name)) becomes the Swift type \(swiftName), like \(quoted(first.name)) at \(first.location.line):\(first.location.column); rename one of them",
                     at: name.location)
             } else {
                 seen[swiftName] = name
@@ -75,23 +81,28 @@ struct SpecValidator {
 
     private mutating func checkProperties(_ properties: [Property], of model: Model) {
         if properties.isEmpty {
-            diagnostics.append(.warning("model \"\(model.name.name)\" has no properties", at: model.name.location))
+            diagnostics.append(.warning("model \(quoted(model.name.name)) has no properties", at: model.name.location))
         }
         var swiftNames: [String: Property] = [:]
         var wireNames: [String: Property] = [:]
         for property in properties {
             checkTypeReference(property.type, at: property.typeLocation)
             let swiftName = SwiftNaming.memberName(property.name.name)
-            if let first = swiftNames[swiftName] {
+            if SwiftNaming.isNameless(property.name.name) {
                 report(
-                    "properties \"\(first.name.name)\" (\(first.name.location.line):\(first.name.location.column)) and \"\(property.name.name)\" both become \(swiftName) in Swift; rename one and keep the wire name with \"json\"",
+                    Self.nameless(
+                        property.name.name, "property", advice: "name it in the spec and keep the wire name with \"json\""),
+                    at: property.name.location)
+            } else if let first = swiftNames[swiftName] {
+                report(
+                    "properties \(quoted(first.name.name)) (\(first.name.location.line):\(first.name.location.column)) and \(quoted(property.name.name)) both become \(swiftName) in Swift; rename one and keep the wire name with \"json\"",
                     at: property.name.location)
             } else {
                 swiftNames[swiftName] = property
             }
             if let first = wireNames[property.wireName] {
                 report(
-                    "properties \"\(first.name.name)\" and \"\(property.name.name)\" both use the JSON name \"\(property.wireName)\"",
+                    "properties \(quoted(first.name.name)) and \(quoted(property.name.name)) both use the JSON name \(quoted(property.wireName))",
                     at: property.name.location)
             } else {
                 wireNames[property.wireName] = property
@@ -101,26 +112,26 @@ struct SpecValidator {
 
     private mutating func checkEnumValues(_ values: [EnumValue], of model: Model) {
         if values.isEmpty {
-            report("enum \"\(model.name.name)\" has no values; list at least one", at: model.name.location)
+            report("enum \(quoted(model.name.name)) has no values; list at least one", at: model.name.location)
         }
         var seen: [String: EnumValue] = [:]
         var caseNames: [String: EnumValue] = [:]
-        for value in values {
+        for (position, value) in values.enumerated() {
             if value.value.isEmpty {
-                report("enum \"\(model.name.name)\" has an empty value", at: value.location)
+                report("enum \(quoted(model.name.name)) has an empty value", at: value.location)
                 continue
             }
             if let first = seen[value.value] {
                 report(
-                    "enum \"\(model.name.name)\" lists \"\(value.value)\" twice (first at \(first.location.line):\(first.location.column))",
+                    "enum \(quoted(model.name.name)) lists \(quoted(value.value)) twice (first at \(first.location.line):\(first.location.column))",
                     at: value.location)
                 continue
             }
             seen[value.value] = value
-            let caseName = SwiftNaming.memberName(value.value)
+            let caseName = SwiftNaming.caseName(value.value, position: position)
             if let first = caseNames[caseName] {
                 report(
-                    "enum values \"\(first.value)\" (\(first.location.line):\(first.location.column)) and \"\(value.value)\" both become the case \(caseName) in Swift; cachegen cannot generate both",
+                    "enum values \(quoted(first.value)) (\(first.location.line):\(first.location.column)) and \(quoted(value.value)) both become the case \(caseName) in Swift; cachegen cannot generate both",
                     at: value.location)
             } else {
                 caseNames[caseName] = value
@@ -131,15 +142,19 @@ struct SpecValidator {
     private mutating func checkEndpointNames(_ repository: Repository) {
         if repository.endpoints.isEmpty {
             diagnostics.append(
-                .warning("repository \"\(repository.name.name)\" has no endpoints", at: repository.name.location))
+                .warning("repository \(quoted(repository.name.name)) has no endpoints", at: repository.name.location))
         }
         var methods: [String: Named] = [:]
         for endpoint in repository.endpoints {
+            if SwiftNaming.isNameless(endpoint.name.name) {
+                report(Self.nameless(endpoint.name.name, "method"), at: endpoint.name.location)
+                continue
+            }
             var names = [SwiftNaming.memberName(endpoint.name.name)]
             if endpoint.cache != nil, endpoint.response != nil { names.append(names[0] + "Stream") }
             if let name = names.first(where: { methods[$0] != nil }), let first = methods[name] {
                 report(
-                    "endpoint \"\(endpoint.name.name)\" becomes the method \(name), like \"\(first.name)\" at \(first.location.line):\(first.location.column); rename one of them",
+                    "endpoint \(quoted(endpoint.name.name)) becomes the method \(name), like \(quoted(first.name)) at \(first.location.line):\(first.location.column); rename one of them",
                     at: endpoint.name.location)
             }
             for name in names where methods[name] == nil { methods[name] = endpoint.name }
@@ -149,7 +164,7 @@ struct SpecValidator {
     private mutating func checkMethodAndPath(_ endpoint: EndpointSpec) {
         if !Self.methods.contains(endpoint.method) {
             report(
-                "unknown HTTP method \"\(endpoint.method)\"; use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
+                "unknown HTTP method \(quoted(endpoint.method)); use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
                 at: endpoint.methodLocation)
         }
         if let problem = PathTemplate.problem(endpoint.path) {
@@ -158,12 +173,12 @@ struct SpecValidator {
         var seen: Set<String> = []
         for name in PathTemplate.parameterNames(endpoint.path) where !name.isEmpty {
             if !seen.insert(name).inserted {
-                report("path \"\(endpoint.path)\" uses \"{\(name)}\" twice", at: endpoint.pathLocation)
+                report("path \(quoted(endpoint.path)) uses \"{\(name)}\" twice", at: endpoint.pathLocation)
             }
         }
         if endpoint.method == "GET" || endpoint.method == "HEAD", endpoint.body != nil {
             report(
-                "\(endpoint.method) endpoint \"\(endpoint.name.name)\" cannot have a body; send it as query items",
+                "\(endpoint.method) endpoint \(quoted(endpoint.name.name)) cannot have a body; send it as query items",
                 at: endpoint.bodyLocation ?? endpoint.name.location)
         }
     }
@@ -175,9 +190,11 @@ struct SpecValidator {
             checkTypeReference(parameter.type, at: parameter.typeLocation)
             checkParameterType(parameter)
             let swiftName = SwiftNaming.argumentName(parameter.name.name)
-            if let first = swiftNames[swiftName] {
+            if SwiftNaming.isNameless(parameter.name.name) {
+                report(Self.nameless(parameter.name.name, "argument"), at: parameter.name.location)
+            } else if let first = swiftNames[swiftName] {
                 report(
-                    "\(parameter.place.rawValue) parameter \"\(parameter.name.name)\" becomes the argument \(swiftName), like \(first.place.rawValue) parameter \"\(first.name.name)\" at \(first.name.location.line):\(first.name.location.column); the generated method cannot take both",
+                    "\(parameter.place.rawValue) parameter \(quoted(parameter.name.name)) becomes the argument \(swiftName), like \(first.place.rawValue) parameter \(quoted(first.name.name)) at \(first.name.location.line):\(first.name.location.column); the generated method cannot take both",
                     at: parameter.name.location)
             } else {
                 swiftNames[swiftName] = parameter
@@ -186,7 +203,7 @@ struct SpecValidator {
     }
 
     private mutating func checkParameterType(_ parameter: Parameter) {
-        let where_ = "\(parameter.place.rawValue) parameter \"\(parameter.name.name)\""
+        let where_ = "\(parameter.place.rawValue) parameter \(quoted(parameter.name.name))"
         var type = parameter.type
         if case .optional(let wrapped) = type {
             if parameter.place == .path {
@@ -231,18 +248,19 @@ struct SpecValidator {
         let name = endpoint.name.name
         if endpoint.response == nil {
             if cache.origin != .defaults {
-                report("endpoint \"\(name)\" has no \"response\" to cache; add one or set \"cache\": false", at: cache.location)
+                report("endpoint \(quoted(name)) has no \"response\" to cache; add one or set \"cache\": false", at: cache.location)
             }
             return
         }
-        if endpoint.method != "GET" {
+        // An unknown method is reported once, by checkMethodAndPath.
+        if endpoint.method != "GET", Self.methods.contains(endpoint.method) {
             if cache.origin != .object || !cache.bodyInKey {
                 report(
-                    "\(endpoint.method) endpoint \"\(name)\" is cached only when its body is in the key; add \"body\" to \"cache\".\"key\" or set \"cache\": false",
+                    "\(endpoint.method) endpoint \(quoted(name)) is cached only when its body is in the key; add \"body\" to \"cache\".\"key\" or set \"cache\": false",
                     at: cache.location)
             }
             if endpoint.body == nil, cache.bodyInKey {
-                report("\(endpoint.method) endpoint \"\(name)\" has no \"body\" to put in the key", at: cache.location)
+                report("\(endpoint.method) endpoint \(quoted(name)) has no \"body\" to put in the key", at: cache.location)
             }
         }
         guard let key = cache.key else { return }
@@ -250,17 +268,17 @@ struct SpecValidator {
         let names = endpoint.parameters.map(\.name.name) + (endpoint.body == nil ? [] : ["body"])
         for entry in key {
             if !seen.insert(entry.name).inserted {
-                report("\"key\" lists \"\(entry.name)\" twice", at: entry.location)
+                report("\"key\" lists \(quoted(entry.name)) twice", at: entry.location)
             } else if !names.contains(entry.name) {
                 let hint = names.isEmpty
                     ? "; this endpoint has no parameters"
                     : Suggestion.hint(for: entry.name, among: names, noun: "names")
-                report("\"key\" names \"\(entry.name)\", which is not a parameter of \"\(name)\"" + hint, at: entry.location)
+                report("\"key\" names \(quoted(entry.name)), which is not a parameter of \(quoted(name))" + hint, at: entry.location)
             }
         }
         for parameter in endpoint.parameters where parameter.place == .path && !seen.contains(parameter.name.name) {
             report(
-                "\"key\" of \"\(name)\" leaves out path parameter \"\(parameter.name.name)\"; add it, or two different resources would share one entry",
+                "\"key\" of \(quoted(name)) leaves out path parameter \(quoted(parameter.name.name)); add it, or two different resources would share one entry",
                 at: cache.location)
         }
     }
@@ -270,7 +288,13 @@ struct SpecValidator {
         guard let first = endpoint.invalidates.first else { return }
         if endpoint.method == "GET" || endpoint.method == "HEAD" {
             report(
-                "\(endpoint.method) endpoint \"\(endpoint.name.name)\" cannot invalidate; only calls that change data (POST, PUT, PATCH, DELETE) do",
+                "\(endpoint.method) endpoint \(quoted(endpoint.name.name)) cannot invalidate; only calls that change data (POST, PUT, PATCH, DELETE) do",
+                at: first.location)
+            return
+        }
+        if endpoint.cache != nil, endpoint.response != nil {
+            report(
+                "\(endpoint.method) endpoint \(quoted(endpoint.name.name)) is cached, so it cannot invalidate; set \"cache\": false or remove \"invalidates\"",
                 at: first.location)
             return
         }
@@ -278,25 +302,30 @@ struct SpecValidator {
         var seen: Set<String> = []
         for target in endpoint.invalidates {
             guard seen.insert(target.name).inserted else {
-                report("\"invalidates\" lists \"\(target.name)\" twice", at: target.location)
+                report("\"invalidates\" lists \(quoted(target.name)) twice", at: target.location)
                 continue
             }
             guard let other = repository.endpoints.first(where: { $0.name.name == target.name }) else {
                 report(
-                    "\"invalidates\" names \"\(target.name)\", which is not an endpoint of \(repository.name.name)"
+                    "\"invalidates\" names \(quoted(target.name)), which is not an endpoint of \(repository.name.name)"
                         + Suggestion.hint(for: target.name, among: names, noun: "endpoints"),
                     at: target.location)
                 continue
             }
             if other.cache == nil || other.response == nil {
                 report(
-                    "\"invalidates\" names \"\(target.name)\", which is never cached; remove it from the list",
+                    "\"invalidates\" names \(quoted(target.name)), which is never cached; remove it from the list",
                     at: target.location)
             }
         }
     }
 
     // MARK: - Helpers
+
+    /// The message for a name with no letter or digit to build a Swift name from.
+    static func nameless(_ name: String, _ what: String, advice: String = "rename it") -> String {
+        "\(quoted(name)) has no letter or digit to make a Swift \(what) name from; \(advice)"
+    }
 
     /// Model names in a type must be declared.
     private mutating func checkTypeReference(_ type: TypeRef, at location: SourceLocation) {
@@ -307,9 +336,9 @@ struct SpecValidator {
         case .model(let name):
             guard !spec.models.contains(where: { $0.name.name == name }) else { return }
             let candidates = spec.models.map(\.name.name) + TypeRef.Scalar.allCases.map(\.rawValue)
-            var message = "unknown type \"\(name)\""
+            var message = "unknown type \(quoted(name))"
             if let match = Suggestion.closest(to: name, in: candidates) {
-                message += "; did you mean \"\(match)\"?"
+                message += "; did you mean \(quoted(match))?"
             } else {
                 message += "; declare it under \"models\" or use string, int, double, bool, date, url or uuid"
             }

@@ -197,6 +197,15 @@ public struct TransactionPage: Codable, Sendable, Equatable {
     }
 }
 
+public struct AccountUpdate: Codable, Sendable, Equatable {
+    public var nickname: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(nickname: String? = nil) {
+        self.nickname = nickname
+    }
+}
+
 /// The signed-in user's contact details.
 public struct Profile: Codable, Sendable, Equatable {
     public var name: String
@@ -349,12 +358,20 @@ public protocol AccountRepository: Sendable {
     /// `GET /me`. Never cached: every call goes to the network.
     func getProfile() async throws -> Profile
 
+    /// Renames an account.
+    ///
+    /// `PATCH /accounts/{id}`. Never cached: every call goes to the network.
+    /// A success removes the stored entries of `getAccount` and `getAccounts`.
+    func updateAccount(id: String, body: AccountUpdate) async throws -> Account
+
     /// `POST /transfers`. Never cached: every call goes to the network.
+    /// A success removes the stored entries of `getAccounts`, `getAccount` and `getTransactions`.
     func createTransfer(body: TransferRequest) async throws -> Transfer
 
     /// Cancels a pending transfer.
     ///
     /// `DELETE /transfers/{id}`. Nothing to cache: the response has no body.
+    /// A success removes the stored entries of `getTransactions`.
     func deleteTransfer(id: String) async throws
 }
 
@@ -365,17 +382,17 @@ extension AccountRepository {
         perPage: Int? = nil,
         policy: CachePolicy = .networkFirst
     ) async throws -> CachedValue<[Account]> {
-        try await getAccounts(page: page, perPage: perPage, policy: Optional(policy))
+        try await self.getAccounts(page: page, perPage: perPage, policy: Optional(policy))
     }
 
     /// Calls `getAccountsStream` without the optional arguments.
     public func getAccountsStream(page: Int) -> AsyncThrowingStream<CachedValue<[Account]>, any Error> {
-        getAccountsStream(page: page, perPage: nil)
+        self.getAccountsStream(page: page, perPage: nil)
     }
 
     /// Calls `getAccount` with the spec's default policy, `.networkFirst`, unless one is given.
     public func getAccount(id: String, policy: CachePolicy = .networkFirst) async throws -> CachedValue<Account> {
-        try await getAccount(id: id, policy: Optional(policy))
+        try await self.getAccount(id: id, policy: Optional(policy))
     }
 
     /// Calls `getTransactions` with the spec's default policy, `.networkFirst`, unless one is given.
@@ -387,7 +404,7 @@ extension AccountRepository {
         xApiVersion: String,
         policy: CachePolicy = .networkFirst
     ) async throws -> CachedValue<TransactionPage> {
-        try await getTransactions(
+        try await self.getTransactions(
             accountId: accountId,
             cursor: cursor,
             category: category,
@@ -402,7 +419,7 @@ extension AccountRepository {
         accountId: String,
         xApiVersion: String
     ) -> AsyncThrowingStream<CachedValue<TransactionPage>, any Error> {
-        getTransactionsStream(
+        self.getTransactionsStream(
             accountId: accountId,
             cursor: nil,
             category: nil,
@@ -503,16 +520,45 @@ public struct LiveAccountRepository: AccountRepository {
         try await self.client.response(for: Requests.getProfile(), endpoint: Endpoints.getProfile)
     }
 
+    /// Renames an account.
+    ///
+    /// `PATCH /accounts/{id}`. Never cached: every call goes to the network.
+    /// A success removes the stored entries of `getAccount` and `getAccounts`.
+    public func updateAccount(id: String, body: AccountUpdate) async throws -> Account {
+        try await self.client.response(
+            for: Requests.updateAccount(id: id, body: body),
+            endpoint: Endpoints.updateAccount,
+            invalidating: [
+                Invalidation(Endpoints.getAccount, path: "/accounts/{id}") { $0.setPathParameter("id", id) },
+                Invalidation(Endpoints.getAccounts),
+            ]
+        )
+    }
+
     /// `POST /transfers`. Never cached: every call goes to the network.
+    /// A success removes the stored entries of `getAccounts`, `getAccount` and `getTransactions`.
     public func createTransfer(body: TransferRequest) async throws -> Transfer {
-        try await self.client.response(for: Requests.createTransfer(body: body), endpoint: Endpoints.createTransfer)
+        try await self.client.response(
+            for: Requests.createTransfer(body: body),
+            endpoint: Endpoints.createTransfer,
+            invalidating: [
+                Invalidation(Endpoints.getAccounts),
+                Invalidation(Endpoints.getAccount),
+                Invalidation(Endpoints.getTransactions),
+            ]
+        )
     }
 
     /// Cancels a pending transfer.
     ///
     /// `DELETE /transfers/{id}`. Nothing to cache: the response has no body.
+    /// A success removes the stored entries of `getTransactions`.
     public func deleteTransfer(id: String) async throws {
-        try await self.client.perform(Requests.deleteTransfer(id: id), endpoint: Endpoints.deleteTransfer)
+        try await self.client.perform(
+            Requests.deleteTransfer(id: id),
+            endpoint: Endpoints.deleteTransfer,
+            invalidating: [Invalidation(Endpoints.getTransactions)]
+        )
     }
 
     private enum Endpoints {
@@ -520,22 +566,27 @@ public struct LiveAccountRepository: AccountRepository {
             name: "AccountRepository.getAccounts",
             cache: CacheRule(ttl: 600, maxStale: 604800, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "2794fc5b2897c6be"
+            shape: "c96b7db890fe6b34"
         )
         static let getAccount = Endpoint(
             name: "AccountRepository.getAccount",
             cache: CacheRule(ttl: 600, maxStale: 604800, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "bbc106567d285310"
+            shape: "25e46444c75feccc"
         )
         static let getTransactions = Endpoint(
             name: "AccountRepository.getTransactions",
             cache: CacheRule(ttl: 60, maxStale: 259200, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "26b74a67ba2952b2"
+            shape: "e41473e34681fab8"
         )
         static let getProfile = Endpoint(
             name: "AccountRepository.getProfile",
+            cache: nil,
+            coding: JSONCoding(dates: .iso8601)
+        )
+        static let updateAccount = Endpoint(
+            name: "AccountRepository.updateAccount",
             cache: nil,
             coding: JSONCoding(dates: .iso8601)
         )
@@ -585,6 +636,13 @@ public struct LiveAccountRepository: AccountRepository {
             EndpointRequest(method: "GET", path: "/me")
         }
 
+        static func updateAccount(id: String, body: AccountUpdate) -> EndpointRequest {
+            var request = EndpointRequest(method: "PATCH", path: "/accounts/{id}")
+            request.setPathParameter("id", id)
+            request.setJSONBody(body, isKey: false)
+            return request
+        }
+
         static func createTransfer(body: TransferRequest) -> EndpointRequest {
             var request = EndpointRequest(method: "POST", path: "/transfers")
             request.setJSONBody(body, isKey: false)
@@ -613,6 +671,9 @@ public struct MockAccountRepository: AccountRepository {
     /// Answers `getProfile`.
     public var getProfileHandler: @Sendable () async throws -> Profile
 
+    /// Answers `updateAccount`.
+    public var updateAccountHandler: @Sendable (_ id: String, _ body: AccountUpdate) async throws -> Account
+
     /// Answers `createTransfer`.
     public var createTransferHandler: @Sendable (_ body: TransferRequest) async throws -> Transfer
 
@@ -625,6 +686,7 @@ public struct MockAccountRepository: AccountRepository {
         getAccount: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Account> = { _, _ in throw MockNotImplemented(endpoint: "AccountRepository.getAccount") },
         getTransactions: @escaping @Sendable (_ accountId: String, _ cursor: String?, _ category: TransactionCategory?, _ includePending: Bool?, _ xApiVersion: String, _ policy: CachePolicy?) async throws -> CachedValue<TransactionPage> = { _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "AccountRepository.getTransactions") },
         getProfile: @escaping @Sendable () async throws -> Profile = { throw MockNotImplemented(endpoint: "AccountRepository.getProfile") },
+        updateAccount: @escaping @Sendable (_ id: String, _ body: AccountUpdate) async throws -> Account = { _, _ in throw MockNotImplemented(endpoint: "AccountRepository.updateAccount") },
         createTransfer: @escaping @Sendable (_ body: TransferRequest) async throws -> Transfer = { _ in throw MockNotImplemented(endpoint: "AccountRepository.createTransfer") },
         deleteTransfer: @escaping @Sendable (_ id: String) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "AccountRepository.deleteTransfer") }
     ) {
@@ -632,6 +694,7 @@ public struct MockAccountRepository: AccountRepository {
         self.getAccountHandler = getAccount
         self.getTransactionsHandler = getTransactions
         self.getProfileHandler = getProfile
+        self.updateAccountHandler = updateAccount
         self.createTransferHandler = createTransfer
         self.deleteTransferHandler = deleteTransfer
     }
@@ -685,6 +748,11 @@ public struct MockAccountRepository: AccountRepository {
     /// Calls `getProfileHandler`.
     public func getProfile() async throws -> Profile {
         try await self.getProfileHandler()
+    }
+
+    /// Calls `updateAccountHandler`.
+    public func updateAccount(id: String, body: AccountUpdate) async throws -> Account {
+        try await self.updateAccountHandler(id, body)
     }
 
     /// Calls `createTransferHandler`.

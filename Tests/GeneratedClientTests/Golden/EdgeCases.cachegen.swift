@@ -277,7 +277,7 @@ extension EdgeRepository {
         xRequestID: UUID? = nil,
         policy: CachePolicy = .networkFirst
     ) async throws -> CachedValue<Keywords> {
-        try await `default`(
+        try await self.`default`(
             in: `in`,
             self: self_,
             policyParameter: policyParameter,
@@ -296,7 +296,7 @@ extension EdgeRepository {
         self self_: Odd,
         xApiVersion: String
     ) -> AsyncThrowingStream<CachedValue<Keywords>, any Error> {
-        defaultStream(
+        self.defaultStream(
             in: `in`,
             self: self_,
             policyParameter: nil,
@@ -310,12 +310,12 @@ extension EdgeRepository {
 
     /// Calls `getTree` with the spec's default policy, `.staleWhileRevalidate`, unless one is given.
     public func getTree(id: String, policy: CachePolicy = .staleWhileRevalidate) async throws -> CachedValue<Category> {
-        try await getTree(id: id, policy: Optional(policy))
+        try await self.getTree(id: id, policy: Optional(policy))
     }
 
     /// Calls `getShapes` with the spec's default policy, `.networkFirst`, unless one is given.
     public func getShapes(policy: CachePolicy = .networkFirst) async throws -> CachedValue<[String: Shapes]> {
-        try await getShapes(policy: Optional(policy))
+        try await self.getShapes(policy: Optional(policy))
     }
 }
 
@@ -424,19 +424,19 @@ public struct LiveEdgeRepository: EdgeRepository {
             name: "EdgeRepository.default",
             cache: CacheRule(ttl: 3600, maxStale: 604800, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .secondsSince1970),
-            shape: "253e05ede66b85b2"
+            shape: "443651f01ee83919"
         )
         static let getTree = Endpoint(
             name: "EdgeRepository.getTree",
             cache: CacheRule(ttl: 30, maxStale: 604800, policy: .staleWhileRevalidate, scope: .shared),
             coding: JSONCoding(dates: .secondsSince1970),
-            shape: "188af5d5018ab538"
+            shape: "1496e02011edf2be"
         )
         static let getShapes = Endpoint(
             name: "EdgeRepository.getShapes",
             cache: CacheRule(ttl: 300, maxStale: 604800, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .secondsSince1970),
-            shape: "60a792b3748b78a1"
+            shape: "9da1dce343e3fd44"
         )
         static let putShapes = Endpoint(
             name: "EdgeRepository.putShapes",

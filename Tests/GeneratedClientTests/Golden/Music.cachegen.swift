@@ -318,22 +318,22 @@ extension ChartRepository {
         limit: Int? = nil,
         policy: CachePolicy = .cacheFirst
     ) async throws -> CachedValue<Chart> {
-        try await getTopChart(country: country, genre: genre, limit: limit, policy: Optional(policy))
+        try await self.getTopChart(country: country, genre: genre, limit: limit, policy: Optional(policy))
     }
 
     /// Calls `getTopChartStream` without the optional arguments.
     public func getTopChartStream(country: String) -> AsyncThrowingStream<CachedValue<Chart>, any Error> {
-        getTopChartStream(country: country, genre: nil, limit: nil)
+        self.getTopChartStream(country: country, genre: nil, limit: nil)
     }
 
     /// Calls `getTrack` with the spec's default policy, `.cacheFirst`, unless one is given.
     public func getTrack(id: String, policy: CachePolicy = .cacheFirst) async throws -> CachedValue<Track> {
-        try await getTrack(id: id, policy: Optional(policy))
+        try await self.getTrack(id: id, policy: Optional(policy))
     }
 
     /// Calls `getArtist` with the spec's default policy, `.cacheFirst`, unless one is given.
     public func getArtist(id: String, policy: CachePolicy = .cacheFirst) async throws -> CachedValue<Artist> {
-        try await getArtist(id: id, policy: Optional(policy))
+        try await self.getArtist(id: id, policy: Optional(policy))
     }
 
     /// Calls `searchTracks` with the spec's default policy, `.networkFirst`, unless one is given.
@@ -341,7 +341,7 @@ extension ChartRepository {
         body: TrackSearch,
         policy: CachePolicy = .networkFirst
     ) async throws -> CachedValue<[Track]> {
-        try await searchTracks(body: body, policy: Optional(policy))
+        try await self.searchTracks(body: body, policy: Optional(policy))
     }
 }
 
@@ -439,25 +439,25 @@ public struct LiveChartRepository: ChartRepository {
             name: "ChartRepository.getTopChart",
             cache: CacheRule(ttl: 21600, maxStale: 1209600, policy: .cacheFirst, scope: .shared),
             coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: "5c5f16701be0667a"
+            shape: "85fa629c78b5bab2"
         )
         static let getTrack = Endpoint(
             name: "ChartRepository.getTrack",
             cache: CacheRule(ttl: 604800, maxStale: 7776000, policy: .cacheFirst, scope: .shared),
             coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: "69059aef80bc3794"
+            shape: "64d466d1adec50fe"
         )
         static let getArtist = Endpoint(
             name: "ChartRepository.getArtist",
             cache: CacheRule(ttl: 3600, maxStale: 1209600, policy: .cacheFirst, scope: .shared),
             coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: "1c76f5124ee2cae4"
+            shape: "17d4ab78c7e9fa32"
         )
         static let searchTracks = Endpoint(
             name: "ChartRepository.searchTracks",
             cache: CacheRule(ttl: 600, maxStale: 1209600, policy: .networkFirst, scope: .shared),
             coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: "53e61e1262092192"
+            shape: "1087549e381a93ea"
         )
         static let reportPlay = Endpoint(
             name: "ChartRepository.reportPlay",

@@ -277,7 +277,7 @@ public protocol NewsRepository: Sendable {
 extension NewsRepository {
     /// Calls `getSections` with the spec's default policy, `.staleWhileRevalidate`, unless one is given.
     public func getSections(policy: CachePolicy = .staleWhileRevalidate) async throws -> CachedValue<[Section]> {
-        try await getSections(policy: Optional(policy))
+        try await self.getSections(policy: Optional(policy))
     }
 
     /// Calls `getHeadlines` with the spec's default policy, `.staleWhileRevalidate`, unless one is given.
@@ -287,17 +287,17 @@ extension NewsRepository {
         edition: String? = nil,
         policy: CachePolicy = .staleWhileRevalidate
     ) async throws -> CachedValue<[ArticleSummary]> {
-        try await getHeadlines(sectionId: sectionId, limit: limit, edition: edition, policy: Optional(policy))
+        try await self.getHeadlines(sectionId: sectionId, limit: limit, edition: edition, policy: Optional(policy))
     }
 
     /// Calls `getHeadlinesStream` without the optional arguments.
     public func getHeadlinesStream(sectionId: String) -> AsyncThrowingStream<CachedValue<[ArticleSummary]>, any Error> {
-        getHeadlinesStream(sectionId: sectionId, limit: nil, edition: nil)
+        self.getHeadlinesStream(sectionId: sectionId, limit: nil, edition: nil)
     }
 
     /// Calls `getArticle` with the spec's default policy, `.cacheFirst`, unless one is given.
     public func getArticle(id: String, policy: CachePolicy = .cacheFirst) async throws -> CachedValue<Article> {
-        try await getArticle(id: id, policy: Optional(policy))
+        try await self.getArticle(id: id, policy: Optional(policy))
     }
 
     /// Calls `search` with the spec's default policy, `.networkFirst`, unless one is given.
@@ -306,12 +306,12 @@ extension NewsRepository {
         page: Int? = nil,
         policy: CachePolicy = .networkFirst
     ) async throws -> CachedValue<[ArticleSummary]> {
-        try await search(q: q, page: page, policy: Optional(policy))
+        try await self.search(q: q, page: page, policy: Optional(policy))
     }
 
     /// Calls `searchStream` without the optional arguments.
     public func searchStream(q: String) -> AsyncThrowingStream<CachedValue<[ArticleSummary]>, any Error> {
-        searchStream(q: q, page: nil)
+        self.searchStream(q: q, page: nil)
     }
 }
 
@@ -406,25 +406,25 @@ public struct LiveNewsRepository: NewsRepository {
                 ttlFromServer: true
             ),
             coding: JSONCoding(dates: .iso8601),
-            shape: "f8de25dbbbda6487"
+            shape: "0fa2f8bcf7fae82b"
         )
         static let getHeadlines = Endpoint(
             name: "NewsRepository.getHeadlines",
             cache: CacheRule(ttl: 300, maxStale: 2592000, policy: .staleWhileRevalidate, scope: .shared),
             coding: JSONCoding(dates: .iso8601),
-            shape: "93351f1f72d82fc1"
+            shape: "4e775c50f97c6818"
         )
         static let getArticle = Endpoint(
             name: "NewsRepository.getArticle",
             cache: CacheRule(ttl: 3600, maxStale: 2592000, policy: .cacheFirst, scope: .shared),
             coding: JSONCoding(dates: .iso8601),
-            shape: "ae5708a2c21fea9e"
+            shape: "9d83b54e76aa4e32"
         )
         static let search = Endpoint(
             name: "NewsRepository.search",
             cache: CacheRule(ttl: 600, maxStale: 2592000, policy: .networkFirst, scope: .shared),
             coding: JSONCoding(dates: .iso8601),
-            shape: "93351f1f72d82fc1"
+            shape: "4e775c50f97c6818"
         )
     }
 
@@ -555,16 +555,18 @@ public protocol BookmarkRepository: Sendable {
     func getBookmarksStream() -> AsyncThrowingStream<CachedValue<[Bookmark]>, any Error>
 
     /// `POST /me/bookmarks`. Never cached: every call goes to the network.
+    /// A success removes the stored entries of `getBookmarks`.
     func addBookmark(body: BookmarkRequest) async throws -> Bookmark
 
     /// `DELETE /me/bookmarks/{articleId}`. Nothing to cache: the response has no body.
+    /// A success removes the stored entries of `getBookmarks`.
     func removeBookmark(articleId: String) async throws
 }
 
 extension BookmarkRepository {
     /// Calls `getBookmarks` with the spec's default policy, `.networkFirst`, unless one is given.
     public func getBookmarks(policy: CachePolicy = .networkFirst) async throws -> CachedValue<[Bookmark]> {
-        try await getBookmarks(policy: Optional(policy))
+        try await self.getBookmarks(policy: Optional(policy))
     }
 }
 
@@ -593,13 +595,23 @@ public struct LiveBookmarkRepository: BookmarkRepository {
     }
 
     /// `POST /me/bookmarks`. Never cached: every call goes to the network.
+    /// A success removes the stored entries of `getBookmarks`.
     public func addBookmark(body: BookmarkRequest) async throws -> Bookmark {
-        try await self.client.response(for: Requests.addBookmark(body: body), endpoint: Endpoints.addBookmark)
+        try await self.client.response(
+            for: Requests.addBookmark(body: body),
+            endpoint: Endpoints.addBookmark,
+            invalidating: [Invalidation(Endpoints.getBookmarks)]
+        )
     }
 
     /// `DELETE /me/bookmarks/{articleId}`. Nothing to cache: the response has no body.
+    /// A success removes the stored entries of `getBookmarks`.
     public func removeBookmark(articleId: String) async throws {
-        try await self.client.perform(Requests.removeBookmark(articleId: articleId), endpoint: Endpoints.removeBookmark)
+        try await self.client.perform(
+            Requests.removeBookmark(articleId: articleId),
+            endpoint: Endpoints.removeBookmark,
+            invalidating: [Invalidation(Endpoints.getBookmarks)]
+        )
     }
 
     private enum Endpoints {
@@ -607,7 +619,7 @@ public struct LiveBookmarkRepository: BookmarkRepository {
             name: "BookmarkRepository.getBookmarks",
             cache: CacheRule(ttl: 60, maxStale: 2592000, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "20cfac4977c00a40"
+            shape: "bc4f31b2dc6b130d"
         )
         static let addBookmark = Endpoint(
             name: "BookmarkRepository.addBookmark",
