@@ -27,7 +27,10 @@ import FoundationNetworking
 ///   Because of it, housekeeping goes through the client (`removeAll()`,
 ///   `removeAll(partition:)`, `removeAll(endpoint:)`, `invalidate(_:)`), which clears both
 ///   layers; removing entries through `store` directly leaves decoded values in memory
-///   until they are pushed out or the client is released.
+///   until they are pushed out or the client is released. Likewise another process
+///   writing the same folder (an app extension) is seen once the key leaves memory, and a
+///   hit in memory does not renew the file's last use, so a size sweep may delete a file
+///   whose value memory still answers with (within its ttl and `maxStale`, as always).
 /// - A mutation's `invalidating` entries are removed after its 2xx answer, and a fetch
 ///   that was under way when they were removed does not store its (older) answer.
 public final class CachedClient: Sendable {
@@ -563,7 +566,10 @@ public final class CachedClient: Sendable {
     /// not be kept and makes any older copy outdated; reported as `.evict` when the call had
     /// read an entry.
     private func forget(_ call: Call, hadEntry: Bool) async {
+        // Before and after, as housekeeping does: a value read while the store removes
+        // the file must not stay in memory.
         memory.remove(call.key)
+        defer { memory.remove(call.key) }
         do {
             try await store.removeEntry(for: call.key)
             if hadEntry { emit(.evict, call, message: "removed: the server answered no-store") }
