@@ -137,12 +137,7 @@ final class WriterProcess: @unchecked Sendable {
                     process.standardOutput = output
                     process.standardError = errors
                     try process.run()
-                    var buffer = Data()
-                    while !buffer.contains(UInt8(ascii: "\n")) {
-                        let chunk = output.fileHandleForReading.availableData
-                        if chunk.isEmpty { break }
-                        buffer.append(chunk)
-                    }
+                    _ = output.fileHandleForReading.readFirstLine()
                     return WriterProcess(process: process, errors: errors)
                 })
             }.start()

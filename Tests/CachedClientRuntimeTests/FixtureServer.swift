@@ -75,13 +75,7 @@ final class FixtureServer: @unchecked Sendable {
         process.standardOutput = output
         try process.run()
 
-        var buffer = Data()
-        while !buffer.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-        }
-        let line = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        let line = output.fileHandleForReading.readFirstLine()
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {
             process.terminate()
             throw StartFailure(output: line)
