@@ -1,0 +1,166 @@
+// A plain executable for profilers (valgrind --tool=callgrind, perf): runs one workload
+// many times with no benchmark harness around it, and prints the time per call.
+//
+//   swift build --package-path Benchmarks -c release --product Profile
+//   valgrind --tool=callgrind Benchmarks/.build/release/Profile client-hit 1024 2000
+//
+// Workloads:
+//   key N                      build N CacheKeys (what every client call does first)
+//   client-hit BYTES N         N cacheFirst hits through the generated client, FileCacheStore
+//   layer-hit BYTES N          the same with the client's in-memory layer of decoded values on
+//   store-hit BYTES N          N FileCacheStore.entry(for:) + decode
+//   floor BYTES N              N Data(contentsOf:) + JSONDecoder.decode of the same bytes
+//   write replace|new|remove-first BYTES N
+//                              N FileCacheStore.setEntry: over an existing entry, to a new
+//                              key, or after removing the old entry
+//   generate SPEC N            N Generator.generate runs on a spec file
+//   fresh-client|fresh-memory|fresh-raw BYTES N
+//                              N networkFirst calls over 127.0.0.1 (FileCacheStore, or
+//                              MemoryCacheStore), or N raw URLSession calls + decode
+//   scale ENTRIES N            N store.entry(for:) of random keys in the store the Scale
+//                              benchmark left in the temporary folder (run it first)
+
+import BenchSupport
+import CacheGenCore
+import CachedClientRuntime
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@inline(never)
+func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+func report(_ label: String, _ count: Int, _ start: ContinuousClock.Instant) {
+    let elapsed = ContinuousClock.now - start
+    let (seconds, attoseconds) = elapsed.components
+    let microseconds = (Double(seconds) * 1e6 + Double(attoseconds) / 1e12) / Double(max(count, 1))
+    print("\(label): \(count) calls, \(String(format: "%.2f", microseconds)) µs per call")
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else {
+    print("usage: Profile key|client-hit|store-hit|floor|write|generate …")
+    exit(2)
+}
+let number = { (index: Int, fallback: Int) -> Int in
+    arguments.count > index ? Int(arguments[index]) ?? fallback : fallback
+}
+
+switch command {
+case "key":
+    let count = number(1, 10_000)
+    let start = ContinuousClock.now
+    for index in 0..<count { consume(benchKey(feed: "home", page: index)) }
+    report("CacheKey init", count, start)
+
+case "client-hit", "layer-hit", "store-hit", "floor":
+    let bytes = number(1, 1_024)
+    let count = number(2, 10_000)
+    let body = Payloads.feed(bytes: bytes)
+    let directory = try makeTemporaryDirectory("profile")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try FileCacheStore(directory: directory.appendingPathComponent("store"))
+    try await fill(store, body: body, feeds: ["home"], pages: 0..<1)
+    let key = benchKey(feed: "home", page: 0)
+    try await store.setEntry(CacheEntry(body: body, date: Date()), for: key)
+    let file = directory.appendingPathComponent("floor.json")
+    try body.write(to: file)
+    let repository = offlineRepository(store, memoryCacheLimit: command == "layer-hit" ? 100 : 0)
+    // Off the main actor, as the benchmarks run: from the main actor every await of the
+    // client would add two thread switches.
+    let start = ContinuousClock.now
+    try await Task.detached {
+        for _ in 0..<count {
+            switch command {
+            case "client-hit", "layer-hit":
+                consume(try await repository.getItems(feedId: "home", page: 0, policy: .cacheFirst))
+            case "store-hit":
+                let entry = try await store.entry(for: key)!
+                consume(try benchEndpoint.coding.makeDecoder().decode([FeedItem].self, from: entry.body))
+            default:
+                consume(try Payloads.plainDecoder().decode([FeedItem].self, from: Data(contentsOf: file)))
+            }
+        }
+    }.value
+    report("\(command) \(body.count) bytes", count, start)
+
+case "write":
+    let mode = arguments.count > 1 ? arguments[1] : "replace"
+    let bytes = number(2, 1_024)
+    let count = number(3, 2_000)
+    let body = Payloads.feed(bytes: bytes)
+    let directory = try makeTemporaryDirectory("profile-write")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try FileCacheStore(directory: directory)
+    let keys = (0..<(mode == "new" ? count : 64)).map { benchKey(feed: "write", page: $0) }
+    for key in keys.prefix(64) { try await store.setEntry(CacheEntry(body: body, date: Date()), for: key) }
+    let start = ContinuousClock.now
+    for index in 0..<count {
+        let key = keys[index % keys.count]
+        if mode == "remove-first" { try await store.removeEntry(for: key) }
+        try await store.setEntry(CacheEntry(body: body, date: Date()), for: key)
+    }
+    report("setEntry (\(mode)) \(body.count) bytes", count, start)
+
+case "generate":
+    let path = arguments.count > 1 ? arguments[1] : "/tmp/Large.cachegen.json"
+    let count = number(2, 5)
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let start = ContinuousClock.now
+    for _ in 0..<count { consume(Generator.generate(data, path: path, options: .init())) }
+    report("Generator.generate", count, start)
+
+case "scale":
+    let entries = number(1, 100_000)
+    let count = number(2, 10_000)
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("cachegen-bench-scale-\(entries)/store")
+    let store = try FileCacheStore(directory: directory)
+    let keys = (0..<entries).map { benchKey(feed: "direct", page: $0) }
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    let start = ContinuousClock.now
+    for _ in 0..<count {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        guard let entry = try await store.entry(for: keys[Int((state >> 33) % UInt64(entries))]) else {
+            print("miss: run the Scale benchmark first")
+            exit(1)
+        }
+        consume(entry)
+    }
+    report("store.entry, \(entries) entries, random keys", count, start)
+
+case "fresh-client", "fresh-memory", "fresh-raw":
+    let bytes = number(1, 1_024)
+    let count = number(2, 2_000)
+    let server = try LoopbackServer(body: Payloads.feed(bytes: bytes))
+    let session = URLSessionTransport.defaultSession
+    let directory = try makeTemporaryDirectory("profile-fresh")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store: any CacheStore = command == "fresh-client" ? try FileCacheStore(directory: directory) : MemoryCacheStore()
+    let repository = LiveFeedRepository(client: CachedClient(
+        baseURL: server.baseURL, store: store, transport: URLSessionTransport(session: session), partition: "user-1"))
+    var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/feeds/home/items?page=1")!)
+    request.cachePolicy = .reloadIgnoringLocalCacheData
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    let call = { () async throws -> Void in
+        if command == "fresh-raw" {
+            let (data, _) = try await session.data(for: request)
+            consume(try Payloads.plainDecoder().decode([FeedItem].self, from: data))
+        } else {
+            consume(try await repository.getItems(feedId: "home", page: 1, policy: .networkFirst))
+        }
+    }
+    for _ in 0..<20 { try await call() }
+    let start = ContinuousClock.now
+    for _ in 0..<count { try await call() }
+    report("\(command) \(bytes) bytes", count, start)
+    server.stop()
+
+default:
+    print("unknown workload \(command)")
+    exit(2)
+}
