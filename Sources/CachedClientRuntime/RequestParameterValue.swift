@@ -11,7 +11,11 @@ public protocol RequestParameterValue: Sendable {
 
 extension String: RequestParameterValue {
     /// The string in Unicode normal form C, so that "é" typed two ways is one key.
-    public var requestParameterText: String { precomposedStringWithCanonicalMapping }
+    /// ASCII text is already in that form and is returned as is: normalising costs more
+    /// than the rest of building a key.
+    public var requestParameterText: String {
+        utf8.allSatisfy { $0 < 0x80 } ? self : precomposedStringWithCanonicalMapping
+    }
 }
 
 extension Int: RequestParameterValue {

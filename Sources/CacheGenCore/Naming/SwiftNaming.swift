@@ -17,6 +17,7 @@ public enum SwiftNaming {
 
     /// A type name: `account_kind` → `AccountKind`.
     public static func typeName(_ name: String) -> String {
+        if let fast = asciiName(name, member: false) { return fast }
         let words = words(name)
         guard !words.isEmpty else { return "_" }
         let joined = words.map(capitalized).joined()
@@ -27,6 +28,7 @@ public enum SwiftNaming {
     ///
     /// Not escaped: use `escaped(_:)` where the name is declared or referenced.
     public static func memberName(_ name: String) -> String {
+        if let fast = asciiName(name, member: true) { return fast }
         let words = words(name)
         guard let first = words.first else { return "_" }
         let head = first.allSatisfy(\.isUppercase) && first.count > 1 ? first.lowercased() : lowercasedFirst(first)
@@ -85,11 +87,16 @@ public enum SwiftNaming {
     /// name is upper case (`HTTP_STATUS` → `http`, `status`).
     private static func words(_ name: String) -> [String] {
         let words = split(name)
-        return name.contains(where: \.isLowercase) ? words : words.map { $0.lowercased() }
+        let hasLowercase = name.utf8.allSatisfy { $0 < 0x80 }
+            ? name.utf8.contains { $0 >= 0x61 && $0 <= 0x7A }
+            : name.contains(where: \.isLowercase)
+        return hasLowercase ? words : words.map { $0.lowercased() }
     }
 
     /// Splits into words at separators and case changes; signs become words.
     static func split(_ name: String) -> [String] {
+        let bytes = Array(name.utf8)
+        if bytes.allSatisfy({ $0 < 0x80 }) { return splitASCII(bytes) }
         var words: [String] = []
         var current = ""
         let characters = Array(name)
@@ -118,6 +125,83 @@ public enum SwiftNaming {
         }
         flush()
         return words
+    }
+
+    /// `split` for ASCII names, on bytes: the same rules without Unicode property lookups
+    /// (for ASCII, letters are A–Z and a–z and numbers are 0–9).
+    private static func splitASCII(_ bytes: [UInt8]) -> [String] {
+        asciiWords(bytes).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    private static let plusWord = Array("plus".utf8)[...]
+    private static let minusWord = Array("minus".utf8)[...]
+
+    @inline(__always) private static func isUpper(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+    @inline(__always) private static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+    @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// The words of an ASCII name as slices of its bytes (words are contiguous runs).
+    private static func asciiWords(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var words: [ArraySlice<UInt8>] = []
+        var start: Int?
+        func flush(_ end: Int) {
+            if let first = start, first < end { words.append(bytes[first..<end]) }
+            start = nil
+        }
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == 0x2B || byte == 0x2D, start == nil, index + 1 < bytes.count, isDigit(bytes[index + 1]),
+                words.isEmpty
+            {
+                words.append(byte == 0x2B ? plusWord : minusWord)
+                continue
+            }
+            guard isUpper(byte) || isLower(byte) || isDigit(byte) else {
+                flush(index)
+                continue
+            }
+            if start != nil {
+                let last = bytes[index - 1]
+                let nextIsLower = index + 1 < bytes.count && isLower(bytes[index + 1])
+                let lowerToUpper = (isLower(last) || isDigit(last)) && isUpper(byte)
+                let acronymEnd = isUpper(last) && isUpper(byte) && nextIsLower
+                if lowerToUpper || acronymEnd { flush(index) }
+            }
+            if start == nil { start = index }
+        }
+        flush(bytes.count)
+        return words
+    }
+
+    /// `typeName` (`member` false) or `memberName` of an ASCII name, built on bytes; `nil`
+    /// for any other name, which takes the general path. Same rules: words lower-cased when
+    /// the name has no lower-case letter; a type capitalises every word; a member lower-cases
+    /// its first word (wholly when it is an all-capital acronym of two or more letters, else
+    /// its first letter) and capitalises the rest; a leading digit gets `_`.
+    private static func asciiName(_ name: String, member: Bool) -> String? {
+        let bytes = Array(name.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let words = asciiWords(bytes)
+        guard !words.isEmpty else { return "_" }
+        let lowerAll = !bytes.contains(where: isLower)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 1)
+        for (number, word) in words.enumerated() {
+            let wordStart = out.count
+            for byte in word { out.append(lowerAll && isUpper(byte) ? byte | 0x20 : byte) }
+            if member && number == 0 {
+                let acronym = word.count > 1 && out[wordStart...].allSatisfy(isUpper)
+                if acronym {
+                    for index in wordStart..<out.count { out[index] |= 0x20 }
+                } else if isUpper(out[wordStart]) {
+                    out[wordStart] |= 0x20
+                }
+            } else if isLower(out[wordStart]) {
+                out[wordStart] &= ~0x20
+            }
+        }
+        if isDigit(out[0]) { out.insert(UInt8(ascii: "_"), at: 0) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func capitalized(_ word: String) -> String {
