@@ -411,7 +411,7 @@ struct Translator {
             let fills = pathParameters.compactMap { parameter -> String? in
                 guard let argument = method.arguments.first(where: { $0.parameter?.name.name == parameter.name.name }),
                     !argument.isOptional, argument.parameter?.type.unwrapped == argument.parameter?.type,
-                    isParameterScalar(argument.parameter?.type)
+                    argument.parameter.map({ spec.isTextValue($0.type) }) == true
                 else { return nil }
                 return "$0.setPathParameter(\(SwiftLiteral.string(parameter.name.name)), \(SwiftNaming.parameterValue(argument.name)))"
             }
@@ -420,15 +420,6 @@ struct Translator {
             }
             return .raw(
                 "Invalidation(\(constant), path: \(SwiftLiteral.string(endpoint.path))) { \(fills.joined(separator: "; ")) }")
-        }
-    }
-
-    /// Whether a value can fill a path segment: a scalar or an enum, not a collection.
-    private func isParameterScalar(_ type: TypeRef?) -> Bool {
-        switch type {
-        case .scalar: true
-        case .model(let name): isEnum(name)
-        default: false
         }
     }
 
@@ -489,14 +480,8 @@ struct Translator {
 
     /// Arrays of enums are sent as their raw values.
     private func parameterValue(_ name: String, type: TypeRef) -> String {
-        guard case .array(.model(let model)) = type.unwrapped, isEnum(model) else { return name }
+        guard case .array(.model(let model)) = type.unwrapped, spec.isEnum(model) else { return name }
         return type.isOptional ? "\(name)?.map(\\.rawValue)" : "\(name).map(\\.rawValue)"
-    }
-
-    private func isEnum(_ name: String) -> Bool {
-        guard let model = spec.models.first(where: { $0.name.name == name }) else { return false }
-        if case .enumeration = model.kind { return true }
-        return false
     }
 
     // MARK: - Doc comments

@@ -223,15 +223,10 @@ struct SpecValidator {
         }
     }
 
+    /// Like `Spec.isTextValue`, but an undeclared model passes: checkTypeReference reports it.
     private func isParameterScalar(_ type: TypeRef) -> Bool {
-        switch type {
-        case .scalar: return true
-        case .model(let name):
-            guard let model = spec.models.first(where: { $0.name.name == name }) else { return true }  // reported elsewhere
-            if case .enumeration = model.kind { return true }
-            return false
-        default: return false
-        }
+        if case .model(let name) = type, !spec.models.contains(where: { $0.name.name == name }) { return true }
+        return spec.isTextValue(type)
     }
 
     private mutating func checkTypes(_ endpoint: EndpointSpec) {
