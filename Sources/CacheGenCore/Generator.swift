@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// The generator's one entry point: spec bytes in, Swift source or located diagnostics out.
@@ -39,8 +40,12 @@ public enum Generator {
             return Output(source: nil, diagnostics: diagnostics)
         }
         let sourceName = path.split(separator: "/").last.map(String.init) ?? path
-        let file = Translator(spec: spec, sourceName: sourceName).translate()
-        return Output(source: SwiftRenderer(access: options.access).render(file), diagnostics: diagnostics)
+        let translator = Translator(spec: spec, sourceName: sourceName)
+        let renderer = SwiftRenderer(access: options.access)
+        // Sections are independent: each is translated, rendered and freed on its own core.
+        let sections = concurrentMap(count: translator.sectionCount) { renderer.render(translator.section($0)) }
+        let source = ([renderer.renderOutline(translator.outline())] + sections).joined()
+        return Output(source: source, diagnostics: diagnostics)
     }
 
     /// Parses and validates without rendering, as `cachegen validate` does.
@@ -55,6 +60,33 @@ public enum Generator {
             name.removeLast(suffix.count)
         }
         return name + ".cachegen.swift"
+    }
+
+    /// `transform` of `0..<count` on every core, in order.
+    private static func concurrentMap(count: Int, _ transform: @Sendable (Int) -> String) -> [String] {
+        let results = Results(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { index in results.set(transform(index), at: index) }
+        return results.values
+    }
+
+    /// One slot per index; `concurrentPerform` fills them from several threads.
+    private final class Results: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [String]
+
+        init(count: Int) { slots = Array(repeating: "", count: count) }
+
+        func set(_ value: String, at index: Int) {
+            lock.lock()
+            slots[index] = value
+            lock.unlock()
+        }
+
+        var values: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return slots
+        }
     }
 
     private static func check(_ data: Data, path: String) -> (spec: Spec?, diagnostics: [Diagnostic]) {

@@ -29,7 +29,7 @@ enum Visibility: Sendable, Hashable {
 }
 
 /// One declaration.
-indirect enum Declaration: Sendable, Hashable {
+enum Declaration: Sendable, Hashable {
     case type(TypeDeclaration)
     case property(PropertyDeclaration)
     case function(FunctionDeclaration)
@@ -66,7 +66,7 @@ struct PropertyDeclaration: Sendable, Hashable {
 }
 
 /// An expression the renderer may need to wrap: a call with labelled arguments, or text.
-indirect enum Expression: Sendable, Hashable {
+enum Expression: Sendable, Hashable {
     /// Code written as is.
     case raw(String)
     /// `callee(label: value, …)`, wrapped one argument a line when too long.
@@ -127,7 +127,7 @@ struct FunctionDeclaration: Sendable, Hashable {
 }
 
 /// A statement in a function body: a line, or a braced block.
-indirect enum Statement: Sendable, Hashable {
+enum Statement: Sendable, Hashable {
     /// One line of code.
     case line(String)
     /// `prefix` followed by an expression the renderer may wrap.

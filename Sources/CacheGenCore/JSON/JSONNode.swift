@@ -4,7 +4,7 @@
 /// diagnostic it reports can point at the exact key or value the user wrote.
 public struct JSONNode: Sendable, Hashable {
     /// What a JSON value holds; object members keep the order they had in the file.
-    public indirect enum Value: Sendable, Hashable {
+    public enum Value: Sendable, Hashable {
         /// An object, with its members in file order so generated code follows the spec.
         case object([JSONMember])
         /// An array, in file order.

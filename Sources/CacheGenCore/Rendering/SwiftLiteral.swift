@@ -3,6 +3,9 @@ enum SwiftLiteral {
     /// A double-quoted string literal with `\`, `"`, control characters and
     /// interpolation-looking text escaped.
     static func string(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -22,7 +25,7 @@ enum SwiftLiteral {
     /// One comment line with any line break or control character written as `\u{…}`,
     /// so spec text (a path, a name) can never end the comment early.
     static func commentSafe(_ line: String) -> String {
-        guard line.unicodeScalars.contains(where: isBreaking) else { return line }
+        guard !isPrintableASCII(line), line.unicodeScalars.contains(where: isBreaking) else { return line }
         var result = ""
         for scalar in line.unicodeScalars {
             if isBreaking(scalar) {
@@ -34,13 +37,20 @@ enum SwiftLiteral {
         return result
     }
 
+    /// Whether every byte is printable ASCII: the common case, checked without decoding.
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        let printable = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+        return printable ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
     private static func isBreaking(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x85 || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// Text safe inside a `///` or `//` comment: one line, no control characters.
     static func commentLines(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        if isPrintableASCII(text) { return [text.trimmingTrailingSpaces()] }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
                 .trimmingTrailingSpaces()
         }

@@ -284,22 +284,3 @@ public struct EndpointCache: Sendable, Hashable {
         return key.contains { $0.name == parameter.name.name }
     }
 }
-
-extension Spec {
-    /// Whether `name` is declared as an enum model.
-    func isEnum(_ name: String) -> Bool {
-        guard let model = models.first(where: { $0.name.name == name }) else { return false }
-        if case .enumeration = model.kind { return true }
-        return false
-    }
-
-    /// Whether a value of `type` can be sent as text in a path segment, query item or
-    /// header: a scalar or an enum, not an object or a collection.
-    func isTextValue(_ type: TypeRef) -> Bool {
-        switch type {
-        case .scalar: true
-        case .model(let name): isEnum(name)
-        default: false
-        }
-    }
-}

@@ -96,9 +96,18 @@ private struct TypeStringParser {
         index += 1
     }
 
+    /// `_`, a digit or a letter; ASCII is answered without the Unicode tables.
+    static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "_", "0"..."9", "a"..."z", "A"..."Z": true
+        case _ where scalar.isASCII: false
+        default: scalar.properties.isAlphabetic
+        }
+    }
+
     mutating func identifier() -> String {
         var result = String.UnicodeScalarView()
-        while let scalar = peek, scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+        while let scalar = peek, Self.isIdentifierScalar(scalar) {
             result.append(scalar)
             index += 1
         }

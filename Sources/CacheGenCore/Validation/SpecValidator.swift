@@ -3,6 +3,7 @@
 /// Runs on what `SpecParser` produced; structural problems were reported there.
 struct SpecValidator {
     let spec: Spec
+    private let models: ModelIndex
     private(set) var diagnostics: [Diagnostic] = []
 
     /// Swift and Foundation names a model may not take: the generated code would not
@@ -26,6 +27,7 @@ struct SpecValidator {
 
     init(spec: Spec) {
         self.spec = spec
+        models = ModelIndex(spec)
     }
 
     /// Runs every rule.
@@ -203,11 +205,12 @@ struct SpecValidator {
     }
 
     private mutating func checkParameterType(_ parameter: Parameter) {
-        let where_ = "\(parameter.place.rawValue) parameter \(quoted(parameter.name.name))"
+        // Built only for a message: most parameters are fine.
+        let where_ = { "\(parameter.place.rawValue) parameter \(quoted(parameter.name.name))" }
         var type = parameter.type
         if case .optional(let wrapped) = type {
             if parameter.place == .path {
-                report("\(where_) cannot be optional: every path segment needs a value", at: parameter.typeLocation)
+                report("\(where_()) cannot be optional: every path segment needs a value", at: parameter.typeLocation)
                 return
             }
             type = wrapped
@@ -217,16 +220,16 @@ struct SpecValidator {
         }
         guard isParameterScalar(type) else {
             report(
-                "\(where_) has type \(parameter.type), which cannot be sent as text; use a scalar, an enum model" + (parameter.place == .query ? " or an array of them" : ""),
+                "\(where_()) has type \(parameter.type), which cannot be sent as text; use a scalar, an enum model" + (parameter.place == .query ? " or an array of them" : ""),
                 at: parameter.typeLocation)
             return
         }
     }
 
-    /// Like `Spec.isTextValue`, but an undeclared model passes: checkTypeReference reports it.
+    /// Like `ModelIndex.isTextValue`, but an undeclared model passes: checkTypeReference reports it.
     private func isParameterScalar(_ type: TypeRef) -> Bool {
-        if case .model(let name) = type, !spec.models.contains(where: { $0.name.name == name }) { return true }
-        return spec.isTextValue(type)
+        if case .model(let name) = type, !models.contains(name) { return true }
+        return models.isTextValue(type)
     }
 
     private mutating func checkTypes(_ endpoint: EndpointSpec) {
@@ -329,7 +332,7 @@ struct SpecValidator {
         case .array(let inner), .dictionary(let inner), .optional(let inner):
             checkTypeReference(inner, at: location)
         case .model(let name):
-            guard !spec.models.contains(where: { $0.name.name == name }) else { return }
+            guard !models.contains(name) else { return }
             let candidates = spec.models.map(\.name.name) + TypeRef.Scalar.allCases.map(\.rawValue)
             var message = "unknown type \(quoted(name))"
             if let match = Suggestion.closest(to: name, in: candidates) {

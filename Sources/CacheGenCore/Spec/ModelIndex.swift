@@ -1,0 +1,33 @@
+/// The spec's models by name, built once: every stage looks models up by name for each
+/// type it meets, and a spec may declare hundreds.
+///
+/// When two models share a name (an error the validator reports), the first one counts.
+struct ModelIndex: Sendable {
+    private let models: [String: Model]
+
+    init(_ spec: Spec) {
+        models = Dictionary(spec.models.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The model declared under `name`.
+    subscript(name: String) -> Model? { models[name] }
+
+    /// Whether `name` is declared as a model.
+    func contains(_ name: String) -> Bool { models[name] != nil }
+
+    /// Whether `name` is declared as an enum model.
+    func isEnum(_ name: String) -> Bool {
+        guard case .enumeration = models[name]?.kind else { return false }
+        return true
+    }
+
+    /// Whether a value of `type` can be sent as text in a path segment, query item or
+    /// header: a scalar or an enum, not an object or a collection.
+    func isTextValue(_ type: TypeRef) -> Bool {
+        switch type {
+        case .scalar: true
+        case .model(let name): isEnum(name)
+        default: false
+        }
+    }
+}
