@@ -109,7 +109,7 @@ struct FunctionDeclaration: Sendable, Hashable {
 
         /// How the body refers to the value.
         var value: String {
-            label == nil ? SwiftNaming.parameterValue(name.filter { $0 != "`" }) : name
+            label == nil ? SwiftNaming.parameterValue(SwiftNaming.unescaped(name)) : name
         }
     }
 

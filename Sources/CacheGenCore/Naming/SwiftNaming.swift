@@ -73,6 +73,13 @@ public enum SwiftNaming {
         identifier == "self" ? "self_" : escaped(identifier)
     }
 
+    /// The name without the backticks `escaped(_:)` may have added, for doc comments.
+    static func unescaped(_ identifier: String) -> String {
+        guard identifier.utf8.count > 1, identifier.utf8.first == UInt8(ascii: "`"), identifier.utf8.last == UInt8(ascii: "`")
+        else { return identifier }
+        return String(identifier.dropFirst().dropLast())
+    }
+
     /// The name in backticks when it is a keyword.
     public static func escaped(_ identifier: String) -> String {
         keywords.contains(identifier) ? "`\(identifier)`" : identifier

@@ -82,18 +82,19 @@ struct Translator: Sendable {
             return .type(enumeration(name: name, doc: doc, values: values))
         case .object(let properties):
             let indirect = cycles.indirectProperties(of: model)
-            var members: [Declaration] = properties.map { property in
+            let names = properties.map { SwiftNaming.memberName($0.name.name) }
+            let types = properties.map { swiftType($0.type) }
+            var members: [Declaration] = properties.indices.map { index in
                 .property(
                     PropertyDeclaration(
-                        doc: property.description.map(SwiftLiteral.commentLines) ?? [],
-                        attributes: indirect.contains(property.name.name) ? ["@Indirect"] : [], isMutable: true,
-                        name: swiftName(property), type: swiftType(property.type)))
+                        doc: properties[index].description.map(SwiftLiteral.commentLines) ?? [],
+                        attributes: indirect.contains(properties[index].name.name) ? ["@Indirect"] : [], isMutable: true,
+                        name: SwiftNaming.escaped(names[index]), type: types[index]))
             }
-            members.append(.function(memberwiseInit(properties)))
-            if properties.contains(where: { SwiftNaming.memberName($0.name.name) != $0.wireName }) {
-                let keys = properties.map { property -> Declaration in
-                    let caseName = SwiftNaming.memberName(property.name.name)
-                    return .enumCase(
+            members.append(.function(memberwiseInit(properties, names: names, types: types)))
+            if properties.indices.contains(where: { names[$0] != properties[$0].wireName }) {
+                let keys = zip(properties, names).map { property, caseName -> Declaration in
+                    .enumCase(
                         EnumCaseDeclaration(
                             name: SwiftNaming.escaped(caseName),
                             rawValue: caseName == property.wireName ? nil : property.wireName))
@@ -153,24 +154,20 @@ struct Translator: Sendable {
             conformances: ["RawRepresentable", "Codable", "Sendable", "Hashable", "CaseIterable"], members: members)
     }
 
-    private func memberwiseInit(_ properties: [Property]) -> FunctionDeclaration {
+    /// `names` and `types`: each property's Swift name (unescaped) and type.
+    private func memberwiseInit(_ properties: [Property], names: [String], types: [String]) -> FunctionDeclaration {
         let hasOptionals = properties.contains { $0.type.isOptional }
         return FunctionDeclaration(
             doc: [hasOptionals ? "Creates a value; optional properties default to `nil`." : "Creates a value."],
             name: "init",
-            parameters: properties.map { property in
+            parameters: properties.indices.map { index in
                 FunctionDeclaration.Parameter(
-                    swiftName: SwiftNaming.memberName(property.name.name), type: swiftType(property.type),
-                    defaultValue: property.type.isOptional ? "nil" : nil)
+                    swiftName: names[index], type: types[index],
+                    defaultValue: properties[index].type.isOptional ? "nil" : nil)
             },
-            body: properties.map { property in
-                let name = SwiftNaming.memberName(property.name.name)
-                return .line("self.\(SwiftNaming.escaped(name)) = \(SwiftNaming.parameterValue(name))")
+            body: names.map { name in
+                .line("self.\(SwiftNaming.escaped(name)) = \(SwiftNaming.parameterValue(name))")
             })
-    }
-
-    private func swiftName(_ property: Property) -> String {
-        SwiftNaming.escaped(SwiftNaming.memberName(property.name.name))
     }
 
     // MARK: - Repositories
@@ -313,7 +310,7 @@ struct Translator: Sendable {
             .enumerated().filter { !method.arguments[$0.offset].isOptional }.map(\.element)
         let call = Expression.call("self." + name, method.forwarding(omittingOptionals: true))
         return FunctionDeclaration(
-            doc: ["Calls `\(name.filter { $0 != "`" })` without the optional arguments."],
+            doc: ["Calls `\(SwiftNaming.unescaped(name))` without the optional arguments."],
             name: name, parameters: required, isAsync: isAsync, isThrowing: isAsync, returnType: returnType,
             body: [.expression(isAsync ? "try await " : "", call)])
     }
@@ -402,7 +399,7 @@ struct Translator: Sendable {
             functions.append(
                 .function(
                     FunctionDeclaration(
-                        doc: ["Calls `\(handler.filter { $0 != "`" })`."], name: method.name, parameters: parameters,
+                        doc: ["Calls `\(SwiftNaming.unescaped(handler))`."], name: method.name, parameters: parameters,
                         isAsync: true, isThrowing: true, returnType: method.returnType,
                         body: [.line("try await self.\(handler)(\(arguments))")])))
             if method.hasStream {
@@ -410,7 +407,7 @@ struct Translator: Sendable {
                 functions.append(
                     .function(
                         FunctionDeclaration(
-                            doc: ["Yields the value of `\(handler.filter { $0 != "`" })` once."], name: method.streamName,
+                            doc: ["Yields the value of `\(SwiftNaming.unescaped(handler))` once."], name: method.streamName,
                             parameters: method.parameters(policy: .none, optionalDefaults: false),
                             returnType: method.streamType,
                             body: [
