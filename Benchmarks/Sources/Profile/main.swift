@@ -14,6 +14,7 @@
 //                              N FileCacheStore.setEntry: over an existing entry, to a new
 //                              key, or after removing the old entry
 //   generate SPEC N            N Generator.generate runs on a spec file
+//   validate SPEC N            N Generator.validate runs (parse + validate, no output)
 //   fresh-client|fresh-memory|fresh-raw BYTES N
 //                              N networkFirst calls over 127.0.0.1 (FileCacheStore, or
 //                              MemoryCacheStore), or N raw URLSession calls + decode
@@ -113,6 +114,14 @@ case "generate":
     let start = ContinuousClock.now
     for _ in 0..<count { consume(Generator.generate(data, path: path, options: .init())) }
     report("Generator.generate", count, start)
+
+case "validate":
+    let path = arguments.count > 1 ? arguments[1] : "/tmp/Large.cachegen.json"
+    let count = number(2, 5)
+    let data = try Data(contentsOf: URL(fileURLWithPath: path))
+    let start = ContinuousClock.now
+    for _ in 0..<count { consume(Generator.validate(data, path: path)) }
+    report("Generator.validate", count, start)
 
 case "scale":
     let entries = number(1, 100_000)

@@ -96,7 +96,8 @@ struct FunctionDeclaration: Sendable, Hashable {
         init(swiftName: String, type: String, defaultValue: String? = nil) {
             let label = SwiftNaming.label(swiftName)
             let value = SwiftNaming.parameterValue(swiftName)
-            let sameName = value == label || value == "`\(label)`"
+            let unescapedValue = SwiftNaming.unescaped(value)
+            let sameName = value == label || (unescapedValue != value && unescapedValue == label)
             self.init(label: sameName ? nil : label, name: sameName ? label : value, type: type, defaultValue: defaultValue)
         }
 

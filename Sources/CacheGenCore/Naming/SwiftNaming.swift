@@ -58,7 +58,9 @@ public enum SwiftNaming {
     /// Whether a spec name has nothing a Swift name can be made of (no ASCII letter or
     /// digit), such as `""`, `"@"` or `"é"`.
     public static func isNameless(_ name: String) -> Bool {
-        split(name).isEmpty
+        // For ASCII, `split` finds a word exactly when there is a letter or digit.
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else { return split(name).isEmpty }
+        return !name.utf8.contains { isUpper($0) || isLower($0) || isDigit($0) }
     }
 
     /// The case name of an enum value; a value with no letters or digits (`"[:]"`) is

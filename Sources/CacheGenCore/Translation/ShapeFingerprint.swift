@@ -3,13 +3,23 @@
 /// It covers the response type and every model reachable from it: each property's JSON
 /// name and type, each enum's values, and the date format. A change to any of them
 /// changes the fingerprint, so entries stored by an older model are simply not found.
-/// Each model is described once, by name, so shared and recursive models cost linear time.
+/// Each model is described once, by name, when the fingerprint is made, so shared and
+/// recursive models cost linear time however many response types reach them.
 struct ShapeFingerprint {
-    private let models: [String: Model]
+    /// Each model's description, and the models its properties name.
+    private let models: [String: (description: String, references: [String])]
     private let dates: DateFormat
 
     init(spec: Spec) {
-        models = Dictionary(spec.models.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var models: [String: (description: String, references: [String])] = [:]
+        for model in spec.models where models[model.name.name] == nil {
+            var references: [String] = []
+            if case .object(let properties) = model.kind {
+                for property in properties { references += Self.modelNames(in: property.type) }
+            }
+            models[model.name.name] = (Self.describe(model), references)
+        }
+        self.models = models
         dates = spec.defaults.dates
     }
 
@@ -29,15 +39,14 @@ struct ShapeFingerprint {
         var reachable: Set<String> = []
         var pending = Self.modelNames(in: type)
         while let name = pending.popLast() {
-            guard reachable.insert(name).inserted, let model = models[name], case .object(let properties) = model.kind
-            else { continue }
-            for property in properties { pending += Self.modelNames(in: property.type) }
+            guard reachable.insert(name).inserted, let model = models[name] else { continue }
+            pending += model.references
         }
-        let described = reachable.sorted().compactMap { name in models[name].map(describe) }
+        let described = reachable.sorted().compactMap { name in models[name]?.description }
         return (["dates=\(dates.rawValue)", type.description] + described).joined(separator: ";")
     }
 
-    private func describe(_ model: Model) -> String {
+    private static func describe(_ model: Model) -> String {
         switch model.kind {
         case .enumeration(let values):
             return model.name.name + "(" + values.map(\.value).joined(separator: "|") + ")"

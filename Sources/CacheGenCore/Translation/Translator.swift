@@ -189,6 +189,16 @@ struct Translator: Sendable {
             let type: String
             let isOptional: Bool
             let parameter: Parameter?
+            /// The declared parameter, without a default value.
+            let declaration: FunctionDeclaration.Parameter
+
+            init(name: String, type: String, isOptional: Bool, parameter: Parameter?) {
+                self.name = name
+                self.type = type
+                self.isOptional = isOptional
+                self.parameter = parameter
+                declaration = FunctionDeclaration.Parameter(swiftName: name, type: type)
+            }
         }
 
         var hasStream: Bool { isCached }
@@ -204,9 +214,9 @@ struct Translator: Sendable {
 
         func parameters(policy: PolicyArgument, optionalDefaults: Bool) -> [FunctionDeclaration.Parameter] {
             var list = arguments.map { argument in
-                FunctionDeclaration.Parameter(
-                    swiftName: argument.name, type: argument.type,
-                    defaultValue: optionalDefaults && argument.isOptional ? "nil" : nil)
+                var declaration = argument.declaration
+                if optionalDefaults && argument.isOptional { declaration.defaultValue = "nil" }
+                return declaration
             }
             switch policy {
             case .none: break
