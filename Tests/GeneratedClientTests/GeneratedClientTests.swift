@@ -136,7 +136,9 @@ import Testing
     @Test func usersNeverSeeEachOthersEntries() async throws {
         let store = MemoryCacheStore()
         let transport = StubTransport(response: .json(Self.accountsJSON))
-        _ = try await LiveAccountRepository(client: client(transport, store: store, partition: "alice")).getAccounts(page: 1)
+        let aliceClient = client(transport, store: store, partition: "alice")
+        _ = try await LiveAccountRepository(client: aliceClient).getAccounts(page: 1)
+        await aliceClient.flush()  // alice's entry is in the store before bob looks
         let bob = LiveAccountRepository(client: client(transport, store: store, partition: "bob"))
         await #expect(throws: CachedClientError.notCached(endpoint: "AccountRepository.getAccounts")) {
             try await bob.getAccounts(page: 1, policy: .cacheOnly)
@@ -151,8 +153,10 @@ import Testing
             """
         let store = MemoryCacheStore()
         let transport = StubTransport(response: .json(chart))
-        let alice = LiveChartRepository(client: client(transport, store: store, partition: "alice"))
+        let aliceClient = client(transport, store: store, partition: "alice")
+        let alice = LiveChartRepository(client: aliceClient)
         let result = try await alice.getTopChart(country: "SE", genre: .hipHop)
+        await aliceClient.flush()  // a second client reads the store: let the write land first
         #expect(result.value.generatedAt.timeIntervalSince1970 == 1_795_852_800.123)
         #expect(transport.requests.first?.url.query == "genre=hip-hop")
         let bob = LiveChartRepository(client: client(transport, store: store, partition: "bob"))
