@@ -5,6 +5,11 @@ import Foundation
 /// they were handed over: a later answer is never overwritten by an earlier one landing late.
 /// Different keys are written concurrently.
 ///
+/// Writes run at `.utility` priority. At the caller's priority a write (a file write blocks
+/// its thread for 100–200 µs on ext4) was queued ahead of the caller's own continuation on
+/// the shared executor, which then waited for it: on 2 cores that cost a fresh call most of
+/// what writing behind it saved. Awaiting a write (`flush()`, a removal) raises its priority.
+///
 /// It only runs and tracks the work; what is pending and whether a write is still wanted is
 /// `DecodedValueCache`'s to say, under the same lock as the removals' generations.
 final class WriteQueue: Sendable {
@@ -23,7 +28,7 @@ final class WriteQueue: Sendable {
     func enqueue(_ key: CacheKey, id: UInt64, _ write: @escaping @Sendable () async -> Void) {
         tails.withLock { tails in
             let previous = tails[key.text]?.task
-            let task = Task {
+            let task = Task(priority: .utility) {
                 await previous?.value
                 await write()
                 self.tails.withLock { tails in
