@@ -39,8 +39,9 @@ import FoundationNetworking
 ///   costs about what the request and the decode cost, not a file write too). Until it
 ///   lands, every read of this client (every policy, streams, with or without the
 ///   in-memory layer) finds the entry among the pending writes; a key's writes land in the
-///   order they were made; a removal through the client drops the pending writes it covers
-///   and waits for those under way, so it is never undone; a write that fails is an
+///   order they were made, and one that a newer answer replaced before its turn came is
+///   skipped (the newer one lands); a removal through the client drops the pending writes
+///   it covers and waits for those under way, so it is never undone; a write that fails is an
 ///   `.error` event ("write failed: …") and drops the entry from memory, as it did when
 ///   calls waited for it. `.store` is reported when the entry has landed. Other readers of
 ///   the same store (a second client, another process) see an entry once it has landed:
@@ -574,9 +575,11 @@ public final class CachedClient: Sendable {
     }
 
     /// Writes one staged entry to the store, in the background; the key's earlier writes
-    /// have finished. Skipped when a removal through the client covered the key since the
-    /// call started; taken back out when one ran while it was written. Failures are
-    /// reported, and drop the entry from memory so memory never gets ahead of the store.
+    /// have finished. Skipped when a newer answer for the key was staged meanwhile (that one
+    /// lands instead, so a burst of answers for one key costs one or two writes, not one
+    /// each) or a removal through the client covered the key since the call started; taken
+    /// back out when a removal ran while it was written. Failures are reported, and drop
+    /// the entry from memory so memory never gets ahead of the store.
     private func land(_ entry: CacheEntry, _ call: Call, id: UInt64, reportingStore: Bool) async {
         guard memory.isWanted(call.key, id: id, since: call.generation) else { return }
         do {

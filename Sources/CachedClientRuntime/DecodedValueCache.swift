@@ -129,12 +129,13 @@ final class DecodedValueCache: Sendable {
         }
     }
 
-    /// Whether write `id` of `key` may still go to the store: no removal since `generation`
-    /// covers the key, and the key's pending writes were not dropped since it was staged (by
-    /// `forget`). A write that a newer one of the key replaced still goes, first.
+    /// Whether write `id` of `key` should go to the store now that its turn has come: it is
+    /// still the key's pending write (not replaced by a newer answer, which will land
+    /// instead, nor dropped by `forget` or a removal), and no removal since `generation`
+    /// covers the key.
     func isWanted(_ key: CacheKey, id: UInt64, since generation: UInt64) -> Bool {
         state.withLock { storage in
-            guard let pending = storage.pending[key.text], pending.id >= id else { return false }
+            guard let pending = storage.pending[key.text], pending.id == id else { return false }
             guard storage.isCurrent(key, since: generation) else {
                 if pending.id == id { storage.pending[key.text] = nil }
                 return false

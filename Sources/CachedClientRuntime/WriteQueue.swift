@@ -3,6 +3,7 @@ import Foundation
 /// The tasks that carry `CachedClient`'s writes to its store after the calls that made them
 /// have returned (write-behind), one chain per key so that a key's writes land in the order
 /// they were handed over: a later answer is never overwritten by an earlier one landing late.
+/// (A write whose turn comes after a newer one was handed over is skipped by the client.)
 /// Different keys are written concurrently.
 ///
 /// Writes run at `.utility` priority. At the caller's priority a write (a file write blocks

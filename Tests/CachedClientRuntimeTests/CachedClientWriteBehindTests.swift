@@ -96,6 +96,28 @@ struct CachedClientWriteBehindTests {
         #expect(try await harness.value(policy: .cacheOnly) == later)
     }
 
+    @Test func aWriteThatANewerAnswerReplacedBeforeItsTurnIsSkipped() async throws {
+        let store = GatedStore()
+        let harness = Harness(store: store, memoryCacheLimit: 0)
+        let first = store.holdNextWrite()
+        _ = try await harness.value(policy: nil, flushing: false)
+        await first.started.wait()
+        for (seconds, balance) in [(5.0, 20.0), (10.0, 30.0)] {  // both wait behind the first
+            harness.clock.advance(by: 5)
+            harness.transport.respond(status: 200, body: Fixtures.body(Account(id: "1", balance: balance)))
+            _ = try await harness.value(policy: nil, flushing: false)
+            #expect(harness.clock.now == Fixtures.start.addingTimeInterval(seconds))
+        }
+
+        first.gate.open()
+        await harness.client.flush()
+
+        #expect(store.writes == 2)  // the first, then the newest; the middle one was replaced before its turn
+        #expect(try await store.innerEntry(for: harness.key())?.body == Fixtures.body(Account(id: "1", balance: 30)))
+        #expect(harness.events.kinds == [.store, .store])
+        #expect(harness.client.memory.pendingCount == 0)
+    }
+
     enum Removal: String, CaseIterable, Sendable {
         case everything, partition, endpoint, invalidation, mutation
     }
