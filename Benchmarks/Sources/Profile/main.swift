@@ -19,9 +19,11 @@
 //                              MemoryCacheStore), or N raw URLSession calls + decode, back to
 //                              back: each call's write (behind the call) competes with the
 //                              next calls for the cores
-//   fresh-paired BYTES N       N pairs of a fresh-client call and a raw call, in alternating
-//                              order, the client's write landing untimed after its call (as
-//                              the paired benchmark); prints both medians and their ratio
+//   fresh-paired|fresh-paired-memory BYTES N
+//                              N pairs of a fresh-client (or fresh-memory) call and a raw call,
+//                              in alternating order, the client's write landing untimed after
+//                              its call (as the paired benchmark); prints both medians and
+//                              their ratio
 //   scale ENTRIES N            N store.entry(for:) of random keys in the store the Scale
 //                              benchmark left in the temporary folder (run it first)
 
@@ -138,14 +140,14 @@ case "scale":
     }
     report("store.entry, \(entries) entries, random keys", count, start)
 
-case "fresh-client", "fresh-memory", "fresh-raw", "fresh-paired":
+case "fresh-client", "fresh-memory", "fresh-raw", "fresh-paired", "fresh-paired-memory":
     let bytes = number(1, 1_024)
     let count = number(2, 2_000)
     let server = try LoopbackServer(body: Payloads.feed(bytes: bytes))
     let session = URLSessionTransport.defaultSession
     let directory = try makeTemporaryDirectory("profile-fresh")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let store: any CacheStore = command == "fresh-memory" ? MemoryCacheStore() : try FileCacheStore(directory: directory)
+    let store: any CacheStore = command.hasSuffix("-memory") ? MemoryCacheStore() : try FileCacheStore(directory: directory)
     let client = CachedClient(
         baseURL: server.baseURL, store: store, transport: URLSessionTransport(session: session), partition: "user-1")
     let repository = LiveFeedRepository(client: client)
@@ -161,10 +163,10 @@ case "fresh-client", "fresh-memory", "fresh-raw", "fresh-paired":
     }
     for _ in 0..<20 {
         if command != "fresh-raw" { try await cached() }
-        if command == "fresh-raw" || command == "fresh-paired" { try await raw() }
+        if command != "fresh-client" && command != "fresh-memory" { try await raw() }
     }
     await client.flush()
-    if command == "fresh-paired" {
+    if command.hasPrefix("fresh-paired") {
         // As the paired benchmark: both sides in every iteration, in alternating order, the
         // client's write landing untimed right after its call, so neither side pays for it.
         var clientTimes: [Double] = []
@@ -177,7 +179,7 @@ case "fresh-client", "fresh-memory", "fresh-raw", "fresh-paired":
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let (c, r) = (median(clientTimes), median(rawTimes))
         print(
-            "fresh-paired \(bytes) bytes: \(count) pairs, medians: client \(String(format: "%.2f", c)) µs, "
+            "\(command) \(bytes) bytes: \(count) pairs, medians: client \(String(format: "%.2f", c)) µs, "
                 + "raw \(String(format: "%.2f", r)) µs, ratio \(String(format: "%.3f", c / r))")
     } else {
         let call = command == "fresh-raw" ? raw : cached
