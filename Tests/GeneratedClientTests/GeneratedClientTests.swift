@@ -85,13 +85,15 @@ import Testing
             #expect(request.headers["Content-Type"] == "application/json")
             return .json(#"{"id": "t1", "status": "pending", "created_at": "2026-11-22T08:00:00.123Z"}"#, status: 201)
         }
-        let repository = LiveAccountRepository(client: client(transport, store: store))
+        let cachedClient = client(transport, store: store)
+        let repository = LiveAccountRepository(client: cachedClient)
         let transfer = try await repository.createTransfer(
             body: TransferRequest(fromAccount: "a1", toIBAN: "DE00 1234", amount: 10))
         #expect(transfer.status == .pending)
         #expect(abs(transfer.createdAt.timeIntervalSince1970 - 1_795_334_400.123) < 0.0005)
         transport.respond { _ in .json(#"{"name": "Ada", "email": "ada@example.com"}"#) }
         _ = try await repository.getProfile()  // cache: false with a GET
+        await cachedClient.flush()  // nothing may be on its way to the store either
         let anyStore: any CacheStore = store
         #expect(try await anyStore.entryCount() == 0)
     }
