@@ -24,9 +24,12 @@ public func fill(
 ) async throws {
     let client = CachedClient(baseURL: benchBaseURL, store: store, transport: FixedTransport(body: body), partition: partition)
     let repository = LiveFeedRepository(client: client)
+    var filled = 0
     for feed in feeds {
         for page in pages {
             _ = try await repository.getItems(feedId: feed, page: page, policy: .networkOnly)
+            filled += 1
+            if filled.isMultiple(of: 1_000) { await client.flush() }  // 100,000 pending writes would hold 100,000 bodies
         }
     }
     await client.flush()
