@@ -5,30 +5,39 @@ import Foundation
 // holds decoded values in memory and fetches under way that must not store old answers
 // after a removal.
 //
-// Each removal drops the values in memory and bumps the generation before the store
-// removes anything (so a fetch under way cannot store afterwards) and again after (so a
-// value read from the store while it was removing cannot stay in memory).
+// Each removal drops the values in memory and the writes on their way to the store, and
+// bumps the generation, before the store removes anything (so neither a fetch under way nor
+// a write waiting its turn can store afterwards); it waits for the writes of the keys it
+// covers that are already under way, so none lands after it; and it drops the values and
+// bumps the generation again after (so a value read from the store while it was removing
+// cannot stay in memory). Writes of other keys go on meanwhile.
 
 extension CachedClient {
-    /// Removes every entry, on disk and in memory: "Clear cache" on a settings screen.
+    /// Removes every entry, on disk and in memory, and the writes still on their way to the
+    /// store: "Clear cache" on a settings screen.
     public func removeAll() async throws {
         memory.removeAll()
         defer { memory.removeAll() }
+        await writes.wait()
         try await store.removeAll()
     }
 
     /// Removes one user's entries, on disk and in memory, for sign-out; shared entries and
-    /// other users' stay. Answers still in flight for that user are not stored.
+    /// other users' stay. Answers still in flight for that user, and their writes still on
+    /// their way to the store, are not stored.
     public func removeAll(partition: String) async throws {
         memory.removeAll(partition: partition)
         defer { memory.removeAll(partition: partition) }
+        await writes.wait { $0.partition == partition }
         try await store.removeAll(partition: partition)
     }
 
-    /// Removes every entry of one endpoint (`Repository.method`), in every partition.
+    /// Removes every entry of one endpoint (`Repository.method`), in every partition, with
+    /// its writes still on their way to the store.
     public func removeAll(endpoint: String) async throws {
         memory.removeAll(endpoint: endpoint)
         defer { memory.removeAll(endpoint: endpoint) }
+        await writes.wait { $0.endpoint == endpoint }
         try await store.removeAll(endpoint: endpoint)
     }
 
@@ -67,6 +76,7 @@ extension CachedClient {
     private func remove(_ invalidation: Invalidation) async throws {
         memory.invalidate(invalidation)
         defer { memory.invalidate(invalidation) }
+        await writes.wait { invalidation.matches($0) }
         if let path = invalidation.path {
             try await store.removeAll(endpoint: invalidation.endpoint, path: path)
         } else {

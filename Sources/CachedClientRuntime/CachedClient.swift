@@ -23,7 +23,8 @@ import FoundationNetworking
 ///   one decode; a caller that is cancelled stops waiting without cancelling the others.
 /// - In front of the store sits a bounded in-memory layer of decoded values
 ///   (`memoryCacheLimit`), so a repeated hit reads no file and decodes nothing. It holds
-///   only what the store holds and is judged by the same dates, so it changes no answer.
+///   only what the store holds, or is about to hold (see the writes below), and is judged
+///   by the same dates, so it changes no answer.
 ///   Because of it, housekeeping goes through the client (`removeAll()`,
 ///   `removeAll(partition:)`, `removeAll(endpoint:)`, `invalidate(_:)`), which clears both
 ///   layers; removing entries through `store` directly leaves decoded values in memory
@@ -33,13 +34,26 @@ import FoundationNetworking
 ///   whose value memory still answers with (within its ttl and `maxStale`, as always).
 /// - A mutation's `invalidating` entries are removed after its 2xx answer, and a fetch
 ///   that was under way when they were removed does not store its (older) answer.
+/// - Writes go behind the call: a call returns as soon as its answer is decoded, and the
+///   entry is written to `store` by a background task the client tracks (so a fresh call
+///   costs about what the request and the decode cost, not a file write too). Until it
+///   lands, every read of this client (every policy, streams, with or without the
+///   in-memory layer) finds the entry among the pending writes; a key's writes land in the
+///   order they were made, and one that a newer answer replaced before its turn came is
+///   skipped (the newer one lands); a removal through the client drops the pending writes
+///   it covers and waits for those under way, so it is never undone; a write that fails is an
+///   `.error` event ("write failed: …") and drops the entry from memory, as it did when
+///   calls waited for it. `.store` is reported when the entry has landed. Other readers of
+///   the same store (a second client, another process) see an entry once it has landed:
+///   `flush()` waits for that. The client lives until its writes have finished.
 public final class CachedClient: Sendable {
     /// The root every request path is appended to; part of every key, so staging never
     /// serves production data.
     public let baseURL: URL
-    /// Where entries live; exposed for `totalSize()` and `entryCount()` on a settings screen.
-    /// Remove entries through the client's `removeAll…` methods instead, which also clear
-    /// the in-memory layer.
+    /// Where entries live; exposed for `totalSize()` and `entryCount()` on a settings screen
+    /// (which count the client's writes once they have landed: `flush()` first for exact
+    /// figures). Remove entries through the client's `removeAll…` methods instead, which also
+    /// clear the in-memory layer and the writes on their way.
     public let store: any CacheStore
 
     private let transport: any HTTPTransport
@@ -47,8 +61,11 @@ public final class CachedClient: Sendable {
     private let now: @Sendable () -> Date
     let events: @Sendable (CacheEvent) -> Void
     private let state: Locked<State>
-    /// The in-memory layer of decoded values, and the generations of removals.
+    /// The in-memory layer of decoded values, the writes on their way to the store, and
+    /// the generations of removals.
     let memory: DecodedValueCache
+    /// The tasks writing answers to the store behind the calls that made them.
+    let writes = WriteQueue()
     /// `baseURL` in the form keys hold, worked out once rather than on every call.
     private let canonicalBase: String
     /// The store's own age limit, which the in-memory layer applies too, so it never returns
@@ -305,11 +322,13 @@ public final class CachedClient: Sendable {
         }
     }
 
-    /// Waits for every background refresh started so far; for tests, which must not sleep.
-    func waitForBackgroundRefreshes() async {
+    /// Waits for every background refresh started so far, and (with `flushing`) for every
+    /// write started so far, theirs included; for tests, which must not sleep.
+    func waitForBackgroundRefreshes(flushing: Bool = true) async {
         while let task = state.withLock({ $0.refreshes.values.first }) {
             await task.value
         }
+        if flushing { await flush() }
     }
 
     // MARK: - Merged fetches
@@ -456,7 +475,7 @@ public final class CachedClient: Sendable {
                 body: response.body, date: responseTime,
                 etag: response.header("ETag"), lastModified: response.header("Last-Modified"),
                 freshness: caching.freshness)
-            if await write(fresh, call, value: value) { emit(.store, call) }
+            write(fresh, call, value: value, reportingStore: true)
             return value
         case 304:
             guard let entry = validators else { break }
@@ -476,7 +495,7 @@ public final class CachedClient: Sendable {
                 etag: response.header("ETag") ?? entry.etag,
                 lastModified: response.header("Last-Modified") ?? entry.lastModified,
                 freshness: caching.freshness)
-            _ = await write(confirmed, call, value: value)
+            write(confirmed, call, value: value, reportingStore: false)
             return value
         default:
             break
@@ -520,11 +539,16 @@ public final class CachedClient: Sendable {
     // MARK: - Store access that never fails a call
 
     /// The stored entry, or `nil` when there is none or the store failed (reported); from
-    /// the in-memory layer when it holds the key, so a hit reads no file.
+    /// the in-memory layer when it holds the key, so a hit reads no file, and from the
+    /// client's own writes still on their way to the store, so the client reads its writes.
     private func readEntry(_ call: Call) async -> CacheEntry? {
         if let held = call.held?.entry {
             guard let storeMaxAge, now().timeIntervalSince(held.date) > storeMaxAge else { return held }
             memory.remove(call.key)  // The store would drop it too (on its next read of the file).
+        }
+        if let pending = memory.pendingEntry(for: call.key) {
+            guard let storeMaxAge, now().timeIntervalSince(pending.date) > storeMaxAge else { return pending }
+            return nil  // Landing or not, the store would drop it on its next read.
         }
         do {
             return try await store.entry(for: call.key)
@@ -534,32 +558,61 @@ public final class CachedClient: Sendable {
         }
     }
 
-    /// Stores `entry`, and holds it with its decoded `value` in memory, unless the partition
-    /// changed while the answer was in flight or a removal through the client (sign-out, an
-    /// invalidation) covered the key since the call started; `true` when it was stored.
-    /// Failures are reported, not thrown.
-    private func write<T: Sendable>(_ entry: CacheEntry, _ call: Call, value: T) async -> Bool {
+    /// Hands `entry` to the writer, which stores it once the call has returned, and holds it
+    /// with its decoded `value` in memory, where every later read of this client finds it
+    /// (`readEntry`) until it has landed; unless the partition changed while the answer was
+    /// in flight or a removal through the client (sign-out, an invalidation) covered the key
+    /// since the call started. The write is reported as `.store` when it lands (if
+    /// `reportingStore`), or as an `.error` when it fails.
+    private func write<T: Sendable>(_ entry: CacheEntry, _ call: Call, value: T, reportingStore: Bool) {
         if let keyPartition = call.key.partition, keyPartition != (partition ?? "") {
-            return false
+            return
         }
-        guard memory.isCurrent(call.key, since: call.generation) else { return false }
+        guard let id = memory.stage(entry, value: value, for: call.key, since: call.generation) else { return }
+        writes.enqueue(call.key, id: id) {
+            await self.land(entry, call, id: id, reportingStore: reportingStore)
+        }
+    }
+
+    /// Writes one staged entry to the store, in the background; the key's earlier writes
+    /// have finished. Skipped when a newer answer for the key was staged meanwhile (that one
+    /// lands instead, so a burst of answers for one key costs one or two writes, not one
+    /// each) or a removal through the client covered the key since the call started; taken
+    /// back out when a removal ran while it was written. Failures are reported, and drop
+    /// the entry from memory so memory never gets ahead of the store.
+    private func land(_ entry: CacheEntry, _ call: Call, id: UInt64, reportingStore: Bool) async {
+        guard memory.isWanted(call.key, id: id, since: call.generation) else { return }
         do {
             try await store.setEntry(entry, for: call.key)
         } catch {
-            memory.remove(call.key)
+            memory.finishWrite(call.key, id: id, since: call.generation, failed: entry)
             emit(.error, call, message: "write failed: \(Self.safeDescription(of: error))")
-            return false
+            return
         }
-        guard memory.insert(entry, value: value, for: call.key, since: call.generation, replacingNewer: true) else {
-            // A removal ran while we wrote and may have missed our file: take it back out.
+        guard memory.finishWrite(call.key, id: id, since: call.generation) else {
+            // A removal ran while we wrote; it waits for us before it removes, but take the
+            // entry back out all the same, so that no ordering of the two can leave it behind.
             do {
                 try await store.removeEntry(for: call.key)
             } catch {
                 emit(.error, call, message: "remove failed: \(Self.safeDescription(of: error))")
             }
-            return false
+            return
         }
-        return true
+        if reportingStore { emit(.store, call) }
+    }
+
+    /// Waits until every write this client started so far has reached its store (or
+    /// failed, which is reported as an `.error` event as always).
+    ///
+    /// Calls return as soon as their answer is decoded and write the entry behind them;
+    /// this client sees those entries at once, but another client or process reading the
+    /// same folder sees them only when they land. Call `flush()` before reading the store
+    /// from elsewhere (a test, an app extension, a second client on the same folder) or
+    /// before the app is suspended. Removals through the client (`removeAll…`,
+    /// invalidations) need no flush: they wait for the writes they cover.
+    public func flush() async {
+        await writes.wait()
     }
 
     /// Removes the key's entry (on disk and in memory) after a `no-store` answer, which must
@@ -567,9 +620,11 @@ public final class CachedClient: Sendable {
     /// read an entry.
     private func forget(_ call: Call, hadEntry: Bool) async {
         // Before and after, as housekeeping does: a value read while the store removes
-        // the file must not stay in memory.
-        memory.remove(call.key)
+        // the file must not stay in memory. A write of the key on its way must not land after
+        // the removal either: it is dropped, and one already under way is waited for.
+        memory.forget(call.key)
         defer { memory.remove(call.key) }
+        await writes.wait { $0.text == call.key.text }
         do {
             try await store.removeEntry(for: call.key)
             if hadEntry { emit(.evict, call, message: "removed: the server answered no-store") }
@@ -587,8 +642,9 @@ public final class CachedClient: Sendable {
             memory.insert(entry, value: value, for: call.key, since: call.generation, replacingNewer: false)
             return value
         } catch {
-            memory.remove(call.key)
+            memory.forget(call.key)
             emit(.error, call, age: entry.age(at: now()), message: "stored entry unreadable, removed: \(Self.safeDescription(of: error))")
+            await writes.wait { $0.text == call.key.text }
             do {
                 try await store.removeEntry(for: call.key)
             } catch {

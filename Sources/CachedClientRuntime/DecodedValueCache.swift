@@ -11,19 +11,24 @@ import Android
 #endif
 
 /// `CachedClient`'s first layer: recently used entries with their decoded values, in
-/// memory, so that a repeated hit costs neither a disk read nor a decode.
+/// memory, so that a repeated hit costs neither a disk read nor a decode; and the entries
+/// on their way to the store (write-behind), so that every later read of the client sees
+/// them before they land.
 ///
-/// It never answers what the store would not:
-/// - It holds only entries the store has: values go in after a successful store write or
-///   after a store read, and a failed write drops the key.
+/// It never answers what the store would not, once the client's writes have landed:
+/// - It holds only entries the store has or is about to have: values go in when the client
+///   hands an answer to its writer (`stage`) or after a store read, and a failed write
+///   drops the key.
 /// - Entries are keyed by the full key text, which holds the partition; the client judges
 ///   ttl and maxStale on the entry's stored date exactly as for a store entry.
-/// - Removals made through the client (`removeAll…`, invalidations) drop values here and
-///   bump a generation under the same lock, so a fetch that started before a removal can
-///   put its answer neither here nor, since the client re-checks after writing, in the store.
+/// - Removals made through the client (`removeAll…`, invalidations) drop values and pending
+///   writes here and bump a generation under the same lock, so a fetch that started before
+///   a removal can put its answer neither here nor, since the writer checks the generation
+///   before and after it writes, in the store.
 ///
-/// Bounded by a number of entries and by approximate bytes (the raw bodies), least
-/// recently used first out. A limit of 0 keeps no values but still tracks generations.
+/// Values are bounded by a number of entries and by approximate bytes (the raw bodies),
+/// least recently used first out. A limit of 0 keeps no values but still tracks generations
+/// and pending writes, which are never pushed out: each leaves when its write finished.
 final class DecodedValueCache: Sendable {
     /// The most entries kept.
     let limit: Int
@@ -80,89 +85,147 @@ final class DecodedValueCache: Sendable {
     /// covers the key; `false` then, and nothing is held.
     ///
     /// - Parameter replacingNewer: `false` for an entry read from the store, which must not
-    ///   replace a newer one a concurrent fetch just stored.
+    ///   replace a newer one a concurrent fetch just stored, nor stand in front of a write
+    ///   still on its way to the store.
     @discardableResult
     func insert<T: Sendable>(
         _ entry: CacheEntry, value: T, for key: CacheKey, since generation: UInt64, replacingNewer: Bool
     ) -> Bool {
-        let cost = key.text.utf8.count + entry.body.count + 128
         let limit = self.limit
         let byteLimit = self.byteLimit
         return state.withLock { storage in
             guard storage.isCurrent(key, since: generation) else { return false }
-            guard limit > 0 else { return true }
-            let typed = TypedValue(type: ObjectIdentifier(T.self), value: value)
-            if let index = storage.index[key.text], var slot = storage.nodes[index].slot {
-                if Self.isSame(slot.entry, entry) {
-                    slot.values.removeAll { $0.type == typed.type }
-                    slot.values.append(typed)
-                } else if replacingNewer || slot.entry.date <= entry.date {
-                    slot.entry = entry
-                    slot.values = [typed]
-                } else {
-                    return true
-                }
-                storage.bytes += cost - slot.cost
-                slot.cost = cost
-                storage.nodes[index].slot = slot
-                storage.touch(index)
-            } else {
-                guard cost <= byteLimit / 4 else { return true }  // one huge list would push out everything
-                storage.add(Slot(key: key, entry: entry, values: [typed], cost: cost))
+            if !replacingNewer, let pending = storage.pending[key.text], !Self.isSame(pending.entry, entry) {
+                return true  // read from the store while a newer answer waits to be written
             }
-            while storage.count > limit || storage.bytes > byteLimit, storage.count > 0 {
-                storage.removeLeastRecentlyUsed()
+            storage.hold(entry, value: value, for: key, replacingNewer: replacingNewer, limit: limit, byteLimit: byteLimit)
+            return true
+        }
+    }
+
+    // MARK: - Writes on their way to the store
+
+    /// Takes an answer the client is about to write, unless a removal since `generation`
+    /// covers the key: holds its value like `insert(replacingNewer: true)`, and keeps the
+    /// entry as the key's pending write, which `pendingEntry(for:)` answers with until
+    /// `finishWrite` (whatever the limit). Returns the write's number, increasing with every
+    /// call, or `nil` when the answer must not be stored.
+    func stage<T: Sendable>(_ entry: CacheEntry, value: T, for key: CacheKey, since generation: UInt64) -> UInt64? {
+        let limit = self.limit
+        let byteLimit = self.byteLimit
+        return state.withLock { storage in
+            guard storage.isCurrent(key, since: generation) else { return nil }
+            storage.hold(entry, value: value, for: key, replacingNewer: true, limit: limit, byteLimit: byteLimit)
+            storage.lastWriteID += 1
+            storage.pending[key.text] = PendingWrite(id: storage.lastWriteID, key: key, entry: entry)
+            return storage.lastWriteID
+        }
+    }
+
+    /// The newest entry waiting to be written for `key`, if any.
+    func pendingEntry(for key: CacheKey) -> CacheEntry? {
+        state.withLock { storage in
+            storage.pending.isEmpty ? nil : storage.pending[key.text]?.entry
+        }
+    }
+
+    /// Whether write `id` of `key` should go to the store now that its turn has come: it is
+    /// still the key's pending write (not replaced by a newer answer, which will land
+    /// instead, nor dropped by `forget` or a removal), and no removal since `generation`
+    /// covers the key.
+    func isWanted(_ key: CacheKey, id: UInt64, since generation: UInt64) -> Bool {
+        state.withLock { storage in
+            guard let pending = storage.pending[key.text], pending.id == id else { return false }
+            guard storage.isCurrent(key, since: generation) else {
+                if pending.id == id { storage.pending[key.text] = nil }
+                return false
             }
             return true
         }
     }
 
-    /// Drops the key's entry, such as after a failed store write or an undecodable body.
+    /// Write `id` of `key` finished: its pending entry leaves, unless a newer write of the
+    /// key replaced it. After a failure (`failed` is the entry that could not be written)
+    /// the value decoded from it leaves memory too, so memory never gets ahead of the store;
+    /// a newer answer held for the key stays. Returns whether the key is still current
+    /// since `generation`, that is, whether no removal ran while the write was under way.
+    @discardableResult
+    func finishWrite(_ key: CacheKey, id: UInt64, since generation: UInt64, failed: CacheEntry? = nil) -> Bool {
+        state.withLock { storage in
+            if storage.pending[key.text]?.id == id { storage.pending[key.text] = nil }
+            if let failed, let index = storage.index[key.text], let slot = storage.nodes[index].slot,
+                Self.isSame(slot.entry, failed)
+            {
+                storage.remove(index)
+            }
+            return storage.isCurrent(key, since: generation)
+        }
+    }
+
+    /// The number of writes on their way to the store; for tests.
+    var pendingCount: Int {
+        state.withLock { $0.pending.count }
+    }
+
+    /// Drops the key's value, such as when the store's age limit has passed; a write on its
+    /// way to the store stays.
     func remove(_ key: CacheKey) {
         state.withLock { storage in
             if let index = storage.index[key.text] { storage.remove(index) }
         }
     }
 
-    /// Drops the entries an invalidation names and makes fetches under way for the
-    /// endpoint unable to store their answers.
+    /// Drops the key's value and its pending write, before the client removes the key's
+    /// entry from the store (a `no-store` answer, an undecodable body).
+    func forget(_ key: CacheKey) {
+        state.withLock { storage in
+            if let index = storage.index[key.text] { storage.remove(index) }
+            storage.pending[key.text] = nil
+        }
+    }
+
+    /// Drops the entries and pending writes an invalidation names and makes fetches under
+    /// way for the endpoint unable to store their answers.
     func invalidate(_ invalidation: Invalidation) {
         state.withLock { storage in
             storage.generation += 1
             storage.removedEndpoints[invalidation.endpoint] = storage.generation
-            storage.removeAll { invalidation.matches($0) }
+            storage.drop { invalidation.matches($0) }
         }
     }
 
-    /// Drops every entry of `endpoint`, as `removeAll(endpoint:)` of the store does.
+    /// Drops every entry and pending write of `endpoint`, as `removeAll(endpoint:)` of the
+    /// store does.
     func removeAll(endpoint: String) {
         state.withLock { storage in
             storage.generation += 1
             storage.removedEndpoints[endpoint] = storage.generation
-            storage.removeAll { $0.endpoint == endpoint }
+            storage.drop { $0.endpoint == endpoint }
         }
     }
 
-    /// Drops one partition's entries (sign-out).
+    /// Drops one partition's entries and pending writes (sign-out).
     func removeAll(partition: String) {
         state.withLock { storage in
             storage.generation += 1
             storage.removedPartitions[partition] = storage.generation
-            storage.removeAll { $0.partition == partition }
+            storage.drop { $0.partition == partition }
         }
     }
 
-    /// Drops everything.
+    /// Drops every entry and pending write.
     func removeAll() {
         state.withLock { storage in
             storage.generation += 1
             storage.removedAll = storage.generation
-            storage.removeAll { _ in true }
+            storage.drop { _ in true }
         }
     }
 
     /// Drops other users' entries when the partition changes: their keys could never match
-    /// again, and their decoded data has no business staying in memory. No generation bump.
+    /// again, and their decoded data has no business staying in memory. No generation bump,
+    /// and their pending writes stay: those answers were given before the switch and are
+    /// stored, as they would have been had the write been quicker.
     func keepOnlyPartition(_ partition: String?) {
         state.withLock { storage in
             storage.removeAll { key in key.partition != nil && key.partition != (partition ?? "") }
@@ -200,6 +263,13 @@ extension DecodedValueCache {
         var value: any Sendable
     }
 
+    /// An entry handed to the client's writer and not yet in the store.
+    fileprivate struct PendingWrite {
+        var id: UInt64
+        var key: CacheKey
+        var entry: CacheEntry
+    }
+
     /// One key's entry and the values decoded from it.
     private struct Slot {
         var key: CacheKey
@@ -225,6 +295,10 @@ extension DecodedValueCache {
         var bytes = 0
         var count: Int { index.count }
 
+        /// Writes on their way to the store, the newest per key text.
+        var pending: [String: PendingWrite] = [:]
+        var lastWriteID: UInt64 = 0
+
         var generation: UInt64 = 0
         var removedAll: UInt64 = 0
         var removedPartitions: [String: UInt64] = [:]
@@ -237,6 +311,42 @@ extension DecodedValueCache {
             }
             if let removed = removedEndpoints[key.endpoint], removed > generation { return false }
             return true
+        }
+
+        /// Holds `entry` and `value` for `key` within the limits (see `insert`).
+        mutating func hold<T: Sendable>(
+            _ entry: CacheEntry, value: T, for key: CacheKey, replacingNewer: Bool, limit: Int, byteLimit: Int
+        ) {
+            guard limit > 0 else { return }
+            let cost = key.text.utf8.count + entry.body.count + 128
+            let typed = TypedValue(type: ObjectIdentifier(T.self), value: value)
+            if let index = index[key.text], var slot = nodes[index].slot {
+                if DecodedValueCache.isSame(slot.entry, entry) {
+                    slot.values.removeAll { $0.type == typed.type }
+                    slot.values.append(typed)
+                } else if replacingNewer || slot.entry.date <= entry.date {
+                    slot.entry = entry
+                    slot.values = [typed]
+                } else {
+                    return
+                }
+                bytes += cost - slot.cost
+                slot.cost = cost
+                nodes[index].slot = slot
+                touch(index)
+            } else {
+                guard cost <= byteLimit / 4 else { return }  // one huge list would push out everything
+                add(Slot(key: key, entry: entry, values: [typed], cost: cost))
+            }
+            while count > limit || bytes > byteLimit, count > 0 {
+                removeLeastRecentlyUsed()
+            }
+        }
+
+        /// Drops the values and the pending writes of the keys `shouldDrop` names.
+        mutating func drop(where shouldDrop: (CacheKey) -> Bool) {
+            removeAll(where: shouldDrop)
+            if !pending.isEmpty { pending = pending.filter { !shouldDrop($0.value.key) } }
         }
 
         mutating func add(_ slot: Slot) {

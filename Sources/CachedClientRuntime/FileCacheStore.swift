@@ -27,9 +27,12 @@ import Android
 /// protection until first unlock, so background refreshes can still read them).
 ///
 /// **Writes** go to a uniquely named temporary file in the entry's folder, which is then
-/// `rename(2)`d over the entry, so every reader, in this process or another one sharing the
-/// folder, sees the old file or the new one, never a mix. There is no `fsync`: this is a
-/// cache, and after a power loss the checksum turns a half-flushed file into a miss.
+/// `rename(2)`d to the entry's name, so every reader, in this process or another one sharing
+/// the folder, sees the old file or the new one, never a mix. On Linux the old file is
+/// unlinked just before the rename (ext4 flushes a file renamed over an existing one, which
+/// doubled the cost of a write), so a reader may also see no file for that moment: a miss.
+/// There is no `fsync`: this is a cache, and after a power loss or a crash the checksum
+/// turns a half-flushed file into a miss.
 ///
 /// **Reads** are one `open` + `read` of the whole file, a header parse, an XXH64 checksum and
 /// a comparison of the stored key text with `CacheKey.text`; the body is handed out without
@@ -209,9 +212,18 @@ public final class FileCacheStore: CacheStore {
             throw FileCacheStoreError(operation: "write", path: temporary, code: code)
         }
         let replaced = Self.regularFileSize(at: target)
+        var unlinkedOld = false
+        #if os(Linux) || os(Android)
+        // ext4 (auto_da_alloc) starts writing the new file's blocks out when a rename replaces
+        // an existing file, which doubles the cost of a write (about 190 µs instead of 90 for
+        // 1 KB); removing the old file first avoids that. A reader in between sees no entry, a
+        // miss, which the `CacheStore` contract allows; the client reads its own pending write.
+        if replaced != nil { unlinkedOld = unlink(target) == 0 }
+        #endif
         guard rename(temporary, target) == 0 else {
             let code = errno
             unlink(temporary)
+            if unlinkedOld, let replaced { record(Usage(bytes: -replaced, count: -1), isWrite: false) }
             // The folder was removed while we wrote (removeAll, sign-out): the write lost a
             // race it should lose, so it is dropped rather than resurrected.
             if code == ENOENT, access(folder, F_OK) != 0 { return }

@@ -124,6 +124,7 @@ struct CachedClientStreamTests {
         for try await value in harness.client.updates(for: Fixtures.request(), endpoint: Fixtures.endpoint(), as: Account.self) {
             values.append(value)
         }
+        await harness.client.flush()  // the `.store` event comes when the entry has landed
         return values
     }
 

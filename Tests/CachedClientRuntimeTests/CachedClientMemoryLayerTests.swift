@@ -18,6 +18,7 @@ struct CachedClientMemoryLayerTests {
 
         let first: CachedValue<CountedAccount> = try await harness.client.value(
             for: Fixtures.request(), endpoint: Fixtures.endpoint())
+        await harness.client.flush()  // the `.store` event comes when the entry has landed
         let readsAfterFetch = store.reads
         for _ in 0..<10 {
             let hit: CachedValue<CountedAccount> = try await harness.client.value(
@@ -107,6 +108,7 @@ struct CachedClientMemoryLayerTests {
         _ = try await account("1", .cacheOnly)  // 1 is now the most recent; 2 the least
         _ = try await account("4", .networkFirst)
         #expect(harness.client.memory.count == 3)
+        await harness.client.flush()  // so that 2 comes from the store, not from the pending writes
 
         let reads = store.reads
         for id in ["1", "3", "4"] { _ = try await account(id, .cacheOnly) }

@@ -295,6 +295,7 @@ struct CachedClientServerFreshnessTests {
             baseURL: Fixtures.baseURL, store: try FileCacheStore(directory: directory, now: clock.function),
             transport: transport, partition: "user-1", now: clock.function)
         let _: CachedValue<Account> = try await first.value(for: Fixtures.request(), endpoint: Self.server)
+        await first.flush()  // before another client reads the folder
 
         let relaunched = CachedClient(
             baseURL: Fixtures.baseURL, store: try FileCacheStore(directory: directory, now: clock.function),

@@ -305,19 +305,36 @@ struct Harness {
     }
 
     /// Puts an entry of the given age in the store. It writes behind the client's back, as
-    /// no app does, so it also drops the client's in-memory copy of the key.
+    /// no app does, so it first lets the client's own writes land (or one could land on top
+    /// of it) and then drops the client's in-memory copy of the key.
     func seed(_ account: Account = Fixtures.alice, age: Double, etag: String? = nil, endpoint: Endpoint = Fixtures.endpoint()) async throws {
+        await client.flush()
         let entry = CacheEntry(body: Fixtures.body(account), date: clock.now.addingTimeInterval(-age), etag: etag)
         try await store.setEntry(entry, for: key(endpoint))
         client.memory.remove(key(endpoint))
     }
 
+    /// What the store holds for the key once the client's writes have landed.
     func storedEntry(_ endpoint: Endpoint = Fixtures.endpoint()) async throws -> CacheEntry? {
-        try await store.entry(for: key(endpoint))
+        await client.flush()
+        return try await store.entry(for: key(endpoint))
     }
 
-    func value(policy: CachePolicy? = nil, endpoint: Endpoint = Fixtures.endpoint()) async throws -> CachedValue<Account> {
-        try await client.value(for: Fixtures.request(), endpoint: endpoint, policy: policy)
+    /// One call, then (unless `flushing` is `false`) waits for the write it started, so that
+    /// the store and the events are settled when the test looks, as they were when calls
+    /// waited for their writes. Write-behind itself is tested in
+    /// `CachedClientWriteBehindTests`, with `flushing: false` or the client called directly.
+    func value(
+        policy: CachePolicy? = nil, endpoint: Endpoint = Fixtures.endpoint(), flushing: Bool = true
+    ) async throws -> CachedValue<Account> {
+        do {
+            let value: CachedValue<Account> = try await client.value(for: Fixtures.request(), endpoint: endpoint, policy: policy)
+            if flushing { await client.flush() }
+            return value
+        } catch {
+            if flushing { await client.flush() }
+            throw error
+        }
     }
 }
 

@@ -38,8 +38,17 @@ struct FailingCacheFolderTests {
                 memoryCacheLimit: 0)  // every answer below comes from the folder, not from memory
         }
 
+        /// One call, then waits for the write it started: each call below meets the folder
+        /// as the previous one left it, and its write failure is reported before the next.
         func account(_ policy: CachePolicy? = nil, id: String = "1") async throws -> CachedValue<Account> {
-            try await client.value(for: Fixtures.request(id: id), endpoint: Fixtures.endpoint(), policy: policy)
+            do {
+                let value: CachedValue<Account> = try await client.value(for: Fixtures.request(id: id), endpoint: Fixtures.endpoint(), policy: policy)
+                await client.flush()
+                return value
+            } catch {
+                await client.flush()
+                throw error
+            }
         }
 
         var errors: [String] { events.all.filter { $0.kind == .error }.compactMap(\.message) }

@@ -66,8 +66,17 @@ struct HTTPRevalidationIntegrationTests {
             try await route(path, headers: headers, body: String(decoding: Fixtures.body(account), as: UTF8.self))
         }
 
+        /// One call, then waits for the write it started, so the store and the events are
+        /// settled when the test looks (as `Harness.value` does).
         func account(_ endpoint: Endpoint, policy: CachePolicy? = nil) async throws -> CachedValue<Account> {
-            try await client.value(for: Fixtures.request(), endpoint: endpoint, policy: policy)
+            do {
+                let value: CachedValue<Account> = try await client.value(for: Fixtures.request(), endpoint: endpoint, policy: policy)
+                await client.flush()
+                return value
+            } catch {
+                await client.flush()
+                throw error
+            }
         }
 
         /// This test's requests, oldest first.
@@ -76,6 +85,7 @@ struct HTTPRevalidationIntegrationTests {
         }
 
         func storedEntry(_ endpoint: Endpoint) async throws -> CacheEntry? {
+            await client.flush()
             let key = try #require(store.keys().first { $0.endpoint == endpoint.name })
             return store.entry(for: key)
         }

@@ -41,10 +41,19 @@ struct NginxIntegrationTests {
             try server.write(path, Fixtures.body(account), modified: modified)
         }
 
+        /// One call, then waits for the write it started, so the store and the events are
+        /// settled when the test looks (as `Harness.value` does).
         func account(_ path: String, fromServer: Bool = false, policy: CachePolicy? = nil) async throws -> CachedValue<Account> {
             var endpoint = Fixtures.endpoint()
             endpoint.cache?.ttlFromServer = fromServer
-            return try await client.value(for: EndpointRequest(method: "GET", path: path), endpoint: endpoint, policy: policy)
+            do {
+                let value: CachedValue<Account> = try await client.value(for: EndpointRequest(method: "GET", path: path), endpoint: endpoint, policy: policy)
+                await client.flush()
+                return value
+            } catch {
+                await client.flush()
+                throw error
+            }
         }
 
         var entry: CacheEntry? {

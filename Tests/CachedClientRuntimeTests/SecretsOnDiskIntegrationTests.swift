@@ -76,6 +76,7 @@ struct SecretsOnDiskIntegrationTests {
             #expect(sentText.contains(secret), "\(secret) was never sent, so the scan would prove nothing")
         }
 
+        await client.flush()  // every write has landed: nothing is left out of the scan
         let (files, bytes) = try Self.everyFile(under: directory)
         #expect(files.count == 2)  // the account and the search
         #expect(bytes.range(of: Data("PUBLIC-BODY-MARKER".utf8)) != nil)

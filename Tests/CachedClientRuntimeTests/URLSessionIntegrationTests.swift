@@ -35,8 +35,17 @@ struct URLSessionIntegrationTests {
                 headers: headers, now: clock.function, events: events.record)
         }
 
+        /// One call, then waits for the write it started, so the store and the events are
+        /// settled when the test looks (as `Harness.value` does).
         func account(_ id: String = "1", policy: CachePolicy? = nil) async throws -> CachedValue<Account> {
-            try await client.value(for: Fixtures.request(id: id), endpoint: Fixtures.endpoint(), policy: policy)
+            do {
+                let value: CachedValue<Account> = try await client.value(for: Fixtures.request(id: id), endpoint: Fixtures.endpoint(), policy: policy)
+                await client.flush()
+                return value
+            } catch {
+                await client.flush()
+                throw error
+            }
         }
 
         func setRoute(
@@ -151,6 +160,7 @@ struct URLSessionIntegrationTests {
         }
 
         #expect(try await setup.requests().map(\.path) == ["/v1/accounts?page=1&trace=a", "/v1/accounts?page=2&trace=b"])
+        await setup.client.flush()
         #expect(try await setup.client.store.entryCount() == 2)
     }
 

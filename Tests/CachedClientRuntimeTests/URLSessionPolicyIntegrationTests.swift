@@ -170,6 +170,8 @@ struct URLSessionPolicyIntegrationTests {
         }
 
         // On disk: one folder per user, named by a hash; sign-out deletes alice's folder only.
+        // (Alice's answer was given before the switch, so its write lands after it.)
+        await client.flush()
         let aliceFolder = folder.url.appending(path: "v2/" + FileCacheStore.partitionFolderName("alice@bank.example")).path
         let bobFolder = folder.url.appending(path: "v2/" + FileCacheStore.partitionFolderName("bob@bank.example")).path
         #expect(FileManager.default.fileExists(atPath: aliceFolder))

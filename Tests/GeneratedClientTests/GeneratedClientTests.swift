@@ -85,13 +85,15 @@ import Testing
             #expect(request.headers["Content-Type"] == "application/json")
             return .json(#"{"id": "t1", "status": "pending", "created_at": "2026-11-22T08:00:00.123Z"}"#, status: 201)
         }
-        let repository = LiveAccountRepository(client: client(transport, store: store))
+        let cachedClient = client(transport, store: store)
+        let repository = LiveAccountRepository(client: cachedClient)
         let transfer = try await repository.createTransfer(
             body: TransferRequest(fromAccount: "a1", toIBAN: "DE00 1234", amount: 10))
         #expect(transfer.status == .pending)
         #expect(abs(transfer.createdAt.timeIntervalSince1970 - 1_795_334_400.123) < 0.0005)
         transport.respond { _ in .json(#"{"name": "Ada", "email": "ada@example.com"}"#) }
         _ = try await repository.getProfile()  // cache: false with a GET
+        await cachedClient.flush()  // nothing may be on its way to the store either
         let anyStore: any CacheStore = store
         #expect(try await anyStore.entryCount() == 0)
     }
@@ -136,7 +138,9 @@ import Testing
     @Test func usersNeverSeeEachOthersEntries() async throws {
         let store = MemoryCacheStore()
         let transport = StubTransport(response: .json(Self.accountsJSON))
-        _ = try await LiveAccountRepository(client: client(transport, store: store, partition: "alice")).getAccounts(page: 1)
+        let aliceClient = client(transport, store: store, partition: "alice")
+        _ = try await LiveAccountRepository(client: aliceClient).getAccounts(page: 1)
+        await aliceClient.flush()  // alice's entry is in the store before bob looks
         let bob = LiveAccountRepository(client: client(transport, store: store, partition: "bob"))
         await #expect(throws: CachedClientError.notCached(endpoint: "AccountRepository.getAccounts")) {
             try await bob.getAccounts(page: 1, policy: .cacheOnly)
@@ -151,8 +155,10 @@ import Testing
             """
         let store = MemoryCacheStore()
         let transport = StubTransport(response: .json(chart))
-        let alice = LiveChartRepository(client: client(transport, store: store, partition: "alice"))
+        let aliceClient = client(transport, store: store, partition: "alice")
+        let alice = LiveChartRepository(client: aliceClient)
         let result = try await alice.getTopChart(country: "SE", genre: .hipHop)
+        await aliceClient.flush()  // a second client reads the store: let the write land first
         #expect(result.value.generatedAt.timeIntervalSince1970 == 1_795_852_800.123)
         #expect(transport.requests.first?.url.query == "genre=hip-hop")
         let bob = LiveChartRepository(client: client(transport, store: store, partition: "bob"))

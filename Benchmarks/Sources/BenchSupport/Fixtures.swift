@@ -17,17 +17,22 @@ public let benchEndpoint = Endpoint(
     shape: "bench")
 
 /// Fills `store` through the real client path (`networkOnly` stores the answer), for the
-/// keys `feedId`/`page` given.
+/// keys `feedId`/`page` given, and returns once every entry has landed (the client writes
+/// behind its calls).
 public func fill(
     _ store: any CacheStore, body: Data, feeds: [String], pages: Range<Int>, partition: String? = "user-1"
 ) async throws {
     let client = CachedClient(baseURL: benchBaseURL, store: store, transport: FixedTransport(body: body), partition: partition)
     let repository = LiveFeedRepository(client: client)
+    var filled = 0
     for feed in feeds {
         for page in pages {
             _ = try await repository.getItems(feedId: feed, page: page, policy: .networkOnly)
+            filled += 1
+            if filled.isMultiple(of: 1_000) { await client.flush() }  // 100,000 pending writes would hold 100,000 bodies
         }
     }
+    await client.flush()
 }
 
 /// A repository whose client never reaches the network, over `store`.
@@ -51,23 +56,30 @@ public func nanoseconds(from start: ContinuousClock.Instant, to end: ContinuousC
 /// Runs `a` and `b` once each, in alternating order (`a` first on even iterations), and
 /// returns their times in nanoseconds: both sides of a ratio measured in the same
 /// iteration, so that changes in machine load between benchmarks cannot skew the ratio.
+///
+/// `afterA` runs right after `a`, untimed: for work `a` leaves running in the background
+/// (the client's write-behind), which must not land in `b`'s time when `b` comes next.
 public func paired(
-    _ iteration: Int, _ a: () async throws -> Void, _ b: () async throws -> Void
+    _ iteration: Int, _ a: () async throws -> Void, _ b: () async throws -> Void,
+    afterA: () async -> Void = {}
 ) async rethrows -> (a: Int, b: Int) {
     let clock = ContinuousClock()
     if iteration.isMultiple(of: 2) {
         let start = clock.now
         try await a()
         let middle = clock.now
+        await afterA()
+        let resumed = clock.now
         try await b()
         let end = clock.now
-        return (nanoseconds(from: start, to: middle), nanoseconds(from: middle, to: end))
+        return (nanoseconds(from: start, to: middle), nanoseconds(from: resumed, to: end))
     } else {
         let start = clock.now
         try await b()
         let middle = clock.now
         try await a()
         let end = clock.now
+        await afterA()
         return (nanoseconds(from: middle, to: end), nanoseconds(from: start, to: middle))
     }
 }

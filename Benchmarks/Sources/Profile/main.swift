@@ -17,7 +17,14 @@
 //   validate SPEC N            N Generator.validate runs (parse + validate, no output)
 //   fresh-client|fresh-memory|fresh-raw BYTES N
 //                              N networkFirst calls over 127.0.0.1 (FileCacheStore, or
-//                              MemoryCacheStore), or N raw URLSession calls + decode
+//                              MemoryCacheStore), or N raw URLSession calls + decode, back to
+//                              back: each call's write (behind the call) competes with the
+//                              next calls for the cores
+//   fresh-paired|fresh-paired-memory BYTES N
+//                              N pairs of a fresh-client (or fresh-memory) call and a raw call,
+//                              in alternating order, the client's write landing untimed after
+//                              its call (as the paired benchmark); prints both medians and
+//                              their ratio
 //   scale ENTRIES N            N store.entry(for:) of random keys in the store the Scale
 //                              benchmark left in the temporary folder (run it first)
 
@@ -142,31 +149,54 @@ case "scale":
     }
     report("store.entry, \(entries) entries, random keys", count, start)
 
-case "fresh-client", "fresh-memory", "fresh-raw":
+case "fresh-client", "fresh-memory", "fresh-raw", "fresh-paired", "fresh-paired-memory":
     let bytes = number(1, 1_024)
     let count = number(2, 2_000)
     let server = try LoopbackServer(body: Payloads.feed(bytes: bytes))
     let session = URLSessionTransport.defaultSession
     let directory = try makeTemporaryDirectory("profile-fresh")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let store: any CacheStore = command == "fresh-client" ? try FileCacheStore(directory: directory) : MemoryCacheStore()
-    let repository = LiveFeedRepository(client: CachedClient(
-        baseURL: server.baseURL, store: store, transport: URLSessionTransport(session: session), partition: "user-1"))
+    let store: any CacheStore = command.hasSuffix("-memory") ? MemoryCacheStore() : try FileCacheStore(directory: directory)
+    let client = CachedClient(
+        baseURL: server.baseURL, store: store, transport: URLSessionTransport(session: session), partition: "user-1")
+    let repository = LiveFeedRepository(client: client)
     var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/feeds/home/items?page=1")!)
     request.cachePolicy = .reloadIgnoringLocalCacheData
     request.setValue("application/json", forHTTPHeaderField: "Accept")
-    let call = { () async throws -> Void in
-        if command == "fresh-raw" {
-            let (data, _) = try await session.data(for: request)
-            consume(try Payloads.plainDecoder().decode([FeedItem].self, from: data))
-        } else {
-            consume(try await repository.getItems(feedId: "home", page: 1, policy: .networkFirst))
-        }
+    let raw = { () async throws -> Void in
+        let (data, _) = try await session.data(for: request)
+        consume(try Payloads.plainDecoder().decode([FeedItem].self, from: data))
     }
-    for _ in 0..<20 { try await call() }
-    let start = ContinuousClock.now
-    for _ in 0..<count { try await call() }
-    report("\(command) \(bytes) bytes", count, start)
+    let cached = { () async throws -> Void in
+        consume(try await repository.getItems(feedId: "home", page: 1, policy: .networkFirst))
+    }
+    for _ in 0..<20 {
+        if command != "fresh-raw" { try await cached() }
+        if command != "fresh-client" && command != "fresh-memory" { try await raw() }
+    }
+    await client.flush()
+    if command.hasPrefix("fresh-paired") {
+        // As the paired benchmark: both sides in every iteration, in alternating order, the
+        // client's write landing untimed right after its call, so neither side pays for it.
+        var clientTimes: [Double] = []
+        var rawTimes: [Double] = []
+        for iteration in 0..<count {
+            let (a, b) = try await paired(iteration, cached, raw, afterA: { await client.flush() })
+            clientTimes.append(Double(a) / 1_000)
+            rawTimes.append(Double(b) / 1_000)
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        let (c, r) = (median(clientTimes), median(rawTimes))
+        print(
+            "\(command) \(bytes) bytes: \(count) pairs, medians: client \(String(format: "%.2f", c)) µs, "
+                + "raw \(String(format: "%.2f", r)) µs, ratio \(String(format: "%.3f", c / r))")
+    } else {
+        let call = command == "fresh-raw" ? raw : cached
+        let start = ContinuousClock.now
+        for _ in 0..<count { try await call() }
+        report("\(command) \(bytes) bytes", count, start)
+    }
+    await client.flush()
     server.stop()
 
 default:

@@ -30,7 +30,9 @@ func show(_ result: CachedValue<[ArticleSummary]>) {
 }
 
 print("1. Server up, networkFirst:")
-show(try await news.getHeadlines(sectionId: "world", policy: .networkFirst))
+let fresh = try await news.getHeadlines(sectionId: "world", policy: .networkFirst)
+await client.flush()  // the call returned before its entry was written; let it land, so the log reads in order
+show(fresh)
 
 print("2. Server stopped (connection refused), networkFirst falls back to disk:")
 server.stop()
