@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Stages with typed boundaries: `JSONReader` (bytes → located JSON), `SpecParser`
 /// (→ `Spec`), `SpecValidator` (rules), `Translator` (→ code model), `SwiftRenderer`
-/// (→ text). The CLI and the build plugin are thin wrappers over this.
+/// (→ text). The last two work section by section (the models, then each repository), on
+/// all cores at once; the text is the same as one pass would write. The CLI and the build
+/// plugin are thin wrappers over this.
 public enum Generator {
     /// Options that change the generated text.
     public struct Options: Sendable, Hashable {

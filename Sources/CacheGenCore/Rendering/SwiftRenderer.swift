@@ -1,13 +1,10 @@
-/// Writes a `SwiftFile` as text. The one place that knows indentation, access modifiers,
-/// doc comment and header syntax; the same model always gives the same bytes.
+/// Writes a `SwiftFile` as text: the outline, then each section apart (so sections can be
+/// rendered at the same time), joined in order. The one place that knows indentation,
+/// access modifiers, doc comment and header syntax; the same model always gives the same
+/// bytes.
 struct SwiftRenderer: Sendable {
     /// The modifier written for `.api` declarations.
     var access: AccessLevel
-
-    /// Renders a whole file, ending in one newline: the outline, then each section.
-    func render(_ file: SwiftFile) -> String {
-        ([renderOutline(file)] + file.sections.map(render)).joined()
-    }
 
     /// The header and imports of `file`, without its sections.
     func renderOutline(_ file: SwiftFile) -> String {

@@ -32,13 +32,6 @@ struct Translator: Sendable {
             spec.models.map { ($0.name.name, SwiftNaming.typeName($0.name.name)) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The whole file: `outline()` with every section.
-    func translate() -> SwiftFile {
-        var file = outline()
-        file.sections = (0..<sectionCount).map(section)
-        return file
-    }
-
     /// The file's header and imports, without sections.
     func outline() -> SwiftFile {
         SwiftFile(
