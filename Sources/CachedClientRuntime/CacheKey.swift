@@ -10,16 +10,22 @@ import Foundation
 /// the entry and compare it on read, so a hash collision can never serve a wrong entry.
 public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The canonical text; one `field value` pair per line.
-    public let text: String
+    public var text: String { storage.text }
     /// The endpoint name, for `removeAll(endpoint:)` and events.
-    public let endpoint: String
+    public var endpoint: String { storage.endpoint }
     /// The partition of a user-scoped entry; `nil` for shared entries.
-    public let partition: String?
+    public var partition: String? { storage.partition }
     /// The resolved path (`/accounts/42`, percent-encoded as sent), by which stores group
     /// entries so that an `Invalidation` of one resource removes a folder, not a scan.
-    public let path: String
+    public var path: String { storage.path }
     /// Hex SHA-256 of `text`: a file name, and safe to log.
-    public let digest: String
+    public var digest: String { storage.digest }
+    /// The digest, short enough for a log line.
+    public var description: String { storage.shortDigest }
+
+    /// The parts in one unchanging object: a key is copied into every step of a call, and
+    /// this way a copy costs one retain rather than six.
+    private let storage: Storage
 
     /// Builds the key of a request to an endpoint.
     ///
@@ -40,11 +46,37 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter path: the resolved path the entry was fetched from; stores group entries
     ///   by it for `removeAll(endpoint:path:)`.
     public init(text: String, endpoint: String, partition: String?, path: String) {
-        self.text = text
-        self.endpoint = endpoint
-        self.partition = partition
-        self.path = path
-        self.digest = SHA256.hex(of: text)
+        storage = Storage(text: text, endpoint: endpoint, partition: partition, path: path)
+    }
+
+    /// Keys are equal when all their parts are; the digest follows from the text.
+    public static func == (a: CacheKey, b: CacheKey) -> Bool {
+        a.storage === b.storage
+            || (a.text == b.text && a.endpoint == b.endpoint && a.partition == b.partition && a.path == b.path)
+    }
+
+    /// Hashes the text alone, which equal keys share.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+    }
+
+    private final class Storage: Sendable {
+        let text: String
+        let endpoint: String
+        let partition: String?
+        let path: String
+        let digest: String
+        /// The first 16 digits of `digest`, made once: every event of a call names its key.
+        let shortDigest: String
+
+        init(text: String, endpoint: String, partition: String?, path: String) {
+            self.text = text
+            self.endpoint = endpoint
+            self.partition = partition
+            self.path = path
+            digest = SHA256.hex(of: text)
+            shortDigest = String(decoding: digest.utf8.prefix(16), as: UTF8.self)
+        }
     }
 
     /// The canonical text of a request's key and the partition it belongs to (`nil` when
@@ -117,12 +149,6 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         static let shape: StaticString = "\nshape "
     }
 
-    /// The digest, short enough for a log line.
-    public var description: String {
-        // By bytes: the digest is ASCII, and every event of every call asks for this.
-        String(decoding: digest.utf8.prefix(16), as: UTF8.self)
-    }
-
     /// Scheme and host lower-cased, no trailing slash.
     /// Searches the UTF-8 bytes (an absolute URL string is ASCII), not with Foundation's
     /// `range(of:)` or the standard library's `firstRange(of:)`, each of which costs more
@@ -156,17 +182,24 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
 /// Most requests have one key parameter or none, which are written without an array; only
 /// two or more are collected and sorted.
 private struct CanonicalParameters {
+    /// One parameter as the text holds it. (A struct, not a tuple: an optional tuple is
+    /// handled through run-time type metadata, which showed in profiles.)
+    struct Pair {
+        var name: String
+        var value: String
+    }
+
     /// The one key parameter, encoded; `nil` when there are none or several.
-    private var single: (name: String, value: String)?
+    private var single: Pair?
     /// Two or more key parameters, encoded and sorted.
-    private var several: [(name: String, value: String)] = []
+    private var several: [Pair] = []
     /// The length of the joined text in UTF-8 bytes.
     private(set) var byteCount = 0
 
     init(_ parameters: [RequestParameter], lowercasingNames: Bool) {
         for parameter in parameters where parameter.isKey {
             let name = PercentEncoding.encode(lowercasingNames ? parameter.name.lowercased() : parameter.name)
-            let pair = (name: name, value: PercentEncoding.encode(parameter.value))
+            let pair = Pair(name: name, value: PercentEncoding.encode(parameter.value))
             byteCount += (byteCount == 0 ? 0 : 1) + pair.name.utf8.count + 1 + pair.value.utf8.count
             if let first = single {
                 several = [first, pair]
@@ -182,17 +215,19 @@ private struct CanonicalParameters {
 
     func write(to writer: inout UTF8Writer) {
         if let single {
-            writer.write(single.name)
-            writer.write(UInt8(ascii: "="))
-            writer.write(single.value)
+            write(single, to: &writer)
             return
         }
         for (index, pair) in several.enumerated() {
             if index > 0 { writer.write(UInt8(ascii: "&")) }
-            writer.write(pair.name)
-            writer.write(UInt8(ascii: "="))
-            writer.write(pair.value)
+            write(pair, to: &writer)
         }
+    }
+
+    private func write(_ pair: Pair, to writer: inout UTF8Writer) {
+        writer.write(pair.name)
+        writer.write(UInt8(ascii: "="))
+        writer.write(pair.value)
     }
 }
 
@@ -208,17 +243,12 @@ struct UTF8Writer {
 
     /// Copies the text's UTF-8 bytes; one `memcpy` for the native strings this is given.
     mutating func write(_ text: String) {
-        let utf8 = text.utf8
-        precondition(count + utf8.count <= buffer.count, "UTF8Writer: the buffer is too small")
-        let copied = utf8.withContiguousStorageIfAvailable { source -> Int in
-            guard let base = source.baseAddress, let target = buffer.baseAddress else { return source.count }
+        var text = text
+        text.withUTF8 { source in
+            precondition(count + source.count <= buffer.count, "UTF8Writer: the buffer is too small")
+            guard let base = source.baseAddress, let target = buffer.baseAddress else { return }
             (target + count).update(from: base, count: source.count)
-            return source.count
-        }
-        if let copied {
-            count += copied
-        } else {
-            for byte in utf8 { write(byte) }
+            count += source.count
         }
     }
 
