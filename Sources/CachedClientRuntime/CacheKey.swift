@@ -60,6 +60,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(text)
     }
 
+    /// What a key is made of, shared by its copies.
     private final class Storage: Sendable {
         let text: String
         let endpoint: String
@@ -150,6 +151,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Scheme and host lower-cased, no trailing slash.
+    ///
     /// Searches the UTF-8 bytes (an absolute URL string is ASCII), not with Foundation's
     /// `range(of:)` or the standard library's `firstRange(of:)`, each of which costs more
     /// than the rest of a key.
