@@ -4,6 +4,10 @@
 //   swift build --package-path Benchmarks -c release --product Profile
 //   valgrind --tool=callgrind Benchmarks/.build/release/Profile client-hit 1024 2000
 //
+// On a shared, noisy machine, instruction counts compare two builds better than times do:
+// run callgrind at two call counts and divide the difference of the `I refs` totals by the
+// difference of the counts, which leaves out the setup.
+//
 // Workloads:
 //   key N                      build N CacheKeys (what every client call does first)
 //   client-hit BYTES N         N cacheFirst hits through the generated client, FileCacheStore
@@ -50,117 +54,135 @@ let number = { (index: Int, fallback: Int) -> Int in
     arguments.count > index ? Int(arguments[index]) ?? fallback : fallback
 }
 
-switch command {
-case "key":
-    let count = number(1, 10_000)
-    let start = ContinuousClock.now
-    for index in 0..<count { consume(benchKey(feed: "home", page: index)) }
-    report("CacheKey init", count, start)
+/// Runs the workload the arguments name.
+func run() async throws {
+    switch command {
+    case "key":
+        let count = number(1, 10_000)
+        let start = ContinuousClock.now
+        for index in 0..<count { consume(benchKey(feed: "home", page: index)) }
+        report("CacheKey init", count, start)
 
-case "client-hit", "layer-hit", "store-hit", "floor":
-    let bytes = number(1, 1_024)
-    let count = number(2, 10_000)
-    let body = Payloads.feed(bytes: bytes)
-    let directory = try makeTemporaryDirectory("profile")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try FileCacheStore(directory: directory.appendingPathComponent("store"))
-    try await fill(store, body: body, feeds: ["home"], pages: 0..<1)
-    let key = benchKey(feed: "home", page: 0)
-    try await store.setEntry(CacheEntry(body: body, date: Date()), for: key)
-    let file = directory.appendingPathComponent("floor.json")
-    try body.write(to: file)
-    let repository = offlineRepository(store, memoryCacheLimit: command == "layer-hit" ? 100 : 0)
-    // Off the main actor, as the benchmarks run: from the main actor every await of the
-    // client would add two thread switches.
-    let start = ContinuousClock.now
-    try await Task.detached {
+    case "client-hit", "layer-hit", "store-hit", "floor":
+        let bytes = number(1, 1_024)
+        let count = number(2, 10_000)
+        let body = Payloads.feed(bytes: bytes)
+        let directory = try makeTemporaryDirectory("profile")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try FileCacheStore(directory: directory.appendingPathComponent("store"))
+        try await fill(store, body: body, feeds: ["home"], pages: 0..<1)
+        let key = benchKey(feed: "home", page: 0)
+        try await store.setEntry(CacheEntry(body: body, date: Date()), for: key)
+        let file = directory.appendingPathComponent("floor.json")
+        try body.write(to: file)
+        let repository = offlineRepository(store, memoryCacheLimit: command == "layer-hit" ? 100 : 0)
+        // Off the main actor, as the benchmarks run: from the main actor every await of the
+        // client would add two thread switches.
+        let start = ContinuousClock.now
+        try await Task.detached {
+            for _ in 0..<count {
+                switch command {
+                case "client-hit", "layer-hit":
+                    consume(try await repository.getItems(feedId: "home", page: 0, policy: .cacheFirst))
+                case "store-hit":
+                    let entry = try await store.entry(for: key)!
+                    consume(try benchEndpoint.coding.makeDecoder().decode([FeedItem].self, from: entry.body))
+                default:
+                    consume(try Payloads.plainDecoder().decode([FeedItem].self, from: Data(contentsOf: file)))
+                }
+            }
+        }.value
+        report("\(command) \(body.count) bytes", count, start)
+
+    case "write":
+        let mode = arguments.count > 1 ? arguments[1] : "replace"
+        let bytes = number(2, 1_024)
+        let count = number(3, 2_000)
+        let body = Payloads.feed(bytes: bytes)
+        let directory = try makeTemporaryDirectory("profile-write")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try FileCacheStore(directory: directory)
+        let keys = (0..<(mode == "new" ? count : 64)).map { benchKey(feed: "write", page: $0) }
+        for key in keys.prefix(64) { try await store.setEntry(CacheEntry(body: body, date: Date()), for: key) }
+        let start = ContinuousClock.now
+        for index in 0..<count {
+            let key = keys[index % keys.count]
+            if mode == "remove-first" { try await store.removeEntry(for: key) }
+            try await store.setEntry(CacheEntry(body: body, date: Date()), for: key)
+        }
+        report("setEntry (\(mode)) \(body.count) bytes", count, start)
+
+    case "generate":
+        let path = arguments.count > 1 ? arguments[1] : "/tmp/Large.cachegen.json"
+        let count = number(2, 5)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let start = ContinuousClock.now
+        for _ in 0..<count { consume(Generator.generate(data, path: path, options: .init())) }
+        report("Generator.generate", count, start)
+
+    case "scale":
+        let entries = number(1, 100_000)
+        let count = number(2, 10_000)
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("cachegen-bench-scale-\(entries)/store")
+        let store = try FileCacheStore(directory: directory)
+        let keys = (0..<entries).map { benchKey(feed: "direct", page: $0) }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let start = ContinuousClock.now
         for _ in 0..<count {
-            switch command {
-            case "client-hit", "layer-hit":
-                consume(try await repository.getItems(feedId: "home", page: 0, policy: .cacheFirst))
-            case "store-hit":
-                let entry = try await store.entry(for: key)!
-                consume(try benchEndpoint.coding.makeDecoder().decode([FeedItem].self, from: entry.body))
-            default:
-                consume(try Payloads.plainDecoder().decode([FeedItem].self, from: Data(contentsOf: file)))
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            guard let entry = try await store.entry(for: keys[Int((state >> 33) % UInt64(entries))]) else {
+                print("miss: run the Scale benchmark first")
+                exit(1)
+            }
+            consume(entry)
+        }
+        report("store.entry, \(entries) entries, random keys", count, start)
+
+    case "fresh-client", "fresh-memory", "fresh-raw":
+        let bytes = number(1, 1_024)
+        let count = number(2, 2_000)
+        let server = try LoopbackServer(body: Payloads.feed(bytes: bytes))
+        let session = URLSessionTransport.defaultSession
+        let directory = try makeTemporaryDirectory("profile-fresh")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store: any CacheStore = command == "fresh-client" ? try FileCacheStore(directory: directory) : MemoryCacheStore()
+        let repository = LiveFeedRepository(client: CachedClient(
+            baseURL: server.baseURL, store: store, transport: URLSessionTransport(session: session), partition: "user-1"))
+        var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/feeds/home/items?page=1")!)
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let call = { () async throws -> Void in
+            if command == "fresh-raw" {
+                let (data, _) = try await session.data(for: request)
+                consume(try Payloads.plainDecoder().decode([FeedItem].self, from: data))
+            } else {
+                consume(try await repository.getItems(feedId: "home", page: 1, policy: .networkFirst))
             }
         }
-    }.value
-    report("\(command) \(body.count) bytes", count, start)
+        for _ in 0..<20 { try await call() }
+        let start = ContinuousClock.now
+        for _ in 0..<count { try await call() }
+        report("\(command) \(bytes) bytes", count, start)
+        server.stop()
 
-case "write":
-    let mode = arguments.count > 1 ? arguments[1] : "replace"
-    let bytes = number(2, 1_024)
-    let count = number(3, 2_000)
-    let body = Payloads.feed(bytes: bytes)
-    let directory = try makeTemporaryDirectory("profile-write")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try FileCacheStore(directory: directory)
-    let keys = (0..<(mode == "new" ? count : 64)).map { benchKey(feed: "write", page: $0) }
-    for key in keys.prefix(64) { try await store.setEntry(CacheEntry(body: body, date: Date()), for: key) }
-    let start = ContinuousClock.now
-    for index in 0..<count {
-        let key = keys[index % keys.count]
-        if mode == "remove-first" { try await store.removeEntry(for: key) }
-        try await store.setEntry(CacheEntry(body: body, date: Date()), for: key)
+    default:
+        print("unknown workload \(command)")
+        exit(2)
     }
-    report("setEntry (\(mode)) \(body.count) bytes", count, start)
-
-case "generate":
-    let path = arguments.count > 1 ? arguments[1] : "/tmp/Large.cachegen.json"
-    let count = number(2, 5)
-    let data = try Data(contentsOf: URL(fileURLWithPath: path))
-    let start = ContinuousClock.now
-    for _ in 0..<count { consume(Generator.generate(data, path: path, options: .init())) }
-    report("Generator.generate", count, start)
-
-case "scale":
-    let entries = number(1, 100_000)
-    let count = number(2, 10_000)
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("cachegen-bench-scale-\(entries)/store")
-    let store = try FileCacheStore(directory: directory)
-    let keys = (0..<entries).map { benchKey(feed: "direct", page: $0) }
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    let start = ContinuousClock.now
-    for _ in 0..<count {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        guard let entry = try await store.entry(for: keys[Int((state >> 33) % UInt64(entries))]) else {
-            print("miss: run the Scale benchmark first")
-            exit(1)
-        }
-        consume(entry)
-    }
-    report("store.entry, \(entries) entries, random keys", count, start)
-
-case "fresh-client", "fresh-memory", "fresh-raw":
-    let bytes = number(1, 1_024)
-    let count = number(2, 2_000)
-    let server = try LoopbackServer(body: Payloads.feed(bytes: bytes))
-    let session = URLSessionTransport.defaultSession
-    let directory = try makeTemporaryDirectory("profile-fresh")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store: any CacheStore = command == "fresh-client" ? try FileCacheStore(directory: directory) : MemoryCacheStore()
-    let repository = LiveFeedRepository(client: CachedClient(
-        baseURL: server.baseURL, store: store, transport: URLSessionTransport(session: session), partition: "user-1"))
-    var request = URLRequest(url: URL(string: server.baseURL.absoluteString + "/feeds/home/items?page=1")!)
-    request.cachePolicy = .reloadIgnoringLocalCacheData
-    request.setValue("application/json", forHTTPHeaderField: "Accept")
-    let call = { () async throws -> Void in
-        if command == "fresh-raw" {
-            let (data, _) = try await session.data(for: request)
-            consume(try Payloads.plainDecoder().decode([FeedItem].self, from: data))
-        } else {
-            consume(try await repository.getItems(feedId: "home", page: 1, policy: .networkFirst))
-        }
-    }
-    for _ in 0..<20 { try await call() }
-    let start = ContinuousClock.now
-    for _ in 0..<count { try await call() }
-    report("\(command) \(bytes) bytes", count, start)
-    server.stop()
-
-default:
-    print("unknown workload \(command)")
-    exit(2)
 }
+
+// The main thread waits on a semaphore instead of running top-level `await` code: under an
+// async main it parks in libdispatch's `sigsuspend`, where valgrind 3.19 dies with SIGSEGV,
+// so callgrind could profile none of the async workloads.
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    do {
+        try await run()
+    } catch {
+        print("error: \(error)")
+        exit(1)
+    }
+    finished.signal()
+}
+finished.wait()
