@@ -530,7 +530,16 @@ public final class FileCacheStore: CacheStore {
     /// The entry's file; folder names are cached because SHA-256 costs more than the rest
     /// of building the path.
     func entryPath(for key: CacheKey) -> String {
-        folderPath(for: key) + "/" + key.digest
+        // One string built once; `folder + "/" + digest` made two, on every read.
+        let folder = folderPath(for: key)
+        let digest = key.digest
+        return String(unsafeUninitializedCapacity: folder.utf8.count + 1 + digest.utf8.count) { buffer in
+            var writer = UTF8Writer(buffer)
+            writer.write(folder)
+            writer.write(UInt8(ascii: "/"))
+            writer.write(digest)
+            return writer.count
+        }
     }
 
     private func folderPath(for key: CacheKey) -> String {
