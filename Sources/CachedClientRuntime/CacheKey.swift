@@ -10,16 +10,22 @@ import Foundation
 /// the entry and compare it on read, so a hash collision can never serve a wrong entry.
 public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The canonical text; one `field value` pair per line.
-    public let text: String
+    public var text: String { storage.text }
     /// The endpoint name, for `removeAll(endpoint:)` and events.
-    public let endpoint: String
+    public var endpoint: String { storage.endpoint }
     /// The partition of a user-scoped entry; `nil` for shared entries.
-    public let partition: String?
+    public var partition: String? { storage.partition }
     /// The resolved path (`/accounts/42`, percent-encoded as sent), by which stores group
     /// entries so that an `Invalidation` of one resource removes a folder, not a scan.
-    public let path: String
+    public var path: String { storage.path }
     /// Hex SHA-256 of `text`: a file name, and safe to log.
-    public let digest: String
+    public var digest: String { storage.digest }
+    /// The digest, short enough for a log line.
+    public var description: String { storage.shortDigest }
+
+    /// The parts in one unchanging object: a key is copied into every step of a call, and
+    /// this way a copy costs one retain rather than six.
+    private let storage: Storage
 
     /// Builds the key of a request to an endpoint.
     ///
@@ -40,78 +46,227 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// - Parameter path: the resolved path the entry was fetched from; stores group entries
     ///   by it for `removeAll(endpoint:path:)`.
     public init(text: String, endpoint: String, partition: String?, path: String) {
-        self.text = text
-        self.endpoint = endpoint
-        self.partition = partition
-        self.path = path
-        self.digest = SHA256.hex(of: text)
+        storage = Storage(text: text, endpoint: endpoint, partition: partition, path: path)
+    }
+
+    /// Keys are equal when all their parts are; the digest follows from the text.
+    public static func == (a: CacheKey, b: CacheKey) -> Bool {
+        a.storage === b.storage
+            || (a.text == b.text && a.endpoint == b.endpoint && a.partition == b.partition && a.path == b.path)
+    }
+
+    /// Hashes the text alone, which equal keys share.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+    }
+
+    /// What a key is made of, shared by its copies.
+    private final class Storage: Sendable {
+        let text: String
+        let endpoint: String
+        let partition: String?
+        let path: String
+        let digest: String
+        /// The first 16 digits of `digest`, made once: every event of a call names its key.
+        let shortDigest: String
+
+        init(text: String, endpoint: String, partition: String?, path: String) {
+            self.text = text
+            self.endpoint = endpoint
+            self.partition = partition
+            self.path = path
+            digest = SHA256.hex(of: text)
+            shortDigest = String(decoding: digest.utf8.prefix(16), as: UTF8.self)
+        }
     }
 
     /// The canonical text of a request's key and the partition it belongs to (`nil` when
     /// shared); `CachedClient` calls it with a base it canonicalised once, so that a cache
     /// hit in memory costs neither the URL work nor the digest.
+    ///
+    /// Written in one pass into a string allocated once at its exact size: this runs on
+    /// every call, cache hits included, and appending piece by piece to a `String` cost
+    /// more than the rest of a hit in memory.
     static func canonicalText(
         endpoint: Endpoint, request: EndpointRequest, canonicalBase: String, bodyDigest: String?, partition: String?
     ) -> (text: String, partition: String?) {
         let scope = endpoint.cache?.scope ?? .user
         let partition = scope == .user ? (partition ?? "") : nil
-        // One string built in place: this runs on every call, cache hits included.
-        var text = "cachegen-key 1\nendpoint "
-        text.reserveCapacity(160 + endpoint.name.utf8.count + request.path.utf8.count + endpoint.shape.utf8.count)
-        text += endpoint.name
-        text += "\nmethod "
         let method = request.method
-        text += method.utf8.allSatisfy({ !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) ? method : method.uppercased()
-        text += "\nbase "
-        text += canonicalBase
-        text += "\npath "
-        text += request.path
-        text += "\nquery "
-        appendCanonical(request.query, lowercasingNames: false, to: &text)
-        text += "\nheaders "
-        appendCanonical(request.headers, lowercasingNames: true, to: &text)
-        if request.bodyIsKey, let bodyDigest {
-            text += "\nbody "
-            text += bodyDigest
+        let canonicalMethod =
+            method.utf8.allSatisfy({ !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) ? method : method.uppercased()
+        let query = CanonicalParameters(request.query, lowercasingNames: false)
+        let headers = CanonicalParameters(request.headers, lowercasingNames: true)
+        let body = request.bodyIsKey ? bodyDigest : nil
+        let encodedPartition = partition.map { PercentEncoding.encode($0) } ?? "*shared*"
+
+        var count = Label.start.utf8CodeUnitCount + endpoint.name.utf8.count
+        count += Label.method.utf8CodeUnitCount + canonicalMethod.utf8.count
+        count += Label.base.utf8CodeUnitCount + canonicalBase.utf8.count
+        count += Label.path.utf8CodeUnitCount + request.path.utf8.count
+        count += Label.query.utf8CodeUnitCount + query.byteCount
+        count += Label.headers.utf8CodeUnitCount + headers.byteCount
+        if let body { count += Label.body.utf8CodeUnitCount + body.utf8.count }
+        count += Label.partition.utf8CodeUnitCount + encodedPartition.utf8.count
+        count += Label.shape.utf8CodeUnitCount + endpoint.shape.utf8.count
+
+        let text = String(unsafeUninitializedCapacity: count) { buffer in
+            var writer = UTF8Writer(buffer)
+            writer.write(Label.start)
+            writer.write(endpoint.name)
+            writer.write(Label.method)
+            writer.write(canonicalMethod)
+            writer.write(Label.base)
+            writer.write(canonicalBase)
+            writer.write(Label.path)
+            writer.write(request.path)
+            writer.write(Label.query)
+            query.write(to: &writer)
+            writer.write(Label.headers)
+            headers.write(to: &writer)
+            if let body {
+                writer.write(Label.body)
+                writer.write(body)
+            }
+            writer.write(Label.partition)
+            writer.write(encodedPartition)
+            writer.write(Label.shape)
+            writer.write(endpoint.shape)
+            return writer.count
         }
-        if let partition {
-            text += "\npartition "
-            text += PercentEncoding.encode(partition)
-        } else {
-            text += "\npartition *shared*"
-        }
-        text += "\nshape "
-        text += endpoint.shape
         return (text, partition)
     }
 
-    /// The digest, short enough for a log line.
-    public var description: String { String(digest.prefix(16)) }
-
-    /// Sorted by name, then value; names and values percent-encoded, so that separators
-    /// inside values cannot make two different parameter lists look alike.
-    private static func appendCanonical(_ parameters: [RequestParameter], lowercasingNames: Bool, to text: inout String) {
-        var pairs: [(String, String)] = []
-        for parameter in parameters where parameter.isKey {
-            let name = lowercasingNames ? parameter.name.lowercased() : parameter.name
-            pairs.append((PercentEncoding.encode(name), PercentEncoding.encode(parameter.value)))
-        }
-        if pairs.count > 1 { pairs.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 } }
-        for (index, pair) in pairs.enumerated() {
-            if index > 0 { text += "&" }
-            text += pair.0
-            text += "="
-            text += pair.1
-        }
+    /// The fixed parts of the text, in order; static strings, so reading one costs nothing.
+    private enum Label {
+        static let start: StaticString = "cachegen-key 1\nendpoint "
+        static let method: StaticString = "\nmethod "
+        static let base: StaticString = "\nbase "
+        static let path: StaticString = "\npath "
+        static let query: StaticString = "\nquery "
+        static let headers: StaticString = "\nheaders "
+        static let body: StaticString = "\nbody "
+        static let partition: StaticString = "\npartition "
+        static let shape: StaticString = "\nshape "
     }
 
     /// Scheme and host lower-cased, no trailing slash.
+    ///
+    /// Searches the UTF-8 bytes (an absolute URL string is ASCII), not with Foundation's
+    /// `range(of:)` or the standard library's `firstRange(of:)`, each of which costs more
+    /// than the rest of a key.
     static func canonicalBase(_ url: URL) -> String {
         var text = url.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let afterScheme = text[schemeEnd.upperBound...]
-        let hostEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-        return text[..<hostEnd].lowercased() + text[hostEnd...]
+        // The offset of the first `/` after `://`, or the end.
+        let hostEnd = text.withUTF8 { bytes -> Int? in
+            var index = 0
+            while index + 3 <= bytes.count {
+                if bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") {
+                    var end = index + 3
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "/") { end += 1 }
+                    return end
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let hostEnd else { return text }
+        let split = text.utf8.index(text.utf8.startIndex, offsetBy: hostEnd)
+        return text[..<split].lowercased() + text[split...]
+    }
+}
+
+/// A request's key parameters as the key text lists them: names lower-cased for headers,
+/// names and values percent-encoded, sorted by name, then value, joined as `a=1&b=2`, so
+/// that separators inside values cannot make two different parameter lists look alike.
+///
+/// Most requests have one key parameter or none, which are written without an array; only
+/// two or more are collected and sorted.
+private struct CanonicalParameters {
+    /// One parameter as the text holds it. (A struct, not a tuple: an optional tuple is
+    /// handled through run-time type metadata, which showed in profiles.)
+    struct Pair {
+        var name: String
+        var value: String
+    }
+
+    /// The one key parameter, encoded; `nil` when there are none or several.
+    private var single: Pair?
+    /// Two or more key parameters, encoded and sorted.
+    private var several: [Pair] = []
+    /// The length of the joined text in UTF-8 bytes.
+    private(set) var byteCount = 0
+
+    init(_ parameters: [RequestParameter], lowercasingNames: Bool) {
+        for parameter in parameters where parameter.isKey {
+            let name = PercentEncoding.encode(lowercasingNames ? parameter.name.lowercased() : parameter.name)
+            let pair = Pair(name: name, value: PercentEncoding.encode(parameter.value))
+            byteCount += (byteCount == 0 ? 0 : 1) + pair.name.utf8.count + 1 + pair.value.utf8.count
+            if let first = single {
+                several = [first, pair]
+                single = nil
+            } else if several.isEmpty {
+                single = pair
+            } else {
+                several.append(pair)
+            }
+        }
+        if several.count > 1 { several.sort { $0.name != $1.name ? $0.name < $1.name : $0.value < $1.value } }
+    }
+
+    func write(to writer: inout UTF8Writer) {
+        if let single {
+            write(single, to: &writer)
+            return
+        }
+        for (index, pair) in several.enumerated() {
+            if index > 0 { writer.write(UInt8(ascii: "&")) }
+            write(pair, to: &writer)
+        }
+    }
+
+    private func write(_ pair: Pair, to writer: inout UTF8Writer) {
+        writer.write(pair.name)
+        writer.write(UInt8(ascii: "="))
+        writer.write(pair.value)
+    }
+}
+
+/// Writes UTF-8 into a buffer whose size was worked out beforehand.
+struct UTF8Writer {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// The bytes written so far.
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    /// Copies the text's UTF-8 bytes; one `memcpy` for the native strings this is given.
+    mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { source in
+            precondition(count + source.count <= buffer.count, "UTF8Writer: the buffer is too small")
+            guard let base = source.baseAddress, let target = buffer.baseAddress else { return }
+            (target + count).update(from: base, count: source.count)
+            count += source.count
+        }
+    }
+
+    /// Copies a static string's bytes.
+    mutating func write(_ text: StaticString) {
+        text.withUTF8Buffer { source in
+            precondition(count + source.count <= buffer.count, "UTF8Writer: the buffer is too small")
+            guard let base = source.baseAddress, let target = buffer.baseAddress else { return }
+            (target + count).update(from: base, count: source.count)
+            count += source.count
+        }
+    }
+
+    mutating func write(_ byte: UInt8) {
+        precondition(count < buffer.count, "UTF8Writer: the buffer is too small")
+        buffer[count] = byte
+        count += 1
     }
 }

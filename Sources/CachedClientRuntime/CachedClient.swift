@@ -154,12 +154,17 @@ public final class CachedClient: Sendable {
 
         case .cacheFirst:
             var entry = await readEntry(call)
-            if let stored = entry, isFresh(stored, rule) {
-                if let value = await decodeStored(stored, call, as: type) {
-                    emit(.hit, call, age: stored.age(at: now()))
-                    return .cached(value: value, date: stored.date)
+            if let stored = entry {
+                let time = now()
+                if rule.isFresh(stored, at: time) {
+                    // A value the in-memory layer decoded before answers without another await.
+                    let held = call.held?.value(as: type, decodedFrom: stored)
+                    if let value = held != nil ? held : await decodeStored(stored, call, as: type) {
+                        emit(.hit, call, age: stored.age(at: time))
+                        return .cached(value: value, date: stored.date)
+                    }
+                    entry = nil
                 }
-                entry = nil
             }
             // The server's stale-while-revalidate window (`ttl: "server"` only).
             if let stored = entry, rule.allowsBackgroundRevalidation(of: stored, at: now()) {
@@ -660,13 +665,12 @@ public final class CachedClient: Sendable {
     /// the body is declared a key.
     private func makeCall(_ request: EndpointRequest, endpoint: Endpoint, rule: CacheRule) throws -> Call {
         let body = try encodeBody(request, endpoint)
-        let generation = memory.generation
         let (text, keyPartition) = CacheKey.canonicalText(
             endpoint: endpoint, request: request, canonicalBase: canonicalBase,
             bodyDigest: request.bodyIsKey ? body.map { SHA256.hex(of: $0) } : nil,
             partition: partition)
         // The same text always makes the same key; the held one has its digest already.
-        let held = memory.held(forText: text)
+        let (generation, held) = memory.lookup(text)
         let key = held?.key ?? CacheKey(text: text, endpoint: endpoint.name, partition: keyPartition, path: request.path)
         return Call(
             endpoint: endpoint, request: request, rule: rule, body: body, key: key, generation: generation, held: held)

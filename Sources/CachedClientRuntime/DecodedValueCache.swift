@@ -45,27 +45,41 @@ final class DecodedValueCache: Sendable {
 
     /// What the layer holds for one key text, taken in a single lookup when a call starts
     /// (and marked most recently used), so that a hit hashes the key text once.
+    ///
+    /// A reference to an unchanging snapshot: handing it out under the lock costs one retain,
+    /// not a copy of the key, the entry and the values.
     struct Held: Sendable {
+        fileprivate let snapshot: Snapshot
+
         /// The key built earlier for this text, with its digest, so a hit computes no SHA-256.
-        let key: CacheKey
-        /// The entry, as the store holds it.
-        let entry: CacheEntry
-        fileprivate let values: [TypedValue]
+        var key: CacheKey { snapshot.key }
+        /// The entry, as the store holds it (or will, once the client's write of it lands).
+        var entry: CacheEntry { snapshot.entry }
 
         /// The value of type `T` decoded from exactly `entry`, if it was decoded before.
         func value<T>(as type: T.Type, decodedFrom entry: CacheEntry) -> T? {
-            guard DecodedValueCache.isSame(self.entry, entry) else { return nil }
-            return values.first { $0.type == ObjectIdentifier(type) }?.value as? T
+            guard DecodedValueCache.isSame(snapshot.entry, entry) else { return nil }
+            let wanted = ObjectIdentifier(type)
+            for typed in snapshot.values where typed.type == wanted { return typed.value as? T }
+            return nil
         }
     }
 
     /// What is held for the key text, or `nil`.
     func held(forText text: String) -> Held? {
-        guard limit > 0 else { return nil }
+        lookup(text).held
+    }
+
+    /// The generation to pass to `insert` and `isCurrent` for work starting now, and what is
+    /// held for the key text, under one lock: every call that uses the cache starts with this.
+    func lookup(_ text: String) -> (generation: UInt64, held: Held?) {
+        let limit = self.limit
         return state.withLock { storage in
-            guard let index = storage.index[text], let slot = storage.nodes[index].slot else { return nil }
+            guard limit > 0, let index = storage.index[text], let snapshot = storage.nodes[index].snapshot else {
+                return (storage.generation, nil)
+            }
             storage.touch(index)
-            return Held(key: slot.key, entry: slot.entry, values: slot.values)
+            return (storage.generation, Held(snapshot: snapshot))
         }
     }
 
@@ -153,8 +167,8 @@ final class DecodedValueCache: Sendable {
     func finishWrite(_ key: CacheKey, id: UInt64, since generation: UInt64, failed: CacheEntry? = nil) -> Bool {
         state.withLock { storage in
             if storage.pending[key.text]?.id == id { storage.pending[key.text] = nil }
-            if let failed, let index = storage.index[key.text], let slot = storage.nodes[index].slot,
-                Self.isSame(slot.entry, failed)
+            if let failed, let index = storage.index[key.text], let held = storage.nodes[index].snapshot,
+                Self.isSame(held.entry, failed)
             {
                 storage.remove(index)
             }
@@ -270,17 +284,25 @@ extension DecodedValueCache {
         var entry: CacheEntry
     }
 
-    /// One key's entry and the values decoded from it.
-    private struct Slot {
-        var key: CacheKey
-        var entry: CacheEntry
-        var values: [TypedValue]
-        var cost: Int
+    /// One key's entry and the values decoded from it; replaced, never changed, so a `Held`
+    /// handed out earlier stays as it was.
+    fileprivate final class Snapshot: Sendable {
+        let key: CacheKey
+        let entry: CacheEntry
+        let values: [TypedValue]
+
+        init(key: CacheKey, entry: CacheEntry, values: [TypedValue]) {
+            self.key = key
+            self.entry = entry
+            self.values = values
+        }
     }
 
     /// A node of the recency list, linked by index so that a hit moves it without allocating.
     private struct Node {
-        var slot: Slot?
+        var snapshot: Snapshot?
+        /// The bytes `snapshot` counts for against `byteLimit`.
+        var cost = 0
         var newer = -1
         var older = -1
     }
@@ -313,30 +335,32 @@ extension DecodedValueCache {
             return true
         }
 
-        /// Holds `entry` and `value` for `key` within the limits (see `insert`).
+        /// Holds `entry` and `value` for `key` within the limits (see `insert`), as a new
+        /// snapshot: one handed out earlier is never changed.
         mutating func hold<T: Sendable>(
             _ entry: CacheEntry, value: T, for key: CacheKey, replacingNewer: Bool, limit: Int, byteLimit: Int
         ) {
             guard limit > 0 else { return }
             let cost = key.text.utf8.count + entry.body.count + 128
             let typed = TypedValue(type: ObjectIdentifier(T.self), value: value)
-            if let index = index[key.text], var slot = nodes[index].slot {
-                if DecodedValueCache.isSame(slot.entry, entry) {
-                    slot.values.removeAll { $0.type == typed.type }
-                    slot.values.append(typed)
-                } else if replacingNewer || slot.entry.date <= entry.date {
-                    slot.entry = entry
-                    slot.values = [typed]
+            if let index = index[key.text], let held = nodes[index].snapshot {
+                let snapshot: Snapshot
+                if DecodedValueCache.isSame(held.entry, entry) {
+                    var values = held.values.filter { $0.type != typed.type }
+                    values.append(typed)
+                    snapshot = Snapshot(key: held.key, entry: held.entry, values: values)
+                } else if replacingNewer || held.entry.date <= entry.date {
+                    snapshot = Snapshot(key: held.key, entry: entry, values: [typed])
                 } else {
                     return
                 }
-                bytes += cost - slot.cost
-                slot.cost = cost
-                nodes[index].slot = slot
+                bytes += cost - nodes[index].cost
+                nodes[index].cost = cost
+                nodes[index].snapshot = snapshot
                 touch(index)
             } else {
                 guard cost <= byteLimit / 4 else { return }  // one huge list would push out everything
-                add(Slot(key: key, entry: entry, values: [typed], cost: cost))
+                add(Snapshot(key: key, entry: entry, values: [typed]), cost: cost)
             }
             while count > limit || bytes > byteLimit, count > 0 {
                 removeLeastRecentlyUsed()
@@ -349,17 +373,17 @@ extension DecodedValueCache {
             if !pending.isEmpty { pending = pending.filter { !shouldDrop($0.value.key) } }
         }
 
-        mutating func add(_ slot: Slot) {
+        mutating func add(_ snapshot: Snapshot, cost: Int) {
             let index: Int
             if let reused = free.popLast() {
                 index = reused
-                nodes[index] = Node(slot: slot)
+                nodes[index] = Node(snapshot: snapshot, cost: cost)
             } else {
                 index = nodes.count
-                nodes.append(Node(slot: slot))
+                nodes.append(Node(snapshot: snapshot, cost: cost))
             }
-            self.index[slot.key.text] = index
-            bytes += slot.cost
+            self.index[snapshot.key.text] = index
+            bytes += cost
             linkAsNewest(index)
         }
 
@@ -370,10 +394,10 @@ extension DecodedValueCache {
         }
 
         mutating func remove(_ index: Int) {
-            guard let slot = nodes[index].slot else { return }
+            guard let snapshot = nodes[index].snapshot else { return }
             unlink(index)
-            self.index[slot.key.text] = nil
-            bytes -= slot.cost
+            self.index[snapshot.key.text] = nil
+            bytes -= nodes[index].cost
             nodes[index] = Node()
             free.append(index)
         }
@@ -384,7 +408,7 @@ extension DecodedValueCache {
 
         mutating func removeAll(where shouldRemove: (CacheKey) -> Bool) {
             for index in Array(self.index.values) {
-                if let key = nodes[index].slot?.key, shouldRemove(key) { remove(index) }
+                if let key = nodes[index].snapshot?.key, shouldRemove(key) { remove(index) }
             }
         }
 

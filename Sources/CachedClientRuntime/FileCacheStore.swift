@@ -45,7 +45,8 @@ import Android
 /// `maxAge`, then, if the total is over `maxBytes`, the least recently used entries until it
 /// is under 90% of `maxBytes` (so the next sweep is not one write away). "Used" means last
 /// read or written: the file's modification date is set to `now()` on each write and on a
-/// read when it is a second or more old. When limits are set, a write starts a sweep in a
+/// read when it is an hour or more old (`touchGranularity`), so recency is known to the hour
+/// and most reads write no metadata. When limits are set, a write starts a sweep in a
 /// detached background-priority task when the count is unknown, when it exceeds
 /// `maxBytes`, after every 1,000 writes, or when an hour has passed since the last sweep;
 /// a request never waits for one. Between sweeps the count is kept by this process's
@@ -77,8 +78,15 @@ public final class FileCacheStore: CacheStore {
     /// A temporary file older than this (by the real clock) was left by a crashed writer.
     static let abandonedFileAge: TimeInterval = 600
     /// A read refreshes the last-use date only when it is at least this old, sparing a
-    /// metadata write for entries read many times a second.
-    static let touchGranularity: TimeInterval = 1
+    /// metadata write (`futimens`) on most reads: with many entries nearly every read would
+    /// otherwise find its file's date older than a finer granularity.
+    ///
+    /// Coarse on purpose. Least-recently-used eviction needs only the order of uses to the
+    /// hour, and `maxAge` loses nothing: reads judge it by the entry's stored date, which for
+    /// what `CachedClient` writes (the answer's time) is no later than the file's write, so
+    /// a sweep that drops a file untouched for longer than `maxAge` drops only what a read
+    /// would refuse anyway.
+    static let touchGranularity: TimeInterval = 3_600
 
     /// Opens (creating if needed) a store; lists and reads nothing, so opening is instant
     /// however many entries there are.
@@ -534,7 +542,16 @@ public final class FileCacheStore: CacheStore {
     /// The entry's file; folder names are cached because SHA-256 costs more than the rest
     /// of building the path.
     func entryPath(for key: CacheKey) -> String {
-        folderPath(for: key) + "/" + key.digest
+        // One string built once; `folder + "/" + digest` made two, on every read.
+        let folder = folderPath(for: key)
+        let digest = key.digest
+        return String(unsafeUninitializedCapacity: folder.utf8.count + 1 + digest.utf8.count) { buffer in
+            var writer = UTF8Writer(buffer)
+            writer.write(folder)
+            writer.write(UInt8(ascii: "/"))
+            writer.write(digest)
+            return writer.count
+        }
     }
 
     private func folderPath(for key: CacheKey) -> String {

@@ -6,22 +6,31 @@ enum PercentEncoding {
     /// Encodes every byte of the UTF-8 form except `A–Z a–z 0–9 - . _ ~`.
     ///
     /// Runs for every key parameter of every call, so text that needs no encoding (most
-    /// ids and numbers) is returned as it is, and the rest is built as bytes.
+    /// ids and numbers) is returned as it is after one pass over its bytes, and the rest is
+    /// written straight into a string of its final size.
     static func encode(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard !utf8.allSatisfy(isUnreserved) else { return text }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count * 3)
-        for byte in utf8 {
-            if isUnreserved(byte) {
-                bytes.append(byte)
-            } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigit(byte >> 4))
-                bytes.append(hexDigit(byte & 0xF))
+        var text = text
+        let encoded = text.withUTF8 { bytes -> String? in
+            var escapes = 0
+            for byte in bytes where !isUnreserved(byte) { escapes += 1 }
+            guard escapes > 0 else { return nil }
+            return String(unsafeUninitializedCapacity: bytes.count + 2 * escapes) { buffer in
+                var count = 0
+                for byte in bytes {
+                    if isUnreserved(byte) {
+                        buffer[count] = byte
+                        count += 1
+                    } else {
+                        buffer[count] = UInt8(ascii: "%")
+                        buffer[count + 1] = hexDigit(byte >> 4)
+                        buffer[count + 2] = hexDigit(byte & 0xF)
+                        count += 3
+                    }
+                }
+                return count
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return encoded ?? text
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {

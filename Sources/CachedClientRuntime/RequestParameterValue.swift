@@ -14,7 +14,8 @@ extension String: RequestParameterValue {
     /// ASCII text is already in that form and is returned as is: normalising costs more
     /// than the rest of building a key.
     public var requestParameterText: String {
-        utf8.allSatisfy { $0 < 0x80 } ? self : precomposedStringWithCanonicalMapping
+        var text = self
+        return text.withUTF8 { $0.allSatisfy { $0 < 0x80 } } ? text : precomposedStringWithCanonicalMapping
     }
 }
 

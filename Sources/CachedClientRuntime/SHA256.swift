@@ -21,12 +21,12 @@ enum SHA256 {
     /// The 32-byte digest.
     static func digest(of data: Data) -> [UInt8] {
         let state = data.withUnsafeBytes { hash($0) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(32)
-        for word in state.words {
-            for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+        return [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
+            state.forEachWord { index, word in
+                for byte in 0..<4 { buffer[index * 4 + byte] = UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * byte)) }
+            }
+            count = 32
         }
-        return bytes
     }
 
     /// The digest as 64 lowercase hex digits.
@@ -40,16 +40,14 @@ enum SHA256 {
         return text.withUTF8 { hex(of: UnsafeRawBufferPointer($0)) }
     }
 
-    /// The digest of `bytes` as 64 lowercase hex digits.
+    /// The digest of `bytes` as 64 lowercase hex digits, written straight into the string.
     static func hex(of bytes: UnsafeRawBufferPointer) -> String {
         let state = hash(bytes)
         return String(unsafeUninitializedCapacity: 64) { buffer in
-            var index = 0
-            for word in state.words {
-                for shift in stride(from: 28, through: 0, by: -4) {
-                    let nibble = UInt8(truncatingIfNeeded: word >> UInt32(shift)) & 0xF
-                    buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-                    index += 1
+            state.forEachWord { index, word in
+                for nibble in 0..<8 {
+                    let value = UInt8(truncatingIfNeeded: word >> UInt32(28 - 4 * nibble)) & 0xF
+                    buffer[index * 8 + nibble] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
                 }
             }
             return 64
@@ -61,7 +59,11 @@ enum SHA256 {
         var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
         var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
 
-        var words: [UInt32] { [h0, h1, h2, h3, h4, h5, h6, h7] }
+        /// The words in order with their index; no array, so reading the result allocates nothing.
+        @inline(__always)
+        func forEachWord(_ body: (Int, UInt32) -> Void) {
+            body(0, h0); body(1, h1); body(2, h2); body(3, h3); body(4, h4); body(5, h5); body(6, h6); body(7, h7)
+        }
     }
 
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> State {
@@ -70,8 +72,8 @@ enum SHA256 {
         let whole = count - count % 64
         k.withUnsafeBufferPointer { k in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-                var offset = 0
                 if let base = bytes.baseAddress {
+                    var offset = 0
                     while offset < whole {
                         compress(&state, base + offset, w, k)
                         offset += 64
@@ -79,20 +81,16 @@ enum SHA256 {
                 }
                 // The tail, the 0x80 marker and the bit length: one or two more blocks.
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
-                    tail.initialize(repeating: 0)
-                    let rest = count - whole
-                    if rest > 0, let base = bytes.baseAddress {
-                        for index in 0..<rest { tail[index] = base.load(fromByteOffset: whole + index, as: UInt8.self) }
-                    }
-                    tail[rest] = 0x80
-                    let blocks = rest < 56 ? 1 : 2
-                    let bitLength = UInt64(count) &* 8
-                    for index in 0..<8 {
-                        tail[blocks * 64 - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(index * 8))
-                    }
                     guard let tailBase = tail.baseAddress else { return }
+                    let rest = count - whole
+                    let blocks = rest < 56 ? 1 : 2
+                    let raw = UnsafeMutableRawPointer(tailBase)
+                    raw.initializeMemory(as: UInt8.self, repeating: 0, count: blocks * 64)
+                    if rest > 0, let base = bytes.baseAddress { raw.copyMemory(from: base + whole, byteCount: rest) }
+                    tail[rest] = 0x80
+                    raw.storeBytes(of: (UInt64(count) &* 8).bigEndian, toByteOffset: blocks * 64 - 8, as: UInt64.self)
                     for block in 0..<blocks {
-                        compress(&state, UnsafeRawPointer(tailBase + block * 64), w, k)
+                        compress(&state, UnsafeRawPointer(raw + block * 64), w, k)
                     }
                 }
             }
@@ -114,17 +112,34 @@ enum SHA256 {
             w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
         }
         var (a, b, c, d, e, f, g, h) = (state.h0, state.h1, state.h2, state.h3, state.h4, state.h5, state.h6, state.h7)
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        // Eight rounds per pass with the roles renamed rather than the eight values moved.
+        var i = 0
+        while i < 64 {
+            round(a, b, c, &d, e, f, g, &h, k[i] &+ w[i])
+            round(h, a, b, &c, d, e, f, &g, k[i + 1] &+ w[i + 1])
+            round(g, h, a, &b, c, d, e, &f, k[i + 2] &+ w[i + 2])
+            round(f, g, h, &a, b, c, d, &e, k[i + 3] &+ w[i + 3])
+            round(e, f, g, &h, a, b, c, &d, k[i + 4] &+ w[i + 4])
+            round(d, e, f, &g, h, a, b, &c, k[i + 5] &+ w[i + 5])
+            round(c, d, e, &f, g, h, a, &b, k[i + 6] &+ w[i + 6])
+            round(b, c, d, &e, f, g, h, &a, k[i + 7] &+ w[i + 7])
+            i += 8
         }
         state.h0 &+= a; state.h1 &+= b; state.h2 &+= c; state.h3 &+= d
         state.h4 &+= e; state.h5 &+= f; state.h6 &+= g; state.h7 &+= h
+    }
+
+    /// One round: of the eight working values only `d` and `h` change; the caller rotates
+    /// the names for the next round.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32
+    ) {
+        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ (g ^ (e & (f ^ g))) &+ kw
+        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) | (c & (a | b)))
+        d &+= t1
+        h = t1 &+ t2
     }
 
     @inline(__always)

@@ -118,6 +118,49 @@ struct CachedClientWriteBehindTests {
         #expect(harness.client.memory.pendingCount == 0)
     }
 
+    /// With the in-memory layer on, a pending write is still what every read sees: once its
+    /// value was pushed out of memory by another key's answer, and when an older entry read
+    /// from the store tries to go back in front of it. (A `cacheFirst` hit answers from the
+    /// snapshot taken when the call started, so that snapshot must never be older than a
+    /// pending write.)
+    @Test func withTheMemoryLayerOnAPendingWriteStillAnswersOnceItsValueIsPushedOut() async throws {
+        let store = GatedStore()
+        let harness = Harness(store: store, memoryCacheLimit: 1)
+        let memory = harness.client.memory
+        let older = CacheEntry(body: Fixtures.body(Fixtures.alice), date: Fixtures.start)
+        try await store.inner.setEntry(older, for: harness.key())
+        harness.clock.advance(by: 5)
+        harness.transport.respond(status: 200, body: Fixtures.body(Fixtures.aliceLater))
+        let write = store.holdNextWrite()
+
+        #expect(try await harness.value(policy: .networkFirst, flushing: false) == .fresh(value: Fixtures.aliceLater))
+        await write.started.wait()
+        let later = CachedValue<Account>.cached(value: Fixtures.aliceLater, date: Fixtures.start.addingTimeInterval(5))
+        #expect(try await harness.value(policy: .cacheFirst, flushing: false) == later)  // from the held snapshot
+
+        // Another key's answer pushes the value out of the one-entry layer; its write lands.
+        harness.transport.respond(status: 200, body: Fixtures.body(Account(id: "2", balance: 1)))
+        _ = try await harness.client.value(for: Fixtures.request(id: "2"), endpoint: Fixtures.endpoint(), as: Account.self)
+        #expect(memory.held(forText: harness.key().text) == nil)
+
+        // The store's older entry may not go back in front of the pending write.
+        memory.insert(older, value: Fixtures.alice, for: harness.key(), since: memory.generation, replacingNewer: false)
+        #expect(memory.held(forText: harness.key().text) == nil)
+
+        let readsBefore = store.reads
+        harness.transport.fail()
+        #expect(try await harness.value(policy: .cacheFirst, flushing: false) == later)
+        #expect(memory.held(forText: harness.key().text)?.entry.date == Fixtures.start.addingTimeInterval(5))
+        #expect(try await harness.value(policy: .cacheOnly, flushing: false) == later)
+        #expect(store.reads == readsBefore)  // neither asked the store
+
+        write.gate.open()
+        await harness.client.flush()
+        #expect(memory.pendingCount == 0)
+        #expect(try await store.innerEntry(for: harness.key())?.body == Fixtures.body(Fixtures.aliceLater))
+        #expect(try await harness.value(policy: .cacheFirst) == later)
+    }
+
     enum Removal: String, CaseIterable, Sendable {
         case everything, partition, endpoint, invalidation, mutation
     }

@@ -231,29 +231,53 @@ struct FileCacheStoreTests {
             let size = try #require(CacheFileFormat.encode(storeEntry("body"), key: storeKey("a"))).count
             let store = try FileCacheStore(
                 directory: directory, maxBytes: size * 3 + size / 2, events: events.record, now: { clock.now })
+            // Uses a granularity apart, so that every read renews its entry's last use.
+            let step = FileCacheStore.touchGranularity
 
             try await store.setEntry(storeEntry("body"), for: storeKey("a"))
             await store.waitForSweep()  // the first write learns the store's size
-            clock.advance(10)
+            clock.advance(step)
             try await store.setEntry(storeEntry("body", date: clock.now), for: storeKey("b"))
-            clock.advance(10)
+            clock.advance(step)
             try await store.setEntry(storeEntry("body"), for: storeKey("c"))
-            clock.advance(10)
+            clock.advance(step)
             #expect(try await store.entry(for: storeKey("a")) != nil)  // a is now more recent than b and c
             #expect(events.all.isEmpty)
-            clock.advance(10)
+            clock.advance(step)
             try await store.setEntry(storeEntry("body"), for: storeKey("d"))  // over the limit
             await store.waitForSweep()
 
             #expect(events.all == [
                 CacheEvent(
-                    kind: .evict, endpoint: "Accounts.get", key: String(storeKey("b").digest.prefix(16)), age: 30,
+                    kind: .evict, endpoint: "Accounts.get", key: String(storeKey("b").digest.prefix(16)), age: 3 * step,
                     message: "evicted: over maxBytes")
             ])
             #expect(try await store.entry(for: storeKey("b")) == nil)
             for id in ["a", "c", "d"] { #expect(try await store.entry(for: storeKey(id)) != nil, "\(id)") }
             #expect(try await store.entryCount() == 3)
             #expect(try await store.totalSize() == size * 3)
+        }
+    }
+
+    @Test func aReadRenewsTheLastUseOnlyWhenItIsAGranularityOld() async throws {
+        try await withStore { store, _, _, clock in
+            let key = storeKey("a")
+            try await store.setEntry(storeEntry("a"), for: key)
+            let path = store.entryPath(for: key)
+            let written = clock.now
+            #expect(try modificationDate(of: path) == written)
+
+            clock.advance(FileCacheStore.touchGranularity - 1)
+            #expect(try await store.entry(for: key) != nil)
+            #expect(try modificationDate(of: path) == written)  // recent enough: no metadata write
+
+            clock.advance(1)
+            #expect(try await store.entry(for: key) != nil)
+            #expect(try modificationDate(of: path) == clock.now)
+
+            clock.advance(FileCacheStore.touchGranularity / 2)
+            #expect(try await store.entry(for: key) != nil)
+            #expect(try modificationDate(of: path) == written.addingTimeInterval(FileCacheStore.touchGranularity))
         }
     }
 
@@ -551,6 +575,11 @@ fileprivate func withStore(_ body: (FileCacheStore, URL, StoreEventLog, StoreTes
         let store = try FileCacheStore(directory: directory, events: events.record, now: { clock.now })
         try await body(store, directory, events, clock)
     }
+}
+
+/// The file's modification date, which the store keeps as the entry's last use.
+fileprivate func modificationDate(of path: String) throws -> Date? {
+    try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
 }
 
 fileprivate func allPaths(under directory: URL) throws -> [String] {

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import CachedClientRuntime
+
+/// The key text is a stored format: every file holds it and is compared with it on read,
+/// and its digest names the file. These texts and digests are pinned so that a faster way
+/// of building them can never make existing entries unreachable.
+@Suite("CacheKey")
+struct CacheKeyTests {
+    @Test func aPlainRequestHasThePinnedTextAndDigest() {
+        var request = EndpointRequest(method: "GET", path: "/accounts/{id}")
+        request.setPathParameter("id", "42")
+        request.addQuery("page", 2, isKey: true)
+        request.addQuery("trace", "not-in-the-key", isKey: false)
+        let endpoint = Endpoint(
+            name: "AccountRepository.getAccount", cache: CacheRule(ttl: 600, maxStale: 604_800),
+            shape: "c96b7db890fe6b34")
+
+        let key = CacheKey(
+            endpoint: endpoint, request: request, baseURL: URL(string: "https://API.Example.com/v1/")!,
+            bodyDigest: nil, partition: "user-1")
+
+        #expect(key.text == [
+            "cachegen-key 1",
+            "endpoint AccountRepository.getAccount",
+            "method GET",
+            "base https://api.example.com/v1",
+            "path /accounts/42",
+            "query page=2",
+            "headers ",
+            "partition user-1",
+            "shape c96b7db890fe6b34",
+        ].joined(separator: "\n"))
+        #expect(key.digest == "c2aa41f3d5c425605a179bf5fff7df60f3a9200d5bc5dc08bb5ffa7de02d46cb")
+        #expect(key.description == "c2aa41f3d5c42560")
+        #expect(key.endpoint == "AccountRepository.getAccount")
+        #expect(key.partition == "user-1")
+        #expect(key.path == "/accounts/42")
+    }
+
+    @Test func parametersAreSortedAndEncodedAndTheBodyAndPartitionAreInTheText() {
+        struct Query: Encodable, Sendable { var text: String }
+        var request = EndpointRequest(method: "post", path: "/search")
+        request.addQuery("z", 1, isKey: true)
+        request.addQuery("a", "e\u{301}", isKey: true)  // decomposed é: normalised to NFC first
+        request.addQuery("q", "a b&c=d", isKey: true)
+        request.addQuery("a", "~x", isKey: true)
+        request.addQuery("page", 3, isKey: true)
+        request.addQuery("ids", [3, 1, 2], isKey: true)
+        request.addQuery("a", " ", isKey: true)
+        request.addQuery("Page", "x", isKey: true)
+        request.addQuery("trace", "t", isKey: false)
+        request.addHeader("X-Api-Version", "2", isKey: true)
+        request.addHeader("Accept-Language", "de-CH", isKey: true)
+        request.addHeader("X-Trace", "t", isKey: false)
+        request.setJSONBody(Query(text: "a"), isKey: true)
+        let endpoint = Endpoint(name: "SearchRepository.search", cache: CacheRule(ttl: 60, maxStale: 60), shape: "s1")
+
+        let key = CacheKey(
+            endpoint: endpoint, request: request, baseURL: URL(string: "https://api.example.com/v1")!,
+            bodyDigest: SHA256.hex(of: "test"), partition: "user 1/ü")
+
+        #expect(key.text == [
+            "cachegen-key 1",
+            "endpoint SearchRepository.search",
+            "method POST",
+            "base https://api.example.com/v1",
+            "path /search",
+            "query Page=x&a=%20&a=%C3%A9&a=~x&ids=3%2C1%2C2&page=3&q=a%20b%26c%3Dd&z=1",
+            "headers accept-language=de-CH&x-api-version=2",
+            "body 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+            "partition user%201%2F%C3%BC",
+            "shape s1",
+        ].joined(separator: "\n"))
+        #expect(key.digest == "0de3bc6adf522c145875075b64a9a1b86ae59018120a715cf5e1acad54d929a9")
+        #expect(key.partition == "user 1/ü")
+    }
+
+    @Test func aSharedEntryHasNoPartitionAndAnEncodedPath() {
+        var request = EndpointRequest(method: "GET", path: "/files/{name}")
+        request.setPathParameter("name", "a b/ü")
+        let endpoint = Endpoint(
+            name: "FileRepository.getFile", cache: CacheRule(ttl: 60, maxStale: 60, scope: .shared))
+
+        let key = CacheKey(
+            endpoint: endpoint, request: request, baseURL: URL(string: "http://localhost:8080")!,
+            bodyDigest: SHA256.hex(of: "ignored: the body is not in the key"), partition: "user-1")
+
+        #expect(key.text == [
+            "cachegen-key 1",
+            "endpoint FileRepository.getFile",
+            "method GET",
+            "base http://localhost:8080",
+            "path /files/a%20b%2F%C3%BC",
+            "query ",
+            "headers ",
+            "partition *shared*",
+            "shape ",
+        ].joined(separator: "\n"))
+        #expect(key.digest == "1d123fe1ebd35f3fc86ccc7b8948be8d848062bdfc4d27a9e94f21e1997c22dc")
+        #expect(key.partition == nil)
+        #expect(key.path == "/files/a%20b%2F%C3%BC")
+    }
+
+    @Test func pathParametersReplaceEveryPlaceholderOfTheirNameOnly() {
+        var request = EndpointRequest(method: "GET", path: "/{a}/{ab}/{a}/{b}{a}/{")
+        request.setPathParameter("a", "x y")
+        request.setPathParameter("ab", "é")
+        #expect(request.path == "/x%20y/%C3%A9/x%20y/{b}x%20y/{")
+        request.setPathParameter("b", "")
+        #expect(request.path == "/x%20y/%C3%A9/x%20y/x%20y/{")
+        request.setPathParameter("missing", "1")
+        #expect(request.path == "/x%20y/%C3%A9/x%20y/x%20y/{")
+    }
+
+    // MARK: - SHA-256
+
+    /// Lengths around the block and padding boundaries (55, 56, 64, 119, 120 bytes).
+    @Test(arguments: [
+        (0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        (1, "084fed08b978af4d7d196a7446a86b58009e636b611db16211b65a9aadff29c5"),
+        (55, "1deace58c745f3ecadde68a5923f494c3703fa73f0306483ccb898a5826e8d70"),
+        (56, "06dbe23685750e4d3881ded95047abaf93fa8f9c5d3501dc57c717a72ff1398e"),
+        (63, "47fb38b12335c9298d09280515c0666489a189d1554bb0ac1a0740806ce9d8b6"),
+        (64, "dfa798724b1a8014994f363e5da7474ed26ce3757fb29e07aa47ad5a9352d37b"),
+        (65, "dd2eab5a5507d7717c63ce953d9ac61752c21e664425ad1227054722a0d97f69"),
+        (119, "c6e0f435df5d7d265baacca31e0602c00aa22fa6d3819aed664649294c743756"),
+        (120, "17eb8960823a644bde3065620bb9d45931fe8993fd8eb692a17aff0fd725db6a"),
+        (127, "2409a159329f4e770a7d8128130497abb1de01ffb6ad389d97d89ebbeeb7f02c"),
+        (128, "3a9c1e22e20578eebe442238f431befd688bd56698eb7c77d95d3f97d8f58207"),
+        (1000, "a9425c416f534025a4e2422bd14adba4ec3d4a68d10c3329be8df612964d2b6e"),
+    ])
+    func sha256MatchesReferenceDigests(length: Int, expected: String) {
+        let bytes = (0..<length).map { UInt8(($0 * 7 + 3) % 251) }
+        #expect(SHA256.hex(of: Data(bytes)) == expected)
+        let digest = SHA256.digest(of: Data(bytes))
+        #expect(digest.count == 32)
+        #expect(digest.map { String(format: "%02x", $0) }.joined() == expected)
+    }
+
+    @Test func sha256OfTextHashesItsUTF8() {
+        #expect(SHA256.hex(of: "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex(of: "é/ü") == "172f7ec3f2c56f87a09231f4aa5b774b3d34fc575cc38545d6f872d80f58d475")
+    }
+}
