@@ -301,7 +301,7 @@ struct CachedClientWriteBehindTests {
 
 /// A store whose next writes wait at gates a test opens (and may then fail), so that a
 /// write can be held under way for as long as a test needs; counts reads and writes.
-final class GatedStore: CacheStore {
+final class GatedStore: ForwardingStore {
     /// One held write: `started` fires when it reaches the store, `gate` lets it go on.
     struct HeldWrite: Sendable {
         let gate = Gate()
@@ -344,14 +344,6 @@ final class GatedStore: CacheStore {
         }
         try await inner.setEntry(entry, for: key)
     }
-
-    func removeEntry(for key: CacheKey) async throws { try await inner.removeEntry(for: key) }
-    func removeAll() async throws { try await inner.removeAll() }
-    func removeAll(partition: String) async throws { try await inner.removeAll(partition: partition) }
-    func removeAll(endpoint: String) async throws { try await inner.removeAll(endpoint: endpoint) }
-    func removeAll(endpoint: String, path: String) async throws { try await inner.removeAll(endpoint: endpoint, path: path) }
-    func totalSize() async throws -> Int { try await inner.totalSize() }
-    func entryCount() async throws -> Int { try await inner.entryCount() }
 }
 
 extension GatedStore {

@@ -113,7 +113,7 @@ struct FailingCacheFolderTests {
     @Test func aStoreThatReportsAFullDiskNeverFailsACall() async throws {
         let directory = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let setup = try Setup(directory: directory) { NoSpaceStore(inner: $0) }
+        let setup = try Setup(directory: directory) { NoSpaceStore(files: $0) }
 
         for policy in CachePolicy.allCases where policy != .cacheOnly {
             #expect(try await setup.account(policy) == .fresh(value: Fixtures.alice), "\(policy)")
@@ -241,20 +241,14 @@ struct TinyFileSystem {
 }
 
 /// A store whose writes fail as on a full disk, with the error `FileCacheStore` throws then.
-struct NoSpaceStore: CacheStore {
-    let inner: FileCacheStore
+struct NoSpaceStore: ForwardingStore {
+    let files: FileCacheStore
+    var inner: any CacheStore { files }
 
     func entry(for key: CacheKey) async throws -> CacheEntry? { try await inner.entry(for: key) }
     func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws {
-        throw FileCacheStoreError(operation: "write", path: inner.entryPath(for: key), code: ENOSPC)
+        throw FileCacheStoreError(operation: "write", path: files.entryPath(for: key), code: ENOSPC)
     }
-    func removeEntry(for key: CacheKey) async throws { try await inner.removeEntry(for: key) }
-    func removeAll() async throws { try await inner.removeAll() }
-    func removeAll(partition: String) async throws { try await inner.removeAll(partition: partition) }
-    func removeAll(endpoint: String) async throws { try await inner.removeAll(endpoint: endpoint) }
-    func removeAll(endpoint: String, path: String) async throws { try await inner.removeAll(endpoint: endpoint, path: path) }
-    func totalSize() async throws -> Int { try await inner.totalSize() }
-    func entryCount() async throws -> Int { try await inner.entryCount() }
 }
 
 /// Runs a command and waits; throws when it fails.
