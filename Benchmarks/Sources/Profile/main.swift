@@ -120,21 +120,19 @@ func run() async throws {
         }
         report("setEntry (\(mode)) \(body.count) bytes", count, start)
 
-    case "generate":
+    case "generate", "validate":
         let path = arguments.count > 1 ? arguments[1] : "/tmp/Large.cachegen.json"
         let count = number(2, 5)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let start = ContinuousClock.now
-        for _ in 0..<count { consume(Generator.generate(data, path: path, options: .init())) }
-        report("Generator.generate", count, start)
-
-    case "validate":
-        let path = arguments.count > 1 ? arguments[1] : "/tmp/Large.cachegen.json"
-        let count = number(2, 5)
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let start = ContinuousClock.now
-        for _ in 0..<count { consume(Generator.validate(data, path: path)) }
-        report("Generator.validate", count, start)
+        for _ in 0..<count {
+            if command == "generate" {
+                consume(Generator.generate(data, path: path, options: .init()))
+            } else {
+                consume(Generator.validate(data, path: path))
+            }
+        }
+        report("Generator.\(command)", count, start)
 
     case "scale":
         let entries = number(1, 100_000)
