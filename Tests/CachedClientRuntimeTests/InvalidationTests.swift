@@ -66,8 +66,10 @@ struct InvalidationTests {
             let _: CachedValue<Account> = try await client.value(for: request, endpoint: endpoint)
         }
 
-        /// Whether the store has the entry, asked of the store itself (not the client's memory).
+        /// Whether the store has the entry, asked of the store itself (not the client's memory)
+        /// once the client's writes have landed.
         func isStored(_ request: EndpointRequest, _ endpoint: Endpoint = InvalidationTests.getAccount, partition: String? = "user-1") async throws -> Bool {
+            await client.flush()
             let key = CacheKey(endpoint: endpoint, request: request, baseURL: Fixtures.baseURL, bodyDigest: nil, partition: partition)
             return try await store.entry(for: key) != nil
         }
