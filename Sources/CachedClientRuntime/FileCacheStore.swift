@@ -771,18 +771,22 @@ public final class FileCacheStore: CacheStore {
 
     private static func modificationTime(_ info: stat) -> Double {
         #if canImport(Darwin)
-        Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1_000_000_000
+        seconds(info.st_mtimespec)
         #else
-        Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1_000_000_000
+        seconds(info.st_mtim)
         #endif
     }
 
     private static func changeTime(_ info: stat) -> Double {
         #if canImport(Darwin)
-        Double(info.st_ctimespec.tv_sec) + Double(info.st_ctimespec.tv_nsec) / 1_000_000_000
+        seconds(info.st_ctimespec)
         #else
-        Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1_000_000_000
+        seconds(info.st_ctim)
         #endif
+    }
+
+    private static func seconds(_ time: timespec) -> Double {
+        Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
     }
 
     private static func randomName() -> String {

@@ -480,15 +480,9 @@ struct CachedClientPolicyTests {
 
     @Test func keyParametersMakeEntriesAndOtherParametersShareThem() async throws {
         let harness = Harness()
-        func page(_ number: Int, trace: String) -> EndpointRequest {
-            var request = EndpointRequest(method: "GET", path: "/accounts")
-            request.addQuery("page", number, isKey: true)
-            request.addQuery("trace", trace, isKey: false)
-            return request
-        }
         let endpoint = Fixtures.endpoint("AccountRepository.getAccounts")
 
-        for request in [page(1, trace: "a"), page(2, trace: "a"), page(1, trace: "b"), page(2, trace: "c")] {
+        for request in [Fixtures.page(1, trace: "a"), Fixtures.page(2, trace: "a"), Fixtures.page(1, trace: "b"), Fixtures.page(2, trace: "c")] {
             _ = try await harness.client.value(for: request, endpoint: endpoint, policy: .cacheFirst, as: Account.self)
         }
 

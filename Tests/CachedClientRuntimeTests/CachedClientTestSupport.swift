@@ -37,6 +37,14 @@ enum Fixtures {
 
     static let uncached = Endpoint(name: "TransferRepository.createTransfer", cache: nil)
 
+    /// `GET /accounts` with `page` in the key and `trace` not.
+    static func page(_ number: Int, trace: String) -> EndpointRequest {
+        var request = EndpointRequest(method: "GET", path: "/accounts")
+        request.addQuery("page", number, isKey: true)
+        request.addQuery("trace", trace, isKey: false)
+        return request
+    }
+
     static func request(id: String = "1") -> EndpointRequest {
         var request = EndpointRequest(method: "GET", path: "/accounts/{id}")
         request.setPathParameter("id", id)
@@ -342,12 +350,23 @@ struct Harness {
     func value(
         policy: CachePolicy? = nil, endpoint: Endpoint = Fixtures.endpoint(), flushing: Bool = true
     ) async throws -> CachedValue<Account> {
+        guard flushing else { return try await client.value(for: Fixtures.request(), endpoint: endpoint, policy: policy) }
+        return try await client.settledAccount(endpoint: endpoint, policy: policy)
+    }
+}
+
+extension CachedClient {
+    /// `Fixtures.request(id:)` through the client, then waits for the write it started
+    /// (also when the call threw), so the store and the events are settled when a test looks.
+    func settledAccount(
+        id: String = "1", endpoint: Endpoint = Fixtures.endpoint(), policy: CachePolicy? = nil
+    ) async throws -> CachedValue<Account> {
         do {
-            let value: CachedValue<Account> = try await client.value(for: Fixtures.request(), endpoint: endpoint, policy: policy)
-            if flushing { await client.flush() }
+            let value: CachedValue<Account> = try await value(for: Fixtures.request(id: id), endpoint: endpoint, policy: policy)
+            await flush()
             return value
         } catch {
-            if flushing { await client.flush() }
+            await flush()
             throw error
         }
     }

@@ -41,14 +41,7 @@ struct FailingCacheFolderTests {
         /// One call, then waits for the write it started: each call below meets the folder
         /// as the previous one left it, and its write failure is reported before the next.
         func account(_ policy: CachePolicy? = nil, id: String = "1") async throws -> CachedValue<Account> {
-            do {
-                let value: CachedValue<Account> = try await client.value(for: Fixtures.request(id: id), endpoint: Fixtures.endpoint(), policy: policy)
-                await client.flush()
-                return value
-            } catch {
-                await client.flush()
-                throw error
-            }
+            try await client.settledAccount(id: id, policy: policy)
         }
 
         var errors: [String] { events.all.filter { $0.kind == .error }.compactMap(\.message) }

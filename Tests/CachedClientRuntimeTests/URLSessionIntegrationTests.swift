@@ -38,14 +38,7 @@ struct URLSessionIntegrationTests {
         /// One call, then waits for the write it started, so the store and the events are
         /// settled when the test looks (as `Harness.value` does).
         func account(_ id: String = "1", policy: CachePolicy? = nil) async throws -> CachedValue<Account> {
-            do {
-                let value: CachedValue<Account> = try await client.value(for: Fixtures.request(id: id), endpoint: Fixtures.endpoint(), policy: policy)
-                await client.flush()
-                return value
-            } catch {
-                await client.flush()
-                throw error
-            }
+            try await client.settledAccount(id: id, policy: policy)
         }
 
         func setRoute(
@@ -147,15 +140,9 @@ struct URLSessionIntegrationTests {
     @Test func keyParametersMakeEntriesAndOtherParametersShareThem() async throws {
         let setup = try await Setup()
         try await setup.setRoute("/v1/accounts", json: Fixtures.alice)
-        func page(_ number: Int, trace: String) -> EndpointRequest {
-            var request = EndpointRequest(method: "GET", path: "/accounts")
-            request.addQuery("page", number, isKey: true)
-            request.addQuery("trace", trace, isKey: false)
-            return request
-        }
         let endpoint = Fixtures.endpoint("AccountRepository.getAccounts")
 
-        for request in [page(1, trace: "a"), page(2, trace: "b"), page(1, trace: "c"), page(2, trace: "d")] {
+        for request in [Fixtures.page(1, trace: "a"), Fixtures.page(2, trace: "b"), Fixtures.page(1, trace: "c"), Fixtures.page(2, trace: "d")] {
             _ = try await setup.client.value(for: request, endpoint: endpoint, policy: .cacheFirst, as: Account.self)
         }
 
