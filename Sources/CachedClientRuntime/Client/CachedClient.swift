@@ -113,7 +113,7 @@ public final class CachedClient: Sendable {
         self.state = Locked(State(partition: partition))
         self.memory = DecodedValueCache(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit)
         self.canonicalBase = CacheKey.canonicalBase(baseURL)
-        self.storeMaxAge = (store as? FileCacheStore)?.maxAge
+        self.storeMaxAge = store.maxAge
     }
 
     /// The signed-in user; user-scoped entries are stored and looked up under it.

@@ -38,9 +38,21 @@ public protocol CacheStore: Sendable {
     func totalSize() async throws -> Int
     /// The number of entries, for a settings screen.
     func entryCount() async throws -> Int
+    /// The age past which the store drops an entry (`nil`: no limit); the client's in-memory
+    /// layer applies it too, so memory never answers with what the store would have dropped.
+    var maxAge: TimeInterval? { get }
+    /// A description of an error this store threw that holds no user data (no path, key or
+    /// value), for events; `nil` lets the client describe it by domain and code.
+    func eventDescription(of error: any Error) -> String?
 }
 
 extension CacheStore {
+    /// No age limit.
+    public var maxAge: TimeInterval? { nil }
+
+    /// No description of its own: events show the error's domain and code.
+    public func eventDescription(of error: any Error) -> String? { nil }
+
     /// Removes every entry of the endpoint, which includes those of `path`: correct for any
     /// store, so stores written before this requirement keep compiling; stores that group
     /// entries by path (both built-in ones do) remove only the path's entries.

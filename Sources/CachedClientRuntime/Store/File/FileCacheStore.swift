@@ -126,6 +126,11 @@ public final class FileCacheStore: CacheStore {
 
     // MARK: - CacheStore
 
+    /// Its errors name hashed paths only, safe to log.
+    public func eventDescription(of error: any Error) -> String? {
+        (error as? FileCacheStoreError)?.description
+    }
+
     /// Reads, checks and returns the entry; an unreadable file is removed and reported, not thrown.
     public func entry(for key: CacheKey) async throws -> CacheEntry? {
         let path = entryPath(for: key)
