@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 /// Format version 2's server freshness block: written only when there is something to
 /// keep, read back exactly, and rejected when its flags or numbers make no sense.

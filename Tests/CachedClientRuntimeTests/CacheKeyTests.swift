@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 /// The key text is a stored format: every file holds it and is compared with it on read,
 /// and its digest names the file. These texts and digests are pinned so that a faster way

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 /// Hundreds of seeded random damages to an entry file (bit flips, truncations, random
 /// bytes, overwritten ranges, forged lengths, another key's file): every read is the

@@ -1,4 +1,4 @@
-import CachedClientRuntime
+@_spi(Generated) import CachedClientRuntime
 import CachedClientTesting
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-import CachedClientRuntime
+@_spi(Generated) import CachedClientRuntime
 import Foundation
 
 /// The entries the kill -9 test's child process writes, shared with the test (which

@@ -5,7 +5,7 @@
 
 import BenchSupport
 import Benchmark
-import CachedClientRuntime
+@_spi(Generated) import CachedClientRuntime
 import Foundation
 import GRDB
 

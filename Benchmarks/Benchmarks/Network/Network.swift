@@ -7,7 +7,7 @@
 
 import BenchSupport
 import Benchmark
-import CachedClientRuntime
+@_spi(Generated) import CachedClientRuntime
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -10,7 +10,7 @@
 
 import BenchSupport
 import Benchmark
-import CachedClientRuntime
+@_spi(Generated) import CachedClientRuntime
 import Foundation
 
 final class ScaleFixture: Sendable {

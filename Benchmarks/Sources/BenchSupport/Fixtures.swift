@@ -1,4 +1,4 @@
-import CachedClientRuntime
+@_spi(Generated) import CachedClientRuntime
 import Foundation
 
 /// A key built the way `CachedClient` builds one, for benchmarks that call a store directly.

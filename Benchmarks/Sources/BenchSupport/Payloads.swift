@@ -1,4 +1,4 @@
-import CachedClientRuntime
+@_spi(Generated) import CachedClientRuntime
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -34,7 +34,7 @@
 
 import BenchSupport
 import CacheGenCore
-import CachedClientRuntime
+@_spi(Generated) import CachedClientRuntime
 import Foundation
 
 #if canImport(FoundationNetworking)

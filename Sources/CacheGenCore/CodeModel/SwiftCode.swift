@@ -4,9 +4,16 @@ struct SwiftFile: Sendable, Hashable {
     /// Comment lines at the top, without `//`.
     var header: [String]
     /// Imported modules, in order.
-    var imports: [String]
+    var imports: [Import]
     /// Top-level declarations, each preceded by an optional `// MARK: -` title.
     var sections: [Section]
+
+    /// One imported module, optionally with an SPI group (`@_spi(Generated) import …`) for the
+    /// runtime's declarations that only generated code uses.
+    struct Import: Sendable, Hashable {
+        var module: String
+        var spi: String? = nil
+    }
 
     /// A group of declarations under a `// MARK: -` line.
     struct Section: Sendable, Hashable {

@@ -11,7 +11,9 @@ struct SwiftRenderer: Sendable {
         var writer = LineWriter()
         for line in file.header { writer.write(line.isEmpty ? "//" : "// " + SwiftLiteral.commentSafe(line)) }
         writer.blank()
-        for module in file.imports { writer.write("import \(module)") }
+        for module in file.imports {
+            writer.write(module.spi.map { "@_spi(\($0)) import \(module.module)" } ?? "import \(module.module)")
+        }
         return writer.text
     }
 

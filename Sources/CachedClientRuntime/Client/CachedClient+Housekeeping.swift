@@ -1,50 +1,67 @@
 import Foundation
 
-// Removing entries: sign-out, "clear cache" on a settings screen, and invalidations after
-// mutations. These go through the client rather than `store`, because the client also
-// holds decoded values in memory and fetches under way that must not store old answers
-// after a removal.
+// Removing entries (sign-out, "clear cache" on a settings screen, a mutation's
+// invalidations), waiting for writes, and usage figures.
 //
 // Each removal drops the values in memory and the writes on their way to the store, and
 // bumps the generation, before the store removes anything (so neither a fetch under way nor
 // a write waiting its turn can store afterwards); it waits for the writes of the keys it
-// covers that are already under way, so none lands after it; and it drops the values and
-// bumps the generation again after (so a value read from the store while it was removing
-// cannot stay in memory). Writes of other keys go on meanwhile.
+// covers that are already under way, so none lands after it; and it drops the values again
+// after (so a value read from the store while it was removing cannot stay in memory).
+// Writes of other keys go on meanwhile.
 
 extension CachedClient {
+    /// What the store holds, for a settings screen ("Cached data: 12 MB").
+    public struct Usage: Sendable, Equatable {
+        /// The bytes used by all entries.
+        public var bytes: Int
+        /// The number of entries.
+        public var entries: Int
+    }
+
+    /// What the store holds, this client's writes on their way included (it waits for them).
+    public func usage() async throws -> Usage {
+        await flush()
+        return Usage(bytes: try await store.totalSize(), entries: try await store.entryCount())
+    }
+
+    /// Waits until every write this client started so far has reached its store (or
+    /// failed, which is reported as an `.error` event as always).
+    ///
+    /// This client sees its answers at once; another client or process reading the same
+    /// store sees them when they land. Call `flush()` before handing the store to someone
+    /// else (an app extension) or before the app is suspended. Removals need no flush: they
+    /// wait for the writes they cover.
+    public func flush() async {
+        await writes.wait()
+    }
+
     /// Removes every entry, on disk and in memory, and the writes still on their way to the
     /// store: "Clear cache" on a settings screen.
     public func removeAll() async throws {
-        memory.removeAll()
-        defer { memory.removeAll() }
-        await writes.wait()
-        try await store.removeAll()
+        try await remove(.all, matching: { _ in true }) { try await $0.removeAll() }
     }
 
     /// Removes one user's entries, on disk and in memory, for sign-out; shared entries and
     /// other users' stay. Answers still in flight for that user, and their writes still on
     /// their way to the store, are not stored.
     public func removeAll(partition: String) async throws {
-        memory.removeAll(partition: partition)
-        defer { memory.removeAll(partition: partition) }
-        await writes.wait { $0.partition == partition }
-        try await store.removeAll(partition: partition)
+        try await remove(.partition(partition), matching: { $0.partition == partition }) {
+            try await $0.removeAll(partition: partition)
+        }
     }
 
     /// Removes every entry of one endpoint (`Repository.method`), in every partition, with
     /// its writes still on their way to the store.
     public func removeAll(endpoint: String) async throws {
-        memory.removeAll(endpoint: endpoint)
-        defer { memory.removeAll(endpoint: endpoint) }
-        await writes.wait { $0.endpoint == endpoint }
-        try await store.removeAll(endpoint: endpoint)
+        try await remove(.endpoint(endpoint), matching: { $0.endpoint == endpoint }) {
+            try await $0.removeAll(endpoint: endpoint)
+        }
     }
 
-    /// Removes the entries the invalidations name, as a mutation's success does, for
-    /// changes the app learns of another way (a push notification, another device).
-    /// Each removal is reported as an `.evict` event; the first failure is thrown after
-    /// all were tried.
+    /// Removes the entries the invalidations name. Each removal is reported as an `.evict`
+    /// event; the first failure is thrown after all were tried.
+    @_spi(Generated)
     public func invalidate(_ invalidations: [Invalidation]) async throws {
         var firstError: (any Error)?
         for invalidation in invalidations {
@@ -68,20 +85,36 @@ extension CachedClient {
             } catch {
                 report(
                     invalidation, kind: .error,
-                    message: "invalidation by \(endpoint.name) failed: \(Self.safeDescription(of: error))")
+                    message: "invalidation by \(endpoint.name) failed: \(safeDescription(of: error))")
             }
         }
     }
 
     private func remove(_ invalidation: Invalidation) async throws {
-        memory.invalidate(invalidation)
-        defer { memory.invalidate(invalidation) }
-        await writes.wait { invalidation.matches($0) }
-        if let path = invalidation.path {
-            try await store.removeAll(endpoint: invalidation.endpoint, path: path)
-        } else {
-            try await store.removeAll(endpoint: invalidation.endpoint)
+        try await remove(.endpoint(invalidation.endpoint), matching: invalidation.matches) { store in
+            if let path = invalidation.path {
+                try await store.removeAll(endpoint: invalidation.endpoint, path: path)
+            } else {
+                try await store.removeAll(endpoint: invalidation.endpoint)
+            }
         }
+    }
+
+    /// The one way entries are removed: the removal recorded (pending writes dropped) and
+    /// memory cleared, the writes under way waited for, the store, and the removal recorded and
+    /// memory cleared again, so that nothing read while the store removed stays.
+    private func remove(
+        _ scope: WriteBehind.RemovalScope, matching matches: (CacheKey) -> Bool,
+        inStore removeStored: (any CacheStore) async throws -> Void
+    ) async throws {
+        writes.recordRemoval(scope, dropping: matches)
+        memory.removeAll(where: matches)
+        defer {
+            writes.recordRemoval(scope, dropping: matches)
+            memory.removeAll(where: matches)
+        }
+        await writes.wait(for: matches)
+        try await removeStored(store)
     }
 
     /// An event for a removal of many entries: the key is `*` for a whole endpoint, or the

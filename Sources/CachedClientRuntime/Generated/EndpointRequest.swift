@@ -4,6 +4,7 @@ import Foundation
 ///
 /// It says nothing about the base URL, authentication or caching; `CachedClient` adds
 /// those, so that a request value is cheap to build and safe to log.
+@_spi(Generated)
 public struct EndpointRequest: Sendable {
     /// The HTTP method, upper case.
     public var method: String

@@ -6,6 +6,7 @@
 /// matching entries from its store and from its in-memory layer. Both forms reach every
 /// partition, since a mutation by one user can change what another one sees (a shared
 /// account), and removing too much only costs a request.
+@_spi(Generated)
 public struct Invalidation: Sendable, Hashable {
     /// `Repository.method` of the endpoint whose entries go.
     public let endpoint: String

@@ -1,5 +1,6 @@
 
 /// Streams for generated `Mock…` repositories.
+@_spi(Generated)
 public enum MockStream {
     /// A stream that yields the one value `produce` returns, or finishes with its error;
     /// a mock's `…Stream` method answers with its handler's value this way.

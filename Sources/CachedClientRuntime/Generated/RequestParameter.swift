@@ -1,6 +1,7 @@
 import Foundation
 
 /// One named request value and whether it identifies the cache entry.
+@_spi(Generated)
 public struct RequestParameter: Sendable, Hashable {
     /// The wire name.
     public var name: String

@@ -32,6 +32,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - bodyDigest: hex SHA-256 of the encoded body, when the body is in the key.
     ///   - partition: the client's partition; used only for user-scoped endpoints.
+    @_spi(Generated)
     public init(
         endpoint: Endpoint, request: EndpointRequest, baseURL: URL, bodyDigest: String?, partition: String?
     ) {

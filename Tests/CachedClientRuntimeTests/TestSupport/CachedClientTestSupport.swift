@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -213,6 +213,8 @@ extension ForwardingStore {
     func removeAll(endpoint: String, path: String) async throws { try await inner.removeAll(endpoint: endpoint, path: path) }
     func totalSize() async throws -> Int { try await inner.totalSize() }
     func entryCount() async throws -> Int { try await inner.entryCount() }
+    var maxAge: TimeInterval? { inner.maxAge }
+    func eventDescription(of error: any Error) -> String? { inner.eventDescription(of: error) }
 }
 
 /// A store that can fail on read or write, and counts what it is asked, wrapping a

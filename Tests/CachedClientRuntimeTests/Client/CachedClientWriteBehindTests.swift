@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -24,14 +24,14 @@ struct CachedClientWriteBehindTests {
 
         await write.started.wait()  // under way, held at the gate: the call did not wait for it
         #expect(try await store.innerEntry(for: harness.key()) == nil)
-        #expect(harness.client.memory.pendingCount == 1)
+        #expect(harness.client.writes.pendingCount == 1)
         #expect(harness.events.kinds.isEmpty)  // `.store` is reported when the entry has landed
 
         write.gate.open()
         await harness.client.flush()
 
         #expect(try await store.innerEntry(for: harness.key()) == CacheEntry(body: Fixtures.body(Fixtures.alice), date: Fixtures.start))
-        #expect(harness.client.memory.pendingCount == 0)
+        #expect(harness.client.writes.pendingCount == 0)
         #expect(harness.client.writes.isIdle)
         #expect(harness.events.kinds == [.store])
     }
@@ -66,7 +66,7 @@ struct CachedClientWriteBehindTests {
 
         write.gate.open()
         await harness.client.flush()
-        #expect(harness.client.memory.pendingCount == 0)
+        #expect(harness.client.writes.pendingCount == 0)
         #expect(try await value(.cacheOnly) == stored)  // now from the store
         #expect(store.reads == readsBefore + 1)
     }
@@ -115,7 +115,7 @@ struct CachedClientWriteBehindTests {
         #expect(store.writes == 2)  // the first, then the newest; the middle one was replaced before its turn
         #expect(try await store.innerEntry(for: harness.key())?.body == Fixtures.body(Account(id: "1", balance: 30)))
         #expect(harness.events.kinds == [.store, .store])
-        #expect(harness.client.memory.pendingCount == 0)
+        #expect(harness.client.writes.pendingCount == 0)
     }
 
     /// With the in-memory layer on, a pending write is still what every read sees: once its
@@ -141,22 +141,22 @@ struct CachedClientWriteBehindTests {
         // Another key's answer pushes the value out of the one-entry layer; its write lands.
         harness.transport.respond(status: 200, body: Fixtures.body(Account(id: "2", balance: 1)))
         _ = try await harness.client.value(for: Fixtures.request(id: "2"), endpoint: Fixtures.endpoint(), as: Account.self)
-        #expect(memory.held(forText: harness.key().text) == nil)
+        #expect(memory.lookup(harness.key().text) == nil)
 
         // The store's older entry may not go back in front of the pending write.
-        memory.insert(older, value: Fixtures.alice, for: harness.key(), since: memory.generation, replacingNewer: false)
-        #expect(memory.held(forText: harness.key().text) == nil)
+        harness.client.holdStored(older, value: Fixtures.alice, for: harness.key(), since: harness.client.writes.generation)
+        #expect(memory.lookup(harness.key().text) == nil)
 
         let readsBefore = store.reads
         harness.transport.fail()
         #expect(try await harness.value(policy: .cacheFirst, flushing: false) == later)
-        #expect(memory.held(forText: harness.key().text)?.entry.date == Fixtures.start.addingTimeInterval(5))
+        #expect(memory.lookup(harness.key().text)?.entry.date == Fixtures.start.addingTimeInterval(5))
         #expect(try await harness.value(policy: .cacheOnly, flushing: false) == later)
         #expect(store.reads == readsBefore)  // neither asked the store
 
         write.gate.open()
         await harness.client.flush()
-        #expect(memory.pendingCount == 0)
+        #expect(harness.client.writes.pendingCount == 0)
         #expect(try await store.innerEntry(for: harness.key())?.body == Fixtures.body(Fixtures.aliceLater))
         #expect(try await harness.value(policy: .cacheFirst) == later)
     }
@@ -176,7 +176,7 @@ struct CachedClientWriteBehindTests {
         await first.started.wait()
         harness.transport.respond(status: 200, body: Fixtures.body(Fixtures.aliceLater))
         _ = try await harness.value(policy: nil, flushing: false)
-        #expect(harness.client.memory.pendingCount == 1)
+        #expect(harness.client.writes.pendingCount == 1)
 
         let removing = Task {
             switch removal {
@@ -192,7 +192,7 @@ struct CachedClientWriteBehindTests {
             }
         }
         // The removal drops the pending writes at once, then waits for the one under way.
-        while harness.client.memory.pendingCount > 0 { await Task.yield() }
+        while harness.client.writes.pendingCount > 0 { await Task.yield() }
         first.gate.open()
         try await removing.value
         await harness.client.flush()
@@ -215,7 +215,7 @@ struct CachedClientWriteBehindTests {
         harness.transport.respond(status: 200, body: Fixtures.body(Fixtures.aliceLater), headers: ["Cache-Control": "no-store"])
 
         let call = Task { try await harness.value(policy: nil, flushing: false) }
-        while harness.client.memory.pendingCount > 0 { await Task.yield() }  // forgotten; the write under way is waited for
+        while harness.client.writes.pendingCount > 0 { await Task.yield() }  // forgotten; the write under way is waited for
         first.gate.open()
 
         #expect(try await call.value == .fresh(value: Fixtures.aliceLater))
@@ -237,7 +237,7 @@ struct CachedClientWriteBehindTests {
         #expect(harness.events.kinds == [.error])
         #expect(harness.events.all.first?.message == "write failed: CachedClientRuntimeTests.StoreFailure 1")
         #expect(harness.client.memory.count == 0)
-        #expect(harness.client.memory.pendingCount == 0)
+        #expect(harness.client.writes.pendingCount == 0)
         await #expect(throws: CachedClientError.notCached(endpoint: "AccountRepository.getAccount")) {
             try await harness.value(policy: .cacheOnly)
         }

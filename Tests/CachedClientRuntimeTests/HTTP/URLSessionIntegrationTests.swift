@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -23,7 +23,7 @@ final class FixtureServer: @unchecked Sendable {
     private let session = URLSession(configuration: .ephemeral)
 
     static let scriptURL = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appending(path: "Fixtures/fixture_server.py")
 
     /// The real `python3` executable, found once: version-manager shims (pyenv, asdf)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 /// Parsing `Cache-Control`, HTTP dates, `Age` and `Expires`, and judging a stored entry
 /// under its rule: the pure functions of `HTTPFreshness.swift`, no client involved.

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CachedClientRuntime
+@_spi(Generated) @testable import CachedClientRuntime
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -118,18 +118,18 @@ struct CachedClientMemoryLayerTests {
     }
 
     @Test func theByteLimitKeepsLargeValuesOutAndTrimsTheOldest() throws {
-        let cache = DecodedValueCache(limit: 100, byteLimit: 4_000)
+        let cache = MemoryLayer(limit: 100, byteLimit: 4_000)
         func key(_ id: Int) -> CacheKey {
             CacheKey(text: "k\(id)", endpoint: "E.get", partition: nil, path: "/\(id)")
         }
         func entry(_ size: Int) -> CacheEntry { CacheEntry(body: Data(count: size), date: Fixtures.start) }
 
-        #expect(cache.insert(entry(1_100), value: 1, for: key(1), since: 0, replacingNewer: true))
+        #expect(cache.hold(entry(1_100), value: 1, for: key(1), replacingNewer: true))
         #expect(cache.count == 0)  // over a quarter of the budget: never held
-        for id in 2...6 { cache.insert(entry(700), value: id, for: key(id), since: 0, replacingNewer: true) }
+        for id in 2...6 { cache.hold(entry(700), value: id, for: key(id), replacingNewer: true) }
         #expect(cache.count == 4)  // 5 × (700 + overhead) is over 4,000 bytes: the oldest went
-        #expect(cache.held(forText: "k2") == nil)
-        let held = try #require(cache.held(forText: "k6"))
+        #expect(cache.lookup("k2") == nil)
+        let held = try #require(cache.lookup("k6"))
         #expect(held.key == key(6))
         #expect(held.value(as: Int.self, decodedFrom: held.entry) == 6)
         #expect(held.value(as: String.self, decodedFrom: held.entry) == nil)
@@ -189,15 +189,6 @@ struct CachedClientMemoryLayerTests {
         await #expect(throws: CachedClientError.notCached(endpoint: "AccountRepository.getAccount")) {
             try await harness.value(policy: .cacheOnly)
         }
-    }
-
-    /// Documents the limit that makes housekeeping go through the client.
-    @Test func removingThroughTheStoreDirectlyIsNotSeenByTheLayer() async throws {
-        let harness = Harness()
-        _ = try await harness.value()
-        try await harness.store.removeAll()
-
-        #expect(try await harness.value(policy: .cacheOnly).isCached)
     }
 
     @Test func aFailedWriteDropsTheHeldValueSoMemoryNeverGetsAheadOfTheStore() async throws {

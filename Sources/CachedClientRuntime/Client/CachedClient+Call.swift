@@ -1,0 +1,35 @@
+import Foundation
+
+extension CachedClient {
+    /// Everything one call of a cached endpoint needs, computed once when it starts.
+    struct Call: Sendable {
+        let endpoint: Endpoint
+        let request: EndpointRequest
+        let rule: CacheRule
+        let body: Data?
+        let key: CacheKey
+        /// `writes.generation` when the call started; a removal after it keeps the call's
+        /// answer out of memory and the store.
+        let generation: UInt64
+        /// What the in-memory layer held for the key when the call started.
+        let held: MemoryLayer.Held?
+    }
+
+    /// Encodes the body once and builds the key; the body digest is part of it only when
+    /// the body is declared a key.
+    func makeCall(_ request: EndpointRequest, endpoint: Endpoint, rule: CacheRule) throws -> Call {
+        let body = try endpoint.encodedBody(of: request)
+        let (text, keyPartition) = CacheKey.canonicalText(
+            endpoint: endpoint, request: request, canonicalBase: canonicalBase,
+            bodyDigest: request.bodyIsKey ? body.map { SHA256.hex(of: $0) } : nil,
+            partition: partition)
+        // The generation first: a removal between the two reads then makes the held value's
+        // generation older, never newer, than the call's.
+        let generation = writes.generation
+        let held = memory.lookup(text)
+        // The same text always makes the same key; the held one has its digest already.
+        let key = held?.key ?? CacheKey(text: text, endpoint: endpoint.name, partition: keyPartition, path: request.path)
+        return Call(
+            endpoint: endpoint, request: request, rule: rule, body: body, key: key, generation: generation, held: held)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// Events, and what an error may say in one: never a URL, a parameter value, a body or a header.
+extension CachedClient {
+    func emit(_ kind: CacheEvent.Kind, _ call: Call, age: Double? = nil, message: String? = nil) {
+        events(CacheEvent(kind: kind, endpoint: call.endpoint.name, key: call.key.description, age: age, message: message))
+    }
+
+    /// `.hit` for an entry within `ttl`, `.stale` for an older one.
+    func emitUse(_ entry: CacheEntry, _ call: Call) {
+        emit(call.rule.isFresh(entry, at: now()) ? .hit : .stale, call, age: entry.age(at: now()))
+    }
+
+    /// Whether `networkFirst` may answer from the cache after this error: a transport
+    /// failure or a 5xx, never a 4xx, a bad answer or a cancellation.
+    static func allowsFallback(_ error: any Error) -> Bool {
+        if isCancellation(error) { return false }
+        if case .httpStatus(let status, _, _) = error as? CachedClientError { return (500..<600).contains(status) }
+        return !(error is CachedClientError)
+    }
+
+    static func isCancellation(_ error: any Error) -> Bool {
+        error is CancellationError || (error as? URLError)?.code == .cancelled
+    }
+
+    /// Text for an event message. `String(describing:)` of a `URLError` or a `DecodingError`
+    /// could quote a URL or a value, so each kind of error is described by what is safe.
+    func safeDescription(of error: any Error) -> String {
+        switch error {
+        case let error as URLError:
+            return "URLError \(error.code.rawValue)"
+        case let error as CachedClientError:
+            switch error {
+            case .httpStatus(let status, _, _): return "status \(status)"
+            case .decodingFailed: return "decoding failed"
+            case .encodingFailed: return "encoding failed"
+            case .invalidURL: return "invalid URL"
+            case .notCached: return "not cached"
+            }
+        case let error as DecodingError:
+            return "DecodingError \(Self.reason(error, includingDetail: false))"
+        default:
+            if let description = store.eventDescription(of: error) { return description }
+            let error = error as NSError
+            return "\(error.domain) \(error.code)"
+        }
+    }
+
+    /// Where and why decoding failed; the detail (which may quote a value) only for the
+    /// error thrown to the developer, never for events.
+    static func reason(_ error: any Error, includingDetail: Bool = true) -> String {
+        guard let error = error as? DecodingError else { return String(describing: error) }
+        func path(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return path.isEmpty ? "at the top level" : "at \(path)"
+        }
+        func detail(_ context: DecodingError.Context) -> String {
+            includingDetail ? ": \(context.debugDescription)" : ""
+        }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "type mismatch (expected \(type)) \(path(context))\(detail(context))"
+        case .valueNotFound(let type, let context):
+            return "missing value (expected \(type)) \(path(context))\(detail(context))"
+        case .keyNotFound(let key, let context):
+            return "missing key \"\(key.stringValue)\" \(path(context))\(detail(context))"
+        case .dataCorrupted(let context):
+            return "invalid data \(path(context))\(detail(context))"
+        @unknown default:
+            return includingDetail ? String(describing: error) : "unknown"
+        }
+    }
+}

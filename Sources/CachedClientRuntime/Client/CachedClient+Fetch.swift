@@ -1,0 +1,104 @@
+import Foundation
+
+extension CachedClient {
+    /// Merged fetches are per key and per decoded type, so a shared result always casts.
+    struct FlightKey: Hashable, Sendable {
+        let key: CacheKey
+        let type: ObjectIdentifier
+    }
+
+    /// Fetches, decodes and stores once for all concurrent callers with the same key.
+    func sharedFetch<T: Decodable & Sendable>(
+        _ call: Call, validating entry: CacheEntry?, as type: T.Type
+    ) async throws -> T {
+        let flightKey = FlightKey(key: call.key, type: ObjectIdentifier(type))
+        let value = try await fetches.run(flightKey) {
+            try await self.fetch(call, validating: entry, as: type)
+        }
+        guard let typed = value as? T else {
+            throw CachedClientError.decodingFailed(endpoint: call.endpoint.name, reason: "internal: shared result of another type")
+        }
+        return typed
+    }
+
+    /// One network round trip for a cached endpoint: decode, store, and revalidate `entry`
+    /// with its validators when it has any.
+    private func fetch<T: Decodable & Sendable>(
+        _ call: Call, validating entry: CacheEntry?, as type: T.Type
+    ) async throws -> T {
+        let validators = entry.flatMap { $0.etag == nil && $0.lastModified == nil ? nil : $0 }
+        let requestTime = now()
+        let response = try await sender.send(call.request, body: call.body, validators: validators)
+        let responseTime = now()
+        switch response.statusCode {
+        case 200..<300:
+            let value = try call.endpoint.decode(type, from: response.body)
+            let caching = ResponseCaching(response, requestTime: requestTime, responseTime: responseTime)
+            if caching.noStore {
+                await forget(call, hadEntry: entry != nil)
+                return value
+            }
+            let fresh = CacheEntry(
+                body: response.body, date: responseTime,
+                etag: response.header("ETag"), lastModified: response.header("Last-Modified"),
+                freshness: caching.freshness)
+            write(fresh, call, value: value, reportingStore: true)
+            return value
+        case 304:
+            guard let entry = validators else { break }
+            guard let value = await decodeStored(entry, call, as: type) else {
+                // The bytes the server confirmed are unreadable; ask again without validators.
+                return try await fetch(call, validating: nil, as: type)
+            }
+            emit(.revalidated, call, age: entry.age(at: responseTime))
+            let caching = ResponseCaching(
+                revalidation: response, stored: entry.freshness, requestTime: requestTime, responseTime: responseTime)
+            if caching.noStore {
+                await forget(call, hadEntry: true)
+                return value
+            }
+            let confirmed = CacheEntry(
+                body: entry.body, date: responseTime,
+                etag: response.header("ETag") ?? entry.etag,
+                lastModified: response.header("Last-Modified") ?? entry.lastModified,
+                freshness: caching.freshness)
+            write(confirmed, call, value: value, reportingStore: false)
+            return value
+        default:
+            break
+        }
+        throw CachedClientError.httpStatus(response.statusCode, endpoint: call.endpoint.name, body: response.body)
+    }
+
+    // MARK: - Background refreshes
+
+    /// Starts the background refresh of `staleWhileRevalidate`, unless one for the key runs.
+    func startRefresh<T: Decodable & Sendable>(_ call: Call, entry: CacheEntry, as type: T.Type) {
+        refreshes.withLock { refreshes in
+            guard refreshes[call.key] == nil else { return }
+            refreshes[call.key] = Task {
+                do {
+                    _ = try await self.sharedFetch(call, validating: entry, as: type)
+                } catch where !Self.allowsFallback(error) && !Self.isCancellation(error) {
+                    // Offline is normal here and the entry stays; a 4xx or a changed model is not.
+                    self.emit(.error, call, message: "background refresh: \(self.safeDescription(of: error))")
+                } catch {}
+                _ = self.refreshes.withLock { $0.removeValue(forKey: call.key) }
+            }
+        }
+    }
+
+    /// Waits for every background refresh started so far, and (with `flushing`) for every
+    /// write started so far, theirs included; for tests, which must not sleep.
+    func waitForBackgroundRefreshes(flushing: Bool = true) async {
+        while let task = refreshes.withLock({ $0.values.first }) {
+            await task.value
+        }
+        if flushing { await flush() }
+    }
+
+    /// The number of callers waiting for a merged fetch; lets tests wait for callers to join.
+    var waitingCallerCount: Int {
+        fetches.waitingCount
+    }
+}

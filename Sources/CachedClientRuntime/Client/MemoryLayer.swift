@@ -1,0 +1,222 @@
+import Foundation
+
+/// Recently used entries with the values decoded from them, so that a repeated hit costs
+/// neither a disk read nor a decode: a least-recently-used list bounded by a number of
+/// entries and by body bytes.
+///
+/// It decides nothing about whether a value may be held: callers pass that as a condition,
+/// checked under the layer's lock (`hold(_:value:for:replacingNewer:when:)`), so that a check
+/// and the insertion it allows cannot be split by a removal.
+final class MemoryLayer: Sendable {
+    /// The most entries kept; 0 keeps none.
+    let limit: Int
+    /// The most body bytes kept, an approximation of the decoded values' size.
+    let byteLimit: Int
+    private let state = Locked(Storage())
+
+    init(limit: Int, byteLimit: Int) {
+        self.limit = max(0, limit)
+        self.byteLimit = max(0, byteLimit)
+    }
+
+    /// What the layer holds for one key: a reference to an unchanging snapshot, so handing it
+    /// out under the lock costs one retain, not a copy of the key, the entry and the values.
+    struct Held: Sendable {
+        fileprivate let snapshot: Snapshot
+
+        /// The key built earlier for this text, with its digest, so a hit computes no SHA-256.
+        var key: CacheKey { snapshot.key }
+        /// The entry, as the store holds it (or will, once the client's write of it lands).
+        var entry: CacheEntry { snapshot.entry }
+
+        /// The value of type `T` decoded from exactly `entry`, if it was decoded before.
+        func value<T>(as type: T.Type, decodedFrom entry: CacheEntry) -> T? {
+            guard snapshot.entry.isSameStoredEntry(as: entry) else { return nil }
+            let wanted = ObjectIdentifier(type)
+            for typed in snapshot.values where typed.type == wanted { return typed.value as? T }
+            return nil
+        }
+    }
+
+    /// What is held for the key text, marked most recently used; `nil` when nothing is.
+    func lookup(_ text: String) -> Held? {
+        guard limit > 0 else { return nil }
+        return state.withLock { storage in
+            guard let index = storage.index[text], let snapshot = storage.nodes[index].snapshot else { return nil }
+            storage.touch(index)
+            return Held(snapshot: snapshot)
+        }
+    }
+
+    /// Holds `entry` and its decoded `value` for `key` if `condition` allows it at that
+    /// moment (checked under the lock); returns whether it allowed.
+    ///
+    /// A value decoded from the entry already held joins the values held for it (one per
+    /// type). A different entry replaces the held one when `replacingNewer` (an answer just
+    /// given) or when it is not older (an entry read from the store). An entry whose body
+    /// alone would take a quarter of `byteLimit` is not held, so one huge list cannot push out
+    /// everything else.
+    @discardableResult
+    func hold<T: Sendable>(
+        _ entry: CacheEntry, value: T, for key: CacheKey, replacingNewer: Bool, when condition: () -> Bool = { true }
+    ) -> Bool {
+        let limit = self.limit
+        let byteLimit = self.byteLimit
+        return state.withLock { storage in
+            guard condition() else { return false }
+            guard limit > 0 else { return true }
+            storage.hold(entry, value: value, for: key, replacingNewer: replacingNewer, byteLimit: byteLimit)
+            while storage.count > limit || storage.bytes > byteLimit, storage.count > 0 {
+                storage.removeLeastRecentlyUsed()
+            }
+            return true
+        }
+    }
+
+    /// Drops the key's value; with `entry`, only if it was decoded from that entry (a newer
+    /// answer held for the key stays).
+    func remove(_ key: CacheKey, ifHolding entry: CacheEntry? = nil) {
+        state.withLock { storage in
+            guard let index = storage.index[key.text], let held = storage.nodes[index].snapshot else { return }
+            if let entry, !held.entry.isSameStoredEntry(as: entry) { return }
+            storage.remove(index)
+        }
+    }
+
+    /// Drops the values of every key `shouldRemove` names.
+    func removeAll(where shouldRemove: (CacheKey) -> Bool) {
+        state.withLock { $0.removeAll(where: shouldRemove) }
+    }
+
+    /// The number of entries held; for tests.
+    var count: Int {
+        state.withLock { $0.count }
+    }
+}
+
+// MARK: - Storage
+
+extension MemoryLayer {
+    /// A decoded value and the type it was decoded as.
+    fileprivate struct TypedValue: Sendable {
+        var type: ObjectIdentifier
+        var value: any Sendable
+    }
+
+    /// One key's entry and the values decoded from it; replaced, never changed, so a `Held`
+    /// handed out earlier stays as it was.
+    fileprivate final class Snapshot: Sendable {
+        let key: CacheKey
+        let entry: CacheEntry
+        let values: [TypedValue]
+
+        init(key: CacheKey, entry: CacheEntry, values: [TypedValue]) {
+            self.key = key
+            self.entry = entry
+            self.values = values
+        }
+    }
+
+    /// A node of the recency list, linked by index so that a hit moves it without allocating.
+    private struct Node {
+        var snapshot: Snapshot?
+        /// The bytes `snapshot` counts for against `byteLimit`.
+        var cost = 0
+        var newer = -1
+        var older = -1
+    }
+
+    /// Entries by key text, in a doubly linked recency list.
+    private struct Storage {
+        var index: [String: Int] = [:]
+        var nodes: [Node] = []
+        var free: [Int] = []
+        var newest = -1
+        var oldest = -1
+        var bytes = 0
+        var count: Int { index.count }
+
+        /// Holds `entry` and `value` for `key` as a new snapshot (see `MemoryLayer.hold`).
+        mutating func hold<T: Sendable>(
+            _ entry: CacheEntry, value: T, for key: CacheKey, replacingNewer: Bool, byteLimit: Int
+        ) {
+            let cost = key.text.utf8.count + entry.body.count + 128
+            let typed = TypedValue(type: ObjectIdentifier(T.self), value: value)
+            if let index = index[key.text], let held = nodes[index].snapshot {
+                let snapshot: Snapshot
+                if held.entry.isSameStoredEntry(as: entry) {
+                    var values = held.values.filter { $0.type != typed.type }
+                    values.append(typed)
+                    snapshot = Snapshot(key: held.key, entry: held.entry, values: values)
+                } else if replacingNewer || held.entry.date <= entry.date {
+                    snapshot = Snapshot(key: held.key, entry: entry, values: [typed])
+                } else {
+                    return
+                }
+                bytes += cost - nodes[index].cost
+                nodes[index].cost = cost
+                nodes[index].snapshot = snapshot
+                touch(index)
+            } else {
+                guard cost <= byteLimit / 4 else { return }
+                add(Snapshot(key: key, entry: entry, values: [typed]), cost: cost)
+            }
+        }
+
+        mutating func add(_ snapshot: Snapshot, cost: Int) {
+            let index: Int
+            if let reused = free.popLast() {
+                index = reused
+                nodes[index] = Node(snapshot: snapshot, cost: cost)
+            } else {
+                index = nodes.count
+                nodes.append(Node(snapshot: snapshot, cost: cost))
+            }
+            self.index[snapshot.key.text] = index
+            bytes += cost
+            linkAsNewest(index)
+        }
+
+        mutating func touch(_ index: Int) {
+            guard newest != index else { return }
+            unlink(index)
+            linkAsNewest(index)
+        }
+
+        mutating func remove(_ index: Int) {
+            guard let snapshot = nodes[index].snapshot else { return }
+            unlink(index)
+            self.index[snapshot.key.text] = nil
+            bytes -= nodes[index].cost
+            nodes[index] = Node()
+            free.append(index)
+        }
+
+        mutating func removeLeastRecentlyUsed() {
+            if oldest >= 0 { remove(oldest) }
+        }
+
+        mutating func removeAll(where shouldRemove: (CacheKey) -> Bool) {
+            for index in Array(self.index.values) {
+                if let key = nodes[index].snapshot?.key, shouldRemove(key) { remove(index) }
+            }
+        }
+
+        private mutating func linkAsNewest(_ index: Int) {
+            nodes[index].older = newest
+            nodes[index].newer = -1
+            if newest >= 0 { nodes[newest].newer = index }
+            newest = index
+            if oldest < 0 { oldest = index }
+        }
+
+        private mutating func unlink(_ index: Int) {
+            let newer = nodes[index].newer
+            let older = nodes[index].older
+            if newer >= 0 { nodes[newer].older = older } else { newest = older }
+            if older >= 0 { nodes[older].newer = newer } else { oldest = newer }
+            nodes[index].newer = -1
+            nodes[index].older = -1
+        }
+    }
+}

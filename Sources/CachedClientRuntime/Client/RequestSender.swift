@@ -1,0 +1,64 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Builds the HTTP request for an endpoint call and sends it: the one place where the URL
+/// is joined and headers are assembled.
+struct RequestSender: Sendable {
+    /// The root every request path is appended to.
+    let baseURL: URL
+    let transport: any HTTPTransport
+    /// Asked on every request, so an expiring token is always current; never stored.
+    let headers: @Sendable () async throws -> [String: String]
+
+    /// Sends `request` with `body`; with `validators`, asks the server to confirm that entry
+    /// (`If-None-Match`, `If-Modified-Since`).
+    ///
+    /// Headers, later ones winning whatever their case: `Accept`, `Content-Type` for a body,
+    /// the validators, the app's `headers` provider, then the endpoint's declared headers.
+    func send(_ request: EndpointRequest, body: Data?, validators: CacheEntry?) async throws -> HTTPResponse {
+        var fields = HeaderFields()
+        fields.set("Accept", "application/json")
+        if body != nil { fields.set("Content-Type", "application/json") }
+        if let validators {
+            if let etag = validators.etag { fields.set("If-None-Match", etag) }
+            if let lastModified = validators.lastModified { fields.set("If-Modified-Since", lastModified) }
+        }
+        for (name, value) in try await headers().sorted(by: { $0.key < $1.key }) {
+            fields.set(name, value)
+        }
+        for header in request.headers {
+            fields.set(header.name, header.value)
+        }
+        let url = try url(for: request)
+        return try await transport.send(
+            HTTPRequest(method: request.method.uppercased(), url: url, headers: fields.fields, body: body))
+    }
+
+    /// `baseURL` + path (+ `?` + query); joined as text so a base path like `/v1` is kept.
+    func url(for request: EndpointRequest) throws -> URL {
+        var text = baseURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        if !request.path.hasPrefix("/") { text += "/" }
+        text += request.path
+        let query = request.encodedQuery
+        if !query.isEmpty { text += "?" + query }
+        guard let url = URL(string: text) else { throw CachedClientError.invalidURL(text) }
+        return url
+    }
+}
+
+/// Header fields merged case-insensitively: a later value replaces an earlier one of the
+/// same name whatever its case.
+private struct HeaderFields {
+    private(set) var fields: [String: String] = [:]
+
+    mutating func set(_ name: String, _ value: String) {
+        for existing in fields.keys where existing.caseInsensitiveCompare(name) == .orderedSame {
+            fields[existing] = nil
+        }
+        fields[name] = value
+    }
+}
