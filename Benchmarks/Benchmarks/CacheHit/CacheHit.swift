@@ -3,7 +3,7 @@
 // (GRDB), as many apps cache API responses today. Every figure is one call; compare the
 // medians of benchmarks that share a size (Scripts/bench-report.py prints the ratios).
 
-import BenchSupport
+@_spi(Generated) import BenchSupport
 import Benchmark
 @_spi(Generated) import CachedClientRuntime
 import Foundation

@@ -5,7 +5,7 @@
 //   and server, in the same run;
 // - in-flight merging: 100 concurrent identical calls, and the requests the server saw.
 
-import BenchSupport
+@_spi(Generated) import BenchSupport
 import Benchmark
 @_spi(Generated) import CachedClientRuntime
 import Foundation

@@ -8,7 +8,7 @@
 // a change of the file format); delete them to measure from scratch. Before measuring,
 // every entry is read once (the steady state of a store in use).
 
-import BenchSupport
+@_spi(Generated) import BenchSupport
 import Benchmark
 @_spi(Generated) import CachedClientRuntime
 import Foundation

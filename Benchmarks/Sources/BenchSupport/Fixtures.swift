@@ -10,7 +10,7 @@ public func benchKey(feed: String, page: Int, partition: String? = "user-1") -> 
 }
 
 /// An endpoint like the generated `FeedRepository.getItems`, for direct store calls.
-public let benchEndpoint = Endpoint(
+@_spi(Generated) public let benchEndpoint = Endpoint(
     name: "FeedRepository.getItems",
     cache: CacheRule(ttl: 7 * 86_400, maxStale: 30 * 86_400),
     coding: JSONCoding(dates: .iso8601),

@@ -32,7 +32,7 @@
 //   scale ENTRIES N            N store.entry(for:) of random keys in the store the Scale
 //                              benchmark left in the temporary folder (run it first)
 
-import BenchSupport
+@_spi(Generated) import BenchSupport
 import CacheGenCore
 @_spi(Generated) import CachedClientRuntime
 import Foundation
