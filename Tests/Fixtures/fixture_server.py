@@ -7,10 +7,13 @@ run time:
 
   POST /__control/routes    {"method": "GET", "path": "/accounts/1", "status": 200,
                              "headers": {...}, "body": "text" | "json": <any JSON>,
-                             "delay_ms": 0}
+                             "delay_ms": 0, "times": N}
                             (or a list of such objects); replaces a route with the
                             same method and path. A path with a query matches only
-                            that exact query; one without matches any query.
+                            that exact query; one without matches any query. With
+                            "times", the route goes in front of the ones already
+                            there and answers N requests, then steps aside: a test
+                            can script "first a 304, then a 200".
   GET  /__control/requests  the log of requests served so far, oldest first:
                             [{"method", "path" (with query), "headers", "body",
                               "status", "response_bytes"}]; response_bytes counts
@@ -45,7 +48,7 @@ class State:
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.routes = {}  # (METHOD, path[?query]) -> route dict
+        self.routes = {}  # (METHOD, path[?query]) -> [route dict], the first one answers
         self.requests = []
 
     def add_route(self, spec):
@@ -62,16 +65,29 @@ class State:
                         for k, v in (spec.get("headers") or {}).items()},
             "body": body,
             "delay_ms": int(spec.get("delay_ms", 0)),
+            "times": int(spec["times"]) if spec.get("times") is not None else None,
         }
         if "json" in spec and not any(k.lower() == "content-type" for k in route["headers"]):
             route["headers"]["Content-Type"] = "application/json"
         with self.lock:
-            self.routes[(method, spec["path"])] = route
+            if route["times"] is None:
+                self.routes[(method, spec["path"])] = [route]
+            else:
+                self.routes.setdefault((method, spec["path"]), []).insert(0, route)
 
     def find_route(self, method, target):
         path = urlsplit(target).path
         with self.lock:
-            return self.routes.get((method, target)) or self.routes.get((method, path))
+            for key in ((method, target), (method, path)):
+                routes = self.routes.get(key)
+                if routes:
+                    route = routes[0]
+                    if route["times"] is not None:
+                        route["times"] -= 1
+                        if route["times"] <= 0:
+                            routes.pop(0)
+                    return route
+            return None
 
     def log(self, entry):
         with self.lock:

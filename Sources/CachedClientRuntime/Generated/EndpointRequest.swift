@@ -27,9 +27,12 @@ public struct EndpointRequest: Sendable {
     /// Whether a body is attached.
     public var hasBody: Bool { bodyEncoder != nil }
 
-    /// Replaces `{name}` in the path with the percent-encoded value.
+    /// Replaces `{name}` in the path with the value percent-encoded as exactly one segment
+    /// (`/` as `%2F`, a whole `.` or `..` as `%2E` / `%2E%2E`), so that no value can make the
+    /// request, or its cache key, reach another resource.
     public mutating func setPathParameter(_ name: String, _ value: some RequestParameterValue) {
-        path = Self.replacingPlaceholder(name, with: PercentEncoding.encode(value.requestParameterText), in: path)
+        path = Self.replacingPlaceholder(
+            name, with: PercentEncoding.encodePathSegment(value.requestParameterText), in: path)
     }
 
     /// Replaces `{name}` in the path with the percent-encoded raw value of an enum.

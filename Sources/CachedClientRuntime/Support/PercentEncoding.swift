@@ -33,6 +33,16 @@ enum PercentEncoding {
         return encoded ?? text
     }
 
+    /// Encodes one path segment: as `encode`, so `/` is `%2F`, and a whole `.` or `..` is
+    /// `%2E` / `%2E%2E` (RFC 3986 §3.3), so no value can climb out of its segment.
+    static func encodePathSegment(_ text: String) -> String {
+        switch text {
+        case ".": "%2E"
+        case "..": "%2E%2E"
+        default: encode(text)
+        }
+    }
+
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),

@@ -112,28 +112,31 @@ final class FixtureServer: @unchecked Sendable {
         var headers: [String: String]
         var body: String
         var delay_ms: Int
+        var times: Int?
     }
 
     /// Serves `body` for `method path` from now on; a path without a query matches any query.
     func setRoute(
         _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
-        body: String = "", delayMilliseconds: Int = 0
+        body: String = "", delayMilliseconds: Int = 0, times: Int? = nil
     ) async throws {
-        let route = Route(method: method, path: path, status: status, headers: headers, body: body, delay_ms: delayMilliseconds)
+        let route = Route(
+            method: method, path: path, status: status, headers: headers, body: body, delay_ms: delayMilliseconds,
+            times: times)
         _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
     }
 
     /// Serves `value` as JSON for `method path` from now on.
     func setRoute(
         _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
-        json value: some Encodable, delayMilliseconds: Int = 0
+        json value: some Encodable, delayMilliseconds: Int = 0, times: Int? = nil
     ) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let body = String(decoding: try encoder.encode(value), as: UTF8.self)
         try await setRoute(
             path, method: method, status: status, headers: headers.merging(["Content-Type": "application/json"]) { mine, _ in mine },
-            body: body, delayMilliseconds: delayMilliseconds)
+            body: body, delayMilliseconds: delayMilliseconds, times: times)
     }
 
     /// A request the server received (control requests excluded).
