@@ -1,0 +1,244 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+/// The file system calls of `FileCacheStore`, and the only place that makes them: each
+/// retries `EINTR`, reports a failure as a `FileCacheStoreError` naming the operation and
+/// the path, and frees what it allocates.
+///
+/// `operation` is a `StaticString` so that a call that succeeds builds no text; the error's
+/// wording is made only when it is thrown. Callers that expect a failure (a missing file
+/// is a miss) catch the error and look at its `code`.
+enum POSIX {
+    /// Runs a system call until it is not interrupted; `-1` means it failed with `errno`.
+    @inline(__always)
+    private static func call<Result: FixedWidthInteger>(
+        _ operation: StaticString, _ path: String, _ body: () -> Result
+    ) throws(FileCacheStoreError) -> Result {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            let code = errno
+            if code == EINTR { continue }
+            throw FileCacheStoreError(operation: operation.description, path: path, code: code)
+        }
+    }
+
+    /// Opens a file and returns its descriptor.
+    @inline(__always)
+    static func openFile(
+        _ path: String, _ flags: Int32, mode: mode_t = 0, operation: StaticString = "open"
+    ) throws(FileCacheStoreError) -> Int32 {
+        try call(operation, path) { open(path, flags, mode) }
+    }
+
+    /// Closes a descriptor. An interrupted `close` has closed it already (retrying could
+    /// close another file opened in the meantime), so `EINTR` counts as success here.
+    @inline(__always)
+    static func closeFile(_ fd: Int32, path: String, operation: StaticString = "close") throws(FileCacheStoreError) {
+        guard close(fd) != 0 else { return }
+        let code = errno
+        if code == EINTR { return }
+        throw FileCacheStoreError(operation: operation.description, path: path, code: code)
+    }
+
+    /// The status of an open file.
+    @inline(__always)
+    static func status(of fd: Int32, path: String, operation: StaticString = "inspect") throws(FileCacheStoreError) -> stat {
+        var info = stat()
+        _ = try call(operation, path) { fstat(fd, &info) }
+        return info
+    }
+
+    /// The status of a path, without following a final symbolic link.
+    @inline(__always)
+    static func status(atPath path: String, operation: StaticString = "inspect") throws(FileCacheStoreError) -> stat {
+        var info = stat()
+        _ = try call(operation, path) { lstat(path, &info) }
+        return info
+    }
+
+    /// Whether anything exists at `path`.
+    static func exists(_ path: String) -> Bool {
+        (try? call("inspect", path) { access(path, F_OK) }) != nil
+    }
+
+    /// Reads from the start of the file until its end or `capacity` bytes, into memory that
+    /// the returned buffer owns.
+    static func readAll(_ fd: Int32, capacity: Int, path: String) throws(FileCacheStoreError) -> FileBuffer {
+        var buffer = try FileBuffer(capacity: capacity, path: path)
+        while buffer.count < capacity {
+            let start = buffer.count
+            let count = try call("read", path) { read(fd, buffer.base + start, capacity - start) }
+            if count == 0 { break }
+            buffer.count += count
+        }
+        return buffer
+    }
+
+    /// Up to `capacity` bytes from the start of the file, for a look at its header.
+    static func readPrefix<Result>(
+        _ fd: Int32, capacity: Int, path: String, _ body: (UnsafeRawBufferPointer) -> Result
+    ) throws(FileCacheStoreError) -> Result {
+        try withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 8) { buffer throws(FileCacheStoreError) in
+            let count = try call("read", path) { pread(fd, buffer.baseAddress, capacity, 0) }
+            return body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// Writes every byte; a write that makes no progress is an I/O error.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileCacheStoreError) {
+        // `withUnsafeBytes` rethrows untyped errors, so the failure comes out as a value.
+        let failure = bytes.withUnsafeBytes { buffer -> FileCacheStoreError? in
+            guard let base = buffer.baseAddress else { return nil }
+            var written = 0
+            while written < buffer.count {
+                do throws(FileCacheStoreError) {
+                    let count = try call("write", path) { write(fd, base + written, buffer.count - written) }
+                    guard count > 0 else { return FileCacheStoreError(operation: "write", path: path, code: EIO) }
+                    written += count
+                } catch {
+                    return error
+                }
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Sets the access and modification dates of an open file.
+    static func setTimes(_ fd: Int32, _ time: timespec, path: String) throws(FileCacheStoreError) {
+        _ = try withUnsafeTemporaryAllocation(of: timespec.self, capacity: 2) { times throws(FileCacheStoreError) in
+            times.initialize(repeating: time)
+            return try call("set the dates of", path) { futimens(fd, times.baseAddress) }
+        }
+    }
+
+    /// Sets an open file's permissions.
+    @inline(__always)
+    static func setPermissions(_ fd: Int32, _ mode: mode_t, path: String) throws(FileCacheStoreError) {
+        _ = try call("set the permissions of", path) { fchmod(fd, mode) }
+    }
+
+    /// Sets a path's permissions.
+    @inline(__always)
+    static func setPermissions(atPath path: String, _ mode: mode_t) throws(FileCacheStoreError) {
+        _ = try call("set the permissions of", path) { chmod(path, mode) }
+    }
+
+    /// Creates one folder.
+    @inline(__always)
+    static func makeFolder(_ path: String, _ mode: mode_t) throws(FileCacheStoreError) {
+        _ = try call("create folder", path) { mkdir(path, mode) }
+    }
+
+    /// Removes an empty folder.
+    @inline(__always)
+    static func removeEmptyFolder(_ path: String) throws(FileCacheStoreError) {
+        _ = try call("remove", path) { rmdir(path) }
+    }
+
+    /// Removes a file.
+    @inline(__always)
+    static func removeFile(_ path: String, operation: StaticString = "remove") throws(FileCacheStoreError) {
+        _ = try call(operation, path) { unlink(path) }
+    }
+
+    /// Renames in one step; what was at `target` is replaced.
+    @inline(__always)
+    static func move(_ source: String, to target: String, operation: StaticString = "rename") throws(FileCacheStoreError) {
+        _ = try call(operation, target) { rename(source, target) }
+    }
+
+    /// The names in a folder, without `.` and `..`; none when it cannot be read.
+    static func list(_ path: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    }
+
+    /// Deletes a folder and everything in it.
+    static func removeTree(_ path: String, operation: StaticString = "remove") throws(FileCacheStoreError) {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw FileCacheStoreError(operation: operation.description, path: path, code: EIO)
+        }
+    }
+
+    /// Whether the status is that of a regular file.
+    static func isRegularFile(_ info: stat) -> Bool {
+        Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
+    }
+
+    /// The modification date, in seconds since 1970.
+    static func modificationTime(_ info: stat) -> Double {
+        #if canImport(Darwin)
+        seconds(info.st_mtimespec)
+        #else
+        seconds(info.st_mtim)
+        #endif
+    }
+
+    /// The status change date, in seconds since 1970; unlike the modification date, nobody can set it.
+    static func changeTime(_ info: stat) -> Double {
+        #if canImport(Darwin)
+        seconds(info.st_ctimespec)
+        #else
+        seconds(info.st_ctim)
+        #endif
+    }
+
+    private static func seconds(_ time: timespec) -> Double {
+        Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
+    }
+
+    /// The date as a `timespec`; `nil` when it cannot be one.
+    static func time(of date: Date) -> timespec? {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
+        let whole = seconds.rounded(.down)
+        return timespec(tv_sec: time_t(whole), tv_nsec: Int((seconds - whole) * 1_000_000_000))
+    }
+}
+
+/// Bytes read from a file, in memory this value owns: freed when it goes away, unless
+/// handed on to a `Data` by `data(in:)`, which then frees it.
+struct FileBuffer: ~Copyable {
+    fileprivate let base: UnsafeMutableRawPointer
+    /// The bytes filled so far.
+    fileprivate(set) var count = 0
+
+    fileprivate init(capacity: Int, path: String) throws(FileCacheStoreError) {
+        guard let base = malloc(max(capacity, 1)) else {
+            throw FileCacheStoreError(operation: "read", path: path, code: ENOMEM)
+        }
+        self.base = base
+    }
+
+    deinit { free(base) }
+
+    /// The bytes read.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// `range` of the bytes as `Data`, without a copy: the `Data` takes the memory over.
+    consuming func data(in range: Range<Int>) -> Data {
+        let base = self.base
+        discard self
+        guard !range.isEmpty else {
+            free(base)
+            return Data()
+        }
+        // An address, not a pointer, because the deallocator must be `Sendable`.
+        let address = UInt(bitPattern: base)
+        return Data(
+            bytesNoCopy: base + range.lowerBound, count: range.count,
+            deallocator: .custom { _, _ in free(UnsafeMutableRawPointer(bitPattern: address)) })
+    }
+}
