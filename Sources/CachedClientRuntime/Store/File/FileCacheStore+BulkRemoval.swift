@@ -1,15 +1,5 @@
 import Foundation
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 // Bulk removal renames a folder out of the store in one step, so readers and writers stop
 // seeing it at once, counts what it held, then deletes it. A write racing the removal finds
 // its folder gone and is dropped. Trash left by a crash is deleted by a later sweep.
@@ -78,7 +68,7 @@ extension FileCacheStore {
             try POSIX.move(path, to: trash)
             return trash
         } catch {
-            if error.code == ENOENT { return nil }
+            if error.isNoSuchFile { return nil }
             throw FileCacheStoreError(operation: "remove", path: path, code: error.code)
         }
     }
@@ -93,7 +83,7 @@ extension FileCacheStore {
         let abandonedBefore = Date().timeIntervalSince1970 - Self.abandonedFileAge
         for name in POSIX.list(rootPath) where name.hasPrefix(Self.trashPrefix) {
             let path = rootPath + "/" + name
-            guard let info = try? POSIX.status(atPath: path), POSIX.changeTime(info) < abandonedBefore else { continue }
+            guard let info = try? POSIX.status(atPath: path), info.changeTime < abandonedBefore else { continue }
             try? POSIX.removeTree(path)
         }
     }
@@ -107,8 +97,8 @@ extension FileCacheStore {
             return usage
         }
         for name in POSIX.list(path) where isDigest(name) {
-            guard let info = try? POSIX.status(atPath: path + "/" + name), POSIX.isRegularFile(info) else { continue }
-            usage.add(Usage(bytes: Int(info.st_size), count: 1))
+            guard let info = try? POSIX.status(atPath: path + "/" + name), info.isRegularFile else { continue }
+            usage.add(Usage(bytes: info.size, count: 1))
         }
         return usage
     }

@@ -1,15 +1,5 @@
 import Foundation
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 // Where entries live: `<directory>/v2/<partition>/<endpoint>/<path>/<digest>`, where
 // `<partition>` is `shared` for shared entries or `p-` and the first 32 hex digits of the
 // SHA-256 of the partition, `<endpoint>` and `<path>` are the first 32 hex digits of the
@@ -96,7 +86,7 @@ extension FileCacheStore {
     static func defaultDirectory() throws -> URL {
         #if canImport(Darwin)
         guard var caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask).first else {
-            throw FileCacheStoreError(operation: "find the caches folder for", path: "cachegen", code: ENOENT)
+            throw FileCacheStoreError.notFound(operation: "find the caches folder for", path: "cachegen")
         }
         #if os(macOS)
         // ~/Library/Caches is shared by every unsandboxed app; Apple's convention is a
@@ -131,14 +121,14 @@ extension FileCacheStore {
             try makeDirectory(path)
             return
         } catch {
-            if error.code == EEXIST { return }
-            guard error.code == ENOENT, let slash = path.lastIndex(of: "/"), slash != path.startIndex else { throw error }
+            if error.isAlreadyThere { return }
+            guard error.isNoSuchFile, let slash = path.lastIndex(of: "/"), slash != path.startIndex else { throw error }
             try makeDirectories(String(path[..<slash]))
         }
         do throws(FileCacheStoreError) {
             try makeDirectory(path)
         } catch {
-            if error.code == EEXIST { return }
+            if error.isAlreadyThere { return }
             throw error
         }
     }

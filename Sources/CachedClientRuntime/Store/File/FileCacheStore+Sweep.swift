@@ -176,12 +176,12 @@ extension FileCacheStore {
                         guard let info = try? POSIX.status(atPath: file) else { continue }
                         if name.hasPrefix(".tmp-") {
                             // The change time, unlike the modification time, is not set from `now()`.
-                            if POSIX.changeTime(info) < abandonedBefore { try? POSIX.removeFile(file) }
+                            if info.changeTime < abandonedBefore { try? POSIX.removeFile(file) }
                             continue
                         }
-                        guard Self.isDigest(name), POSIX.isRegularFile(info) else { continue }
+                        guard Self.isDigest(name), info.isRegularFile else { continue }
                         result.append(EntryFile(
-                            path: file, name: name, size: Int(info.st_size), lastUse: POSIX.modificationTime(info)))
+                            path: file, name: name, size: info.size, lastUse: info.modificationTime))
                     }
                 }
                 if paths.isEmpty { try? POSIX.removeEmptyFolder(endpointPath) }
@@ -193,8 +193,8 @@ extension FileCacheStore {
 
     /// Removes a file the sweep chose, unless it changed since the scan; reports it.
     private func evict(_ file: EntryFile, now: Date, reason: String) -> Bool {
-        guard let info = try? POSIX.status(atPath: file.path), Int(info.st_size) == file.size,
-            POSIX.modificationTime(info) == file.lastUse
+        guard let info = try? POSIX.status(atPath: file.path), info.size == file.size,
+            info.modificationTime == file.lastUse
         else { return false }
         let header = events == nil ? nil : Self.readHeader(file.path)
         guard (try? POSIX.removeFile(file.path)) != nil else { return false }
@@ -207,11 +207,10 @@ extension FileCacheStore {
     /// The endpoint name and stored date of an entry file, for naming it in an event
     /// without reading (or checking) the whole file.
     private static func readHeader(_ path: String) -> (endpoint: String, date: Date)? {
-        guard let fd = try? POSIX.openFile(path, O_RDONLY | O_CLOEXEC) else { return nil }
-        defer { try? POSIX.closeFile(fd, path: path) }
-        return try? POSIX.readPrefix(fd, capacity: CacheFileFormat.headerPrefixSize, path: path) { prefix in
+        let header = try? POSIX.readPrefix(of: path, capacity: CacheFileFormat.headerPrefixSize) { prefix in
             prefix.isEmpty ? nil : CacheFileFormat.header(of: prefix)
         }
+        return header ?? nil
     }
 }
 

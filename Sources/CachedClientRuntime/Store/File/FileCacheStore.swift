@@ -1,15 +1,5 @@
 import Foundation
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// A `CacheStore` that keeps one file per entry in a folder, so cached answers survive
 /// relaunches and can be shared with an app extension through a common folder.
 ///
@@ -91,18 +81,18 @@ public final class FileCacheStore: CacheStore {
         let path = entryPath(for: key)
         let fd: Int32
         do throws(FileCacheStoreError) {
-            fd = try POSIX.openFile(path, O_RDONLY | O_CLOEXEC)
+            fd = try POSIX.openForReading(path)
         } catch {
-            if error.code == ENOENT || error.code == ENOTDIR { return nil }
+            if error.isNoSuchPath { return nil }
             throw error
         }
         defer { try? POSIX.closeFile(fd, path: path) }
         let info = try POSIX.status(of: fd, path: path)
-        guard POSIX.isRegularFile(info) else {
+        guard info.isRegularFile else {
             discard(path, opened: info, key: key, message: "unreadable entry removed: \(CacheFileFormat.Problem.notAFile.reason)")
             return nil
         }
-        let size = Int(info.st_size)
+        let size = info.size
         guard size > 0 else {
             discard(path, opened: info, key: key, message: "unreadable entry removed: \(CacheFileFormat.Problem.empty.reason)")
             return nil
@@ -124,8 +114,9 @@ public final class FileCacheStore: CacheStore {
             discard(path, opened: info, key: key, message: "expired entry removed: older than maxAge", age: age)
             return nil
         }
-        if abs(now.timeIntervalSince1970 - POSIX.modificationTime(info)) >= Self.touchGranularity {
-            Self.setLastUse(fd, now, path: path)
+        // The modification date is the entry's last use, which sweeps read.
+        if abs(now.timeIntervalSince1970 - info.modificationTime) >= Self.touchGranularity {
+            try? POSIX.setTimes(fd, now, path: path)
         }
         let body = buffer.data(in: layout.bodyOffset..<layout.bodyOffset + layout.bodyCount)
         return CacheEntry(
@@ -139,14 +130,14 @@ public final class FileCacheStore: CacheStore {
         let folder = folderPath(for: key)
         let target = folder + "/" + key.digest
         guard let bytes = CacheFileFormat.encode(entry, key: key) else {
-            throw FileCacheStoreError(operation: "encode", path: target, code: EFBIG)
+            throw FileCacheStoreError.tooLarge(operation: "encode", path: target)
         }
         let now = self.now()
         let (fd, temporary) = try Self.createTemporaryFile(in: folder)
         do {
             try POSIX.writeAll(fd, bytes, path: temporary)
             try? POSIX.setPermissions(fd, 0o600, path: temporary)
-            Self.setLastUse(fd, now, path: temporary)
+            try? POSIX.setTimes(fd, now, path: temporary)  // the last use, which sweeps read
             Self.protect(temporary)
         } catch {
             try? POSIX.closeFile(fd, path: temporary)
@@ -175,7 +166,7 @@ public final class FileCacheStore: CacheStore {
             if unlinkedOld, let replaced { record(Usage(bytes: -replaced, count: -1), isWrite: false) }
             // The folder was removed while we wrote (removeAll, sign-out): the write lost a
             // race it should lose, so it is dropped rather than resurrected.
-            if error.code == ENOENT, !POSIX.exists(folder) { return }
+            if error.isNoSuchFile, !POSIX.exists(folder) { return }
             throw error
         }
         record(Usage(bytes: bytes.count - (replaced ?? 0), count: replaced == nil ? 1 : 0), isWrite: true)
@@ -184,27 +175,25 @@ public final class FileCacheStore: CacheStore {
     /// Deletes the entry's file.
     public func removeEntry(for key: CacheKey) async throws {
         let path = entryPath(for: key)
-        let info: stat
+        let info: POSIX.Status
         do throws(FileCacheStoreError) {
             info = try POSIX.status(atPath: path, operation: "remove")
             try POSIX.removeFile(path)
         } catch {
-            if error.code == ENOENT || error.code == ENOTDIR { return }
+            if error.isNoSuchPath { return }
             throw error
         }
-        record(Usage(bytes: -Int(info.st_size), count: -1), isWrite: false)
+        record(Usage(bytes: -info.size, count: -1), isWrite: false)
     }
 
     /// Removes an unreadable or expired file, unless another writer replaced it since we
     /// opened it, and reports it.
-    private func discard(_ path: String, opened: stat, key: CacheKey, message: String, age: Double? = nil) {
-        guard let current = try? POSIX.status(atPath: path), current.st_dev == opened.st_dev,
-            current.st_ino == opened.st_ino
-        else { return }
-        let isFile = POSIX.isRegularFile(current)
+    private func discard(_ path: String, opened: POSIX.Status, key: CacheKey, message: String, age: Double? = nil) {
+        guard let current = try? POSIX.status(atPath: path), current.isSameFile(as: opened) else { return }
+        let isFile = current.isRegularFile
         let removed = isFile ? (try? POSIX.removeFile(path)) != nil : (try? POSIX.removeTree(path)) != nil
         if removed {
-            if isFile { record(Usage(bytes: -Int(current.st_size), count: -1), isWrite: false) }
+            if isFile { record(Usage(bytes: -current.size, count: -1), isWrite: false) }
             report(endpoint: key.endpoint, digest: key.digest, age: age, message: message)
         } else {
             events?(CacheEvent(
@@ -226,25 +215,18 @@ public final class FileCacheStore: CacheStore {
             attempt += 1
             let path = folder + "/.tmp-" + randomName()
             do throws(FileCacheStoreError) {
-                let fd = try POSIX.openFile(
-                    path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o600, operation: "create a temporary file in")
+                let fd = try POSIX.createForWriting(path, operation: "create a temporary file in")
                 return (fd, path)
             } catch {
                 let failure = FileCacheStoreError(operation: error.operation, path: folder, code: error.code)
                 guard attempt < 8 else { throw failure }
-                switch error.code {
-                case ENOENT: try makeDirectories(folder)
-                case EEXIST: continue
-                default: throw failure
+                if error.isNoSuchFile {
+                    try makeDirectories(folder)
+                } else if !error.isAlreadyThere {
+                    throw failure
                 }
             }
         }
-    }
-
-    /// Records a use: sets the access and modification dates, which the sweep reads as "last used".
-    private static func setLastUse(_ fd: Int32, _ date: Date, path: String) {
-        guard let time = POSIX.time(of: date) else { return }
-        try? POSIX.setTimes(fd, time, path: path)
     }
 
     /// Keeps entries readable by background refreshes after the first unlock, and encrypted
@@ -257,8 +239,8 @@ public final class FileCacheStore: CacheStore {
     }
 
     private static func regularFileSize(at path: String) -> Int? {
-        guard let info = try? POSIX.status(atPath: path), POSIX.isRegularFile(info) else { return nil }
-        return Int(info.st_size)
+        guard let info = try? POSIX.status(atPath: path), info.isRegularFile else { return nil }
+        return info.size
     }
 
     /// A random name part for temporary files and trash folders.

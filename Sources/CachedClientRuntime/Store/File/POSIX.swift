@@ -32,12 +32,17 @@ enum POSIX {
         }
     }
 
-    /// Opens a file and returns its descriptor.
+    /// Opens an existing file for reading and returns its descriptor.
     @inline(__always)
-    static func openFile(
-        _ path: String, _ flags: Int32, mode: mode_t = 0, operation: StaticString = "open"
-    ) throws(FileCacheStoreError) -> Int32 {
-        try call(operation, path) { open(path, flags, mode) }
+    static func openForReading(_ path: String) throws(FileCacheStoreError) -> Int32 {
+        try call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+    }
+
+    /// Creates a file that must not exist yet, for writing only by its owner, and returns
+    /// its descriptor.
+    @inline(__always)
+    static func createForWriting(_ path: String, operation: StaticString) throws(FileCacheStoreError) -> Int32 {
+        try call(operation, path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
     }
 
     /// Closes a descriptor. An interrupted `close` has closed it already (retrying could
@@ -52,18 +57,18 @@ enum POSIX {
 
     /// The status of an open file.
     @inline(__always)
-    static func status(of fd: Int32, path: String, operation: StaticString = "inspect") throws(FileCacheStoreError) -> stat {
+    static func status(of fd: Int32, path: String, operation: StaticString = "inspect") throws(FileCacheStoreError) -> Status {
         var info = stat()
         _ = try call(operation, path) { fstat(fd, &info) }
-        return info
+        return Status(info)
     }
 
     /// The status of a path, without following a final symbolic link.
     @inline(__always)
-    static func status(atPath path: String, operation: StaticString = "inspect") throws(FileCacheStoreError) -> stat {
+    static func status(atPath path: String, operation: StaticString = "inspect") throws(FileCacheStoreError) -> Status {
         var info = stat()
         _ = try call(operation, path) { lstat(path, &info) }
-        return info
+        return Status(info)
     }
 
     /// Whether anything exists at `path`.
@@ -86,9 +91,11 @@ enum POSIX {
 
     /// Up to `capacity` bytes from the start of the file, for a look at its header.
     static func readPrefix<Result>(
-        _ fd: Int32, capacity: Int, path: String, _ body: (UnsafeRawBufferPointer) -> Result
+        of path: String, capacity: Int, _ body: (UnsafeRawBufferPointer) -> Result
     ) throws(FileCacheStoreError) -> Result {
-        try withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 8) { buffer throws(FileCacheStoreError) in
+        let fd = try openForReading(path)
+        defer { try? closeFile(fd, path: path) }
+        return try withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 8) { buffer throws(FileCacheStoreError) in
             let count = try call("read", path) { pread(fd, buffer.baseAddress, capacity, 0) }
             return body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
@@ -114,8 +121,13 @@ enum POSIX {
         if let failure { throw failure }
     }
 
-    /// Sets the access and modification dates of an open file.
-    static func setTimes(_ fd: Int32, _ time: timespec, path: String) throws(FileCacheStoreError) {
+    /// Sets the access and modification dates of an open file; a date a `timespec` cannot
+    /// hold is left unset.
+    static func setTimes(_ fd: Int32, _ date: Date, path: String) throws(FileCacheStoreError) {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return }
+        let whole = seconds.rounded(.down)
+        let time = timespec(tv_sec: time_t(whole), tv_nsec: Int((seconds - whole) * 1_000_000_000))
         _ = try withUnsafeTemporaryAllocation(of: timespec.self, capacity: 2) { times throws(FileCacheStoreError) in
             times.initialize(repeating: time)
             return try call("set the dates of", path) { futimens(fd, times.baseAddress) }
@@ -172,39 +184,61 @@ enum POSIX {
         }
     }
 
-    /// Whether the status is that of a regular file.
-    static func isRegularFile(_ info: stat) -> Bool {
-        Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
+    /// What the store needs of a file's `stat`.
+    struct Status {
+        /// The size in bytes.
+        var size: Int
+        /// The device and inode: the same pair means the same file, even after a rename.
+        var identity: (device: UInt64, inode: UInt64)
+        /// Whether it is a regular file (not a folder or a link).
+        var isRegularFile: Bool
+        /// The modification date, in seconds since 1970; the store keeps an entry's last use in it.
+        var modificationTime: Double
+        /// The status change date, in seconds since 1970; unlike the modification date,
+        /// nobody can set it.
+        var changeTime: Double
+
+        @inline(__always)
+        init(_ info: stat) {
+            size = Int(info.st_size)
+            identity = (UInt64(info.st_dev), UInt64(info.st_ino))
+            isRegularFile = Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
+            #if canImport(Darwin)
+            modificationTime = Self.seconds(info.st_mtimespec)
+            changeTime = Self.seconds(info.st_ctimespec)
+            #else
+            modificationTime = Self.seconds(info.st_mtim)
+            changeTime = Self.seconds(info.st_ctim)
+            #endif
+        }
+
+        /// Whether both describe the same file.
+        func isSameFile(as other: Status) -> Bool {
+            identity == other.identity
+        }
+
+        private static func seconds(_ time: timespec) -> Double {
+            Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
+        }
+    }
+}
+
+extension FileCacheStoreError {
+    /// Nothing at the path: `ENOENT`.
+    var isNoSuchFile: Bool { code == ENOENT }
+    /// Nothing at the path, or a part of it is not a folder: `ENOENT` or `ENOTDIR`.
+    var isNoSuchPath: Bool { code == ENOENT || code == ENOTDIR }
+    /// Something is already at the path: `EEXIST`.
+    var isAlreadyThere: Bool { code == EEXIST }
+
+    /// An entry too large for the file format.
+    static func tooLarge(operation: String, path: String) -> FileCacheStoreError {
+        FileCacheStoreError(operation: operation, path: path, code: EFBIG)
     }
 
-    /// The modification date, in seconds since 1970.
-    static func modificationTime(_ info: stat) -> Double {
-        #if canImport(Darwin)
-        seconds(info.st_mtimespec)
-        #else
-        seconds(info.st_mtim)
-        #endif
-    }
-
-    /// The status change date, in seconds since 1970; unlike the modification date, nobody can set it.
-    static func changeTime(_ info: stat) -> Double {
-        #if canImport(Darwin)
-        seconds(info.st_ctimespec)
-        #else
-        seconds(info.st_ctim)
-        #endif
-    }
-
-    private static func seconds(_ time: timespec) -> Double {
-        Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
-    }
-
-    /// The date as a `timespec`; `nil` when it cannot be one.
-    static func time(of date: Date) -> timespec? {
-        let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
-        let whole = seconds.rounded(.down)
-        return timespec(tv_sec: time_t(whole), tv_nsec: Int((seconds - whole) * 1_000_000_000))
+    /// Something the store looked for is missing.
+    static func notFound(operation: String, path: String) -> FileCacheStoreError {
+        FileCacheStoreError(operation: operation, path: path, code: ENOENT)
     }
 }
 
