@@ -16,7 +16,7 @@ import Android
 ///
 /// `operation` is a `StaticString` so that a call that succeeds builds no text; the error's
 /// wording is made only when it is thrown. Callers that expect a failure (a missing file
-/// is a miss) catch the error and look at its `code`.
+/// is a miss) catch the error and ask it (`isNoSuchPath`, `isAlreadyThere`).
 enum POSIX {
     /// Runs a system call until it is not interrupted; `-1` means it failed with `errno`.
     @inline(__always)
