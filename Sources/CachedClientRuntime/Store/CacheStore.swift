@@ -54,8 +54,8 @@ extension CacheStore {
     public func eventDescription(of error: any Error) -> String? { nil }
 
     /// Removes every entry of the endpoint, which includes those of `path`: correct for any
-    /// store, so stores written before this requirement keep compiling; stores that group
-    /// entries by path (both built-in ones do) remove only the path's entries.
+    /// store; stores that group entries by path (both built-in ones do) remove only the
+    /// path's entries.
     public func removeAll(endpoint: String, path: String) async throws {
         try await removeAll(endpoint: endpoint)
     }

@@ -1,8 +1,7 @@
 import Foundation
 
 /// A value guarded by a lock, for the few places that share mutable state across tasks.
-///
-/// (`Synchronization.Mutex` needs macOS 15 / iOS 18; this keeps older systems.)
+// Not `Synchronization.Mutex`, which needs macOS 15 / iOS 18.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     /// Exclusive by the lock, so the run-time exclusivity check (a measurable part of a

@@ -3,12 +3,12 @@
 /// Only RFC 3986 unreserved characters stay as they are, so the result is the same on
 /// every platform and never needs a second pass.
 enum PercentEncoding {
-    /// Encodes every byte of the UTF-8 form except `A–Z a–z 0–9 - . _ ~`.
-    ///
-    /// Runs for every key parameter of every call, so text that needs no encoding (most
-    /// ids and numbers) is returned as it is after one pass over its bytes, and the rest is
-    /// written straight into a string of its final size.
+    /// Encodes every byte of the UTF-8 form except `A–Z a–z 0–9 - . _ ~`, as `%XX` with
+    /// uppercase hex digits.
     static func encode(_ text: String) -> String {
+        // Runs for every key parameter of every call, so text that needs no encoding (most
+        // ids and numbers) is returned as it is after one pass over its bytes, and the rest
+        // is written straight into a string of its final size.
         var text = text
         let encoded = text.withUTF8 { bytes -> String? in
             var escapes = 0

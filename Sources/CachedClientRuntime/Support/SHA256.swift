@@ -2,10 +2,6 @@ import Foundation
 
 /// SHA-256 (FIPS 180-4), here because the runtime takes no dependencies and Linux has
 /// no CryptoKit. Used for key digests, body digests and folder names.
-///
-/// Written over raw buffers with the state in locals, because a key's digest is computed
-/// on every call that touches the cache: a naive version with arrays cost more than the
-/// rest of a cache hit.
 enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -66,6 +62,8 @@ enum SHA256 {
         }
     }
 
+    // Raw buffers and the state in locals, because a key's digest is computed on every call
+    // that touches the cache: a version with arrays cost more than the rest of a cache hit.
     private static func hash(_ bytes: UnsafeRawBufferPointer) -> State {
         var state = State()
         let count = bytes.count

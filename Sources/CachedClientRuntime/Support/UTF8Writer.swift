@@ -28,6 +28,7 @@ struct UTF8Writer {
         count += source.count
     }
 
+    /// Writes one byte, such as an ASCII separator.
     mutating func write(_ byte: UInt8) {
         precondition(count < buffer.count, "UTF8Writer: the buffer is too small")
         buffer[count] = byte

@@ -1,0 +1,278 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+/// The file system calls of `FileCacheStore`, and the only place that makes them: each
+/// retries `EINTR`, reports a failure as a `FileCacheStoreError` naming the operation and
+/// the path, and frees what it allocates.
+///
+/// `operation` is a `StaticString` so that a call that succeeds builds no text; the error's
+/// wording is made only when it is thrown. Callers that expect a failure (a missing file
+/// is a miss) catch the error and ask it (`isNoSuchPath`, `isAlreadyThere`).
+enum POSIX {
+    /// Runs a system call until it is not interrupted; `-1` means it failed with `errno`.
+    @inline(__always)
+    private static func call<Result: FixedWidthInteger>(
+        _ operation: StaticString, _ path: String, _ body: () -> Result
+    ) throws(FileCacheStoreError) -> Result {
+        while true {
+            let result = body()
+            if result != -1 { return result }
+            let code = errno
+            if code == EINTR { continue }
+            throw FileCacheStoreError(operation: operation.description, path: path, code: code)
+        }
+    }
+
+    /// Opens an existing file for reading and returns its descriptor.
+    @inline(__always)
+    static func openForReading(_ path: String) throws(FileCacheStoreError) -> Int32 {
+        try call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+    }
+
+    /// Creates a file that must not exist yet, for writing only by its owner, and returns
+    /// its descriptor.
+    @inline(__always)
+    static func createForWriting(_ path: String, operation: StaticString) throws(FileCacheStoreError) -> Int32 {
+        try call(operation, path) { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
+    }
+
+    /// Closes a descriptor. An interrupted `close` has closed it already (retrying could
+    /// close another file opened in the meantime), so `EINTR` counts as success here.
+    @inline(__always)
+    static func closeFile(_ fd: Int32, path: String, operation: StaticString = "close") throws(FileCacheStoreError) {
+        guard close(fd) != 0 else { return }
+        let code = errno
+        if code == EINTR { return }
+        throw FileCacheStoreError(operation: operation.description, path: path, code: code)
+    }
+
+    /// The status of an open file.
+    @inline(__always)
+    static func status(of fd: Int32, path: String, operation: StaticString = "inspect") throws(FileCacheStoreError) -> Status {
+        var info = stat()
+        _ = try call(operation, path) { fstat(fd, &info) }
+        return Status(info)
+    }
+
+    /// The status of a path, without following a final symbolic link.
+    @inline(__always)
+    static func status(atPath path: String, operation: StaticString = "inspect") throws(FileCacheStoreError) -> Status {
+        var info = stat()
+        _ = try call(operation, path) { lstat(path, &info) }
+        return Status(info)
+    }
+
+    /// Whether anything exists at `path`.
+    static func exists(_ path: String) -> Bool {
+        (try? call("inspect", path) { access(path, F_OK) }) != nil
+    }
+
+    /// Reads from the start of the file until its end or `capacity` bytes, into memory that
+    /// the returned buffer owns.
+    static func readAll(_ fd: Int32, capacity: Int, path: String) throws(FileCacheStoreError) -> FileBuffer {
+        var buffer = try FileBuffer(capacity: capacity, path: path)
+        while buffer.count < capacity {
+            let start = buffer.count
+            let count = try call("read", path) { read(fd, buffer.base + start, capacity - start) }
+            if count == 0 { break }
+            buffer.count += count
+        }
+        return buffer
+    }
+
+    /// Up to `capacity` bytes from the start of the file, for a look at its header.
+    static func readPrefix<Result>(
+        of path: String, capacity: Int, _ body: (UnsafeRawBufferPointer) -> Result
+    ) throws(FileCacheStoreError) -> Result {
+        let fd = try openForReading(path)
+        defer { try? closeFile(fd, path: path) }
+        return try withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 8) { buffer throws(FileCacheStoreError) in
+            let count = try call("read", path) { pread(fd, buffer.baseAddress, capacity, 0) }
+            return body(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    /// Writes every byte; a write that makes no progress is an I/O error.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(FileCacheStoreError) {
+        // `withUnsafeBytes` rethrows untyped errors, so the failure comes out as a value.
+        let failure = bytes.withUnsafeBytes { buffer -> FileCacheStoreError? in
+            guard let base = buffer.baseAddress else { return nil }
+            var written = 0
+            while written < buffer.count {
+                do throws(FileCacheStoreError) {
+                    let count = try call("write", path) { write(fd, base + written, buffer.count - written) }
+                    guard count > 0 else { return FileCacheStoreError(operation: "write", path: path, code: EIO) }
+                    written += count
+                } catch {
+                    return error
+                }
+            }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Sets the access and modification dates of an open file; a date a `timespec` cannot
+    /// hold is left unset.
+    static func setTimes(_ fd: Int32, _ date: Date, path: String) throws(FileCacheStoreError) {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return }
+        let whole = seconds.rounded(.down)
+        let time = timespec(tv_sec: time_t(whole), tv_nsec: Int((seconds - whole) * 1_000_000_000))
+        _ = try withUnsafeTemporaryAllocation(of: timespec.self, capacity: 2) { times throws(FileCacheStoreError) in
+            times.initialize(repeating: time)
+            return try call("set the dates of", path) { futimens(fd, times.baseAddress) }
+        }
+    }
+
+    /// Sets an open file's permissions.
+    @inline(__always)
+    static func setPermissions(_ fd: Int32, _ mode: mode_t, path: String) throws(FileCacheStoreError) {
+        _ = try call("set the permissions of", path) { fchmod(fd, mode) }
+    }
+
+    /// Sets a path's permissions.
+    @inline(__always)
+    static func setPermissions(atPath path: String, _ mode: mode_t) throws(FileCacheStoreError) {
+        _ = try call("set the permissions of", path) { chmod(path, mode) }
+    }
+
+    /// Creates one folder.
+    @inline(__always)
+    static func makeFolder(_ path: String, _ mode: mode_t) throws(FileCacheStoreError) {
+        _ = try call("create folder", path) { mkdir(path, mode) }
+    }
+
+    /// Removes an empty folder.
+    @inline(__always)
+    static func removeEmptyFolder(_ path: String) throws(FileCacheStoreError) {
+        _ = try call("remove", path) { rmdir(path) }
+    }
+
+    /// Removes a file.
+    @inline(__always)
+    static func removeFile(_ path: String, operation: StaticString = "remove") throws(FileCacheStoreError) {
+        _ = try call(operation, path) { unlink(path) }
+    }
+
+    /// Renames in one step; what was at `target` is replaced.
+    @inline(__always)
+    static func move(_ source: String, to target: String, operation: StaticString = "rename") throws(FileCacheStoreError) {
+        _ = try call(operation, target) { rename(source, target) }
+    }
+
+    /// The names in a folder, without `.` and `..`; none when it cannot be read.
+    static func list(_ path: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    }
+
+    /// Deletes a folder and everything in it.
+    static func removeTree(_ path: String, operation: StaticString = "remove") throws(FileCacheStoreError) {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            throw FileCacheStoreError(operation: operation.description, path: path, code: EIO)
+        }
+    }
+
+    /// What the store needs of a file's `stat`.
+    struct Status {
+        /// The size in bytes.
+        var size: Int
+        /// The device and inode: the same pair means the same file, even after a rename.
+        var identity: (device: UInt64, inode: UInt64)
+        /// Whether it is a regular file (not a folder or a link).
+        var isRegularFile: Bool
+        /// The modification date, in seconds since 1970; the store keeps an entry's last use in it.
+        var modificationTime: Double
+        /// The status change date, in seconds since 1970; unlike the modification date,
+        /// nobody can set it.
+        var changeTime: Double
+
+        @inline(__always)
+        init(_ info: stat) {
+            size = Int(info.st_size)
+            identity = (UInt64(info.st_dev), UInt64(info.st_ino))
+            isRegularFile = Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
+            #if canImport(Darwin)
+            modificationTime = Self.seconds(info.st_mtimespec)
+            changeTime = Self.seconds(info.st_ctimespec)
+            #else
+            modificationTime = Self.seconds(info.st_mtim)
+            changeTime = Self.seconds(info.st_ctim)
+            #endif
+        }
+
+        /// Whether both describe the same file.
+        func isSameFile(as other: Status) -> Bool {
+            identity == other.identity
+        }
+
+        private static func seconds(_ time: timespec) -> Double {
+            Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000
+        }
+    }
+}
+
+extension FileCacheStoreError {
+    /// Nothing at the path: `ENOENT`.
+    var isNoSuchFile: Bool { code == ENOENT }
+    /// Nothing at the path, or a part of it is not a folder: `ENOENT` or `ENOTDIR`.
+    var isNoSuchPath: Bool { code == ENOENT || code == ENOTDIR }
+    /// Something is already at the path: `EEXIST`.
+    var isAlreadyThere: Bool { code == EEXIST }
+
+    /// An entry too large for the file format.
+    static func tooLarge(operation: String, path: String) -> FileCacheStoreError {
+        FileCacheStoreError(operation: operation, path: path, code: EFBIG)
+    }
+
+    /// Something the store looked for is missing.
+    static func notFound(operation: String, path: String) -> FileCacheStoreError {
+        FileCacheStoreError(operation: operation, path: path, code: ENOENT)
+    }
+}
+
+/// Bytes read from a file, in memory this value owns: freed when it goes away, unless
+/// handed on to a `Data` by `data(in:)`, which then frees it.
+struct FileBuffer: ~Copyable {
+    fileprivate let base: UnsafeMutableRawPointer
+    /// The bytes filled so far.
+    fileprivate(set) var count = 0
+
+    fileprivate init(capacity: Int, path: String) throws(FileCacheStoreError) {
+        guard let base = malloc(max(capacity, 1)) else {
+            throw FileCacheStoreError(operation: "read", path: path, code: ENOMEM)
+        }
+        self.base = base
+    }
+
+    deinit { free(base) }
+
+    /// The bytes read.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// `range` of the bytes as `Data`, without a copy: the `Data` takes the memory over.
+    consuming func data(in range: Range<Int>) -> Data {
+        let base = self.base
+        discard self
+        guard !range.isEmpty else {
+            free(base)
+            return Data()
+        }
+        // An address, not a pointer, because the deallocator must be `Sendable`.
+        let address = UInt(bitPattern: base)
+        return Data(
+            bytesNoCopy: base + range.lowerBound, count: range.count,
+            deallocator: .custom { _, _ in free(UnsafeMutableRawPointer(bitPattern: address)) })
+    }
+}
