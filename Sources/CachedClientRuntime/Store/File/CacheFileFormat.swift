@@ -73,7 +73,7 @@ enum CacheFileFormat {
         case foreign
         /// Written by another format version.
         case unsupportedVersion(UInt32)
-        /// The header's flags or lengths do not add up to the file's size.
+        /// The header's flags or lengths are impossible.
         case malformed
         /// The bytes changed after they were written.
         case checksumMismatch
@@ -81,6 +81,9 @@ enum CacheFileFormat {
         case keyMismatch
         /// Not a regular file.
         case notAFile
+        /// The file holds more bytes than its header accounts for (checked before the body
+        /// is read, so a huge file at an entry's path costs one small read).
+        case longerThanHeader
 
         /// The reason, as it appears in an eviction event.
         var reason: String {
@@ -93,6 +96,7 @@ enum CacheFileFormat {
             case .checksumMismatch: "checksum mismatch"
             case .keyMismatch: "stored under a different key"
             case .notAFile: "not a regular file"
+            case .longerThanHeader: "longer than its header says"
             }
         }
     }
@@ -160,11 +164,10 @@ enum CacheFileFormat {
         }
     }
 
-    /// Checks a whole file and finds its parts, or says why it is not an entry for `keyText`.
-    ///
-    /// Order matters for the reported reason: structure first, then the checksum, then the
-    /// key, so a corrupted key reads as corruption rather than as another key's entry.
-    static func decode(_ bytes: UnsafeRawBufferPointer, keyText: String) -> Result<Layout, Problem> {
+    /// The size a file must have, from its first bytes alone (the fixed header; more are
+    /// ignored), or why those bytes are not the start of an entry; lets a reader refuse a
+    /// file whose length disagrees with its header before reading, or allocating, its body.
+    static func fileSize(header bytes: UnsafeRawBufferPointer) -> Result<Int, Problem> {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return .failure(.empty) }
         let count = bytes.count
         let magicCount = min(count, magic.count)
@@ -177,7 +180,6 @@ enum CacheFileFormat {
             flags & hasFreshness != 0 || flags & freshnessFlags == 0
         else { return .failure(.malformed) }
         let freshnessCount = flags & hasFreshness == 0 ? 0 : freshnessSize
-        let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: load(UInt64.self, base, 16)))
         let endpointCount = Int(load(UInt32.self, base, 24))
         let textCount = Int(load(UInt32.self, base, 28))
         let etagCount = Int(load(UInt32.self, base, 32))
@@ -188,11 +190,34 @@ enum CacheFileFormat {
         let headerEnd = fixedHeaderSize + endpointCount + textCount + etagCount + lastModifiedCount + freshnessCount
         let (bodyEnd, overflow) = headerEnd.addingReportingOverflow(Int(bodyLength))
         guard !overflow, bodyEnd <= Int.max - checksumSize else { return .failure(.malformed) }
-        let expected = bodyEnd + checksumSize
-        if count < expected { return .failure(.truncated) }
-        if count > expected { return .failure(.malformed) }
         if flags & hasETag == 0 && etagCount != 0 { return .failure(.malformed) }
         if flags & hasLastModified == 0 && lastModifiedCount != 0 { return .failure(.malformed) }
+        return .success(bodyEnd + checksumSize)
+    }
+
+    /// Checks a whole file and finds its parts, or says why it is not an entry for `keyText`.
+    ///
+    /// Order matters for the reported reason: structure first, then the checksum, then the
+    /// key, so a corrupted key reads as corruption rather than as another key's entry.
+    static func decode(_ bytes: UnsafeRawBufferPointer, keyText: String) -> Result<Layout, Problem> {
+        let expected: Int
+        switch fileSize(header: bytes) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let size): expected = size
+        }
+        guard let base = bytes.baseAddress else { return .failure(.empty) }
+        let count = bytes.count
+        if count < expected { return .failure(.truncated) }
+        if count > expected { return .failure(.longerThanHeader) }
+        let flags = load(UInt32.self, base, 12)
+        let freshnessCount = flags & hasFreshness == 0 ? 0 : freshnessSize
+        let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: load(UInt64.self, base, 16)))
+        let endpointCount = Int(load(UInt32.self, base, 24))
+        let textCount = Int(load(UInt32.self, base, 28))
+        let etagCount = Int(load(UInt32.self, base, 32))
+        let lastModifiedCount = Int(load(UInt32.self, base, 36))
+        let bodyLength = load(UInt64.self, base, 40)
+        let bodyEnd = expected - checksumSize
 
         let stored = load(UInt64.self, base, bodyEnd)
         guard XXH64.hash(UnsafeRawBufferPointer(start: base, count: bodyEnd)) == stored else {

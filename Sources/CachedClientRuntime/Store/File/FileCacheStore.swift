@@ -75,16 +75,26 @@ public final class FileCacheStore: CacheStore {
     }
 
     /// Reads, checks and returns the entry; an unreadable file is removed and reported, not thrown.
+    ///
+    /// Only a regular file is read: a symbolic link, FIFO, socket, device or folder at the
+    /// entry's path is a miss, removed and reported, and never blocks the call. The header
+    /// is checked against the file's size before the body is read, so a file longer or
+    /// shorter than its header says costs one small read, whatever its size.
     public func entry(for key: CacheKey) async throws -> CacheEntry? {
-        // One `open` and one `read` of the whole file, a header parse, an XXH64 checksum and
-        // a comparison of the stored key text; the body is handed out without a copy.
+        // One `open`, one `fstat` and, for a file up to `firstReadSize`, one `read`; a header
+        // parse, an XXH64 checksum and a comparison of the stored key text; the body is
+        // handed out without a copy.
         let path = entryPath(for: key)
         let fd: Int32
         do throws(FileCacheStoreError) {
             fd = try POSIX.openForReading(path)
         } catch {
             if error.isNoSuchPath { return nil }
-            throw error
+            // A symbolic link (`ELOOP`), a socket (`ENXIO`) and the like fail to open; what
+            // is at the path decides whether that is a miss or an error.
+            guard let info = try? POSIX.status(atPath: path), !info.isRegularFile else { throw error }
+            discard(path, opened: info, key: key, message: "unreadable entry removed: \(CacheFileFormat.Problem.notAFile.reason)")
+            return nil
         }
         defer { try? POSIX.closeFile(fd, path: path) }
         let info = try POSIX.status(of: fd, path: path)
@@ -93,11 +103,18 @@ public final class FileCacheStore: CacheStore {
             return nil
         }
         let size = info.size
-        guard size > 0 else {
-            discard(path, opened: info, key: key, message: "unreadable entry removed: \(CacheFileFormat.Problem.empty.reason)")
+        var buffer = try POSIX.readAll(fd, capacity: min(size, Self.firstReadSize), path: path)
+        switch CacheFileFormat.fileSize(header: buffer.bytes) {
+        case .failure(let problem):
+            discard(path, opened: info, key: key, message: "unreadable entry removed: \(problem.reason)")
             return nil
+        case .success(let expected) where expected != size:
+            let problem: CacheFileFormat.Problem = expected < size ? .longerThanHeader : .truncated
+            discard(path, opened: info, key: key, message: "unreadable entry removed: \(problem.reason)")
+            return nil
+        case .success:
+            if size > buffer.count { try POSIX.readMore(fd, into: &buffer, upTo: size, path: path) }
         }
-        let buffer = try POSIX.readAll(fd, capacity: size, path: path)
 
         let now = self.now()
         let layout: CacheFileFormat.Layout
@@ -186,12 +203,13 @@ public final class FileCacheStore: CacheStore {
         record(Usage(bytes: -info.size, count: -1), isWrite: false)
     }
 
-    /// Removes an unreadable or expired file, unless another writer replaced it since we
-    /// opened it, and reports it.
+    /// Removes an unreadable or expired file (or whatever else is at the path), unless
+    /// another writer replaced it since we opened it, and reports it.
     private func discard(_ path: String, opened: POSIX.Status, key: CacheKey, message: String, age: Double? = nil) {
         guard let current = try? POSIX.status(atPath: path), current.isSameFile(as: opened) else { return }
         let isFile = current.isRegularFile
-        let removed = isFile ? (try? POSIX.removeFile(path)) != nil : (try? POSIX.removeTree(path)) != nil
+        // `unlink` removes a link, FIFO, socket or device node itself, never what a link points to.
+        let removed = current.isFolder ? (try? POSIX.removeTree(path)) != nil : (try? POSIX.removeFile(path)) != nil
         if removed {
             if isFile { record(Usage(bytes: -current.size, count: -1), isWrite: false) }
             report(endpoint: key.endpoint, digest: key.digest, age: age, message: message)
@@ -201,6 +219,10 @@ public final class FileCacheStore: CacheStore {
                 message: message.replacingOccurrences(of: " removed:", with: " could not be removed:")))
         }
     }
+
+    /// Bytes read before the header is checked: most entries are smaller, so most reads
+    /// take one `read`.
+    static let firstReadSize = 64 * 1024
 
     /// Sends an `.evict` event naming the entry by the start of its digest.
     func report(endpoint: String, digest: String, age: Double?, message: String) {

@@ -32,10 +32,12 @@ enum POSIX {
         }
     }
 
-    /// Opens an existing file for reading and returns its descriptor.
+    /// Opens an existing file for reading and returns its descriptor. A symbolic link is
+    /// not followed (the call fails), and the open never waits: a FIFO opens at once instead
+    /// of blocking until a writer comes, so the caller can see what it opened and refuse it.
     @inline(__always)
     static func openForReading(_ path: String) throws(FileCacheStoreError) -> Int32 {
-        try call("open", path) { open(path, O_RDONLY | O_CLOEXEC) }
+        try call("open", path) { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
     }
 
     /// Creates a file that must not exist yet, for writing only by its owner, and returns
@@ -80,13 +82,23 @@ enum POSIX {
     /// the returned buffer owns.
     static func readAll(_ fd: Int32, capacity: Int, path: String) throws(FileCacheStoreError) -> FileBuffer {
         var buffer = try FileBuffer(capacity: capacity, path: path)
+        try readMore(fd, into: &buffer, upTo: capacity, path: path)
+        return buffer
+    }
+
+    /// Grows `buffer` to `capacity` bytes and reads on from where it stopped, until the end
+    /// of the file or `capacity` bytes, so a header can be checked before the rest is read.
+    static func readMore(
+        _ fd: Int32, into buffer: inout FileBuffer, upTo capacity: Int, path: String
+    ) throws(FileCacheStoreError) {
+        try buffer.reserve(capacity, path: path)
         while buffer.count < capacity {
             let start = buffer.count
-            let count = try call("read", path) { read(fd, buffer.base + start, capacity - start) }
+            let base = buffer.base
+            let count = try call("read", path) { read(fd, base + start, capacity - start) }
             if count == 0 { break }
             buffer.count += count
         }
-        return buffer
     }
 
     /// Up to `capacity` bytes from the start of the file, for a look at its header.
@@ -190,8 +202,10 @@ enum POSIX {
         var size: Int
         /// The device and inode: the same pair means the same file, even after a rename.
         var identity: (device: UInt64, inode: UInt64)
-        /// Whether it is a regular file (not a folder or a link).
+        /// Whether it is a regular file (not a folder, a link, a FIFO, a socket or a device).
         var isRegularFile: Bool
+        /// Whether it is a folder.
+        var isFolder: Bool
         /// The modification date, in seconds since 1970; the store keeps an entry's last use in it.
         var modificationTime: Double
         /// The status change date, in seconds since 1970; unlike the modification date,
@@ -203,6 +217,7 @@ enum POSIX {
             size = Int(info.st_size)
             identity = (UInt64(info.st_dev), UInt64(info.st_ino))
             isRegularFile = Int(info.st_mode) & Int(S_IFMT) == Int(S_IFREG)
+            isFolder = Int(info.st_mode) & Int(S_IFMT) == Int(S_IFDIR)
             #if canImport(Darwin)
             modificationTime = Self.seconds(info.st_mtimespec)
             changeTime = Self.seconds(info.st_ctimespec)
@@ -245,7 +260,9 @@ extension FileCacheStoreError {
 /// Bytes read from a file, in memory this value owns: freed when it goes away, unless
 /// handed on to a `Data` by `data(in:)`, which then frees it.
 struct FileBuffer: ~Copyable {
-    fileprivate let base: UnsafeMutableRawPointer
+    fileprivate private(set) var base: UnsafeMutableRawPointer
+    /// The bytes allocated.
+    private var capacity: Int
     /// The bytes filled so far.
     fileprivate(set) var count = 0
 
@@ -254,9 +271,20 @@ struct FileBuffer: ~Copyable {
             throw FileCacheStoreError(operation: "read", path: path, code: ENOMEM)
         }
         self.base = base
+        self.capacity = max(capacity, 1)
     }
 
     deinit { free(base) }
+
+    /// Makes room for `capacity` bytes, keeping those read.
+    fileprivate mutating func reserve(_ capacity: Int, path: String) throws(FileCacheStoreError) {
+        guard capacity > self.capacity else { return }
+        guard let grown = realloc(base, capacity) else {
+            throw FileCacheStoreError(operation: "read", path: path, code: ENOMEM)
+        }
+        base = grown
+        self.capacity = capacity
+    }
 
     /// The bytes read.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }

@@ -192,7 +192,7 @@ extension FileCacheStoreTests {
                     bytes[bytes.count - 1] ^= 0x80
                     return bytes
                 },
-                Corruption(name: "trailing bytes", reason: "malformed file") { bytes in bytes + [0, 0, 0] },
+                Corruption(name: "trailing bytes", reason: "longer than its header says") { bytes in bytes + [0, 0, 0] },
                 Corruption(name: "unknown flag", reason: "malformed file") { bytes in
                     var bytes = bytes
                     bytes[12] |= 0x10

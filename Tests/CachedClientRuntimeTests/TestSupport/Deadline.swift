@@ -1,0 +1,46 @@
+import Dispatch
+import Foundation
+
+@_spi(Generated) @testable import CachedClientRuntime
+
+/// Runs `body` with a deadline, for calls that might block a thread forever (a read of a
+/// FIFO): `nil` if it has not finished within `limit` by `clock`, else its result.
+///
+/// The body runs on a thread of its own (a task executor over a serial dispatch queue), not
+/// on the cooperative pool, so a body stuck in a system call neither freezes the test run
+/// nor keeps this function from returning; the stuck thread is left for the caller to
+/// release (for a FIFO, by opening its other end). The clock is a deadline, never an
+/// assertion: a body that finishes, however slowly, is not judged by its time.
+func finishing<T: Sendable>(
+    within limit: Duration, clock: ContinuousClock = ContinuousClock(),
+    _ body: @escaping @Sendable () async throws -> T
+) async -> Result<T, any Error>? {
+    let waiting = Locked<CheckedContinuation<Result<T, any Error>?, Never>?>(nil)
+    let timer = Locked<Task<Void, Never>?>(nil)
+    return await withCheckedContinuation { continuation in
+        waiting.withLock { $0 = continuation }
+        timer.withLock {
+            $0 = Task {
+                try? await clock.sleep(for: limit)
+                waiting.withLock { $0.take() }?.resume(returning: nil)
+            }
+        }
+        Task(executorPreference: OwnThreadExecutor()) {
+            let result: Result<T, any Error>
+            do { result = .success(try await body()) } catch { result = .failure(error) }
+            timer.withLock { $0 }?.cancel()
+            waiting.withLock { $0.take() }?.resume(returning: result)
+        }
+    }
+}
+
+/// A task executor that runs its jobs on a serial dispatch queue, outside the cooperative pool.
+final class OwnThreadExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "cachegen.tests.own-thread")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
