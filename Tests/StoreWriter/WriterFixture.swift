@@ -66,4 +66,11 @@ enum WriterFixture {
             }
         }
     }
+
+    /// Removes one partition of the store at `directory`, for the test that another
+    /// process's removal moves this process's `removalCount`.
+    static func removePartition(_ partition: String, directory: URL) async throws {
+        let store = try FileCacheStore(directory: directory)
+        try await store.removeAll(partition: partition)
+    }
 }

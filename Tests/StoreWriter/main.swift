@@ -1,10 +1,27 @@
 import Foundation
 
-// The child process of the kill -9 test (`FileCacheStoreCrashTests`): writes entries to the
-// store folder given as its only argument until it is killed. See `WriterFixture`.
-let arguments = CommandLine.arguments
-guard arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: StoreWriter <store folder>\n".utf8))
+// The child process of the multi-process tests. Modes:
+// - `StoreWriter <store folder>`: the kill -9 test's writer (`FileCacheStoreCrashTests`):
+//   writes entries until it is killed. See `WriterFixture`.
+// - `StoreWriter remove-partition <store folder> <partition>`: removes one partition and
+//   exits (`FileCacheStoreRemovalCountTests`).
+// - `StoreWriter churn <store folder> <gate file> <seconds> <seed>` and
+//   `StoreWriter sign-out <store folder> <gate file> <seconds>`: the two roles of the
+//   many-processes test (`FileCacheStoreManyProcessesTests`). See `ManyProcessesFixture`.
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch (arguments.first, arguments.count) {
+case (_, 1):
+    try await WriterFixture.run(directory: URL(fileURLWithPath: arguments[0], isDirectory: true))
+case ("remove-partition", 3):
+    try await WriterFixture.removePartition(arguments[2], directory: URL(fileURLWithPath: arguments[1], isDirectory: true))
+case ("churn", 5):
+    guard let seconds = Double(arguments[3]), let seed = UInt64(arguments[4]) else { fallthrough }
+    await ManyProcessesFixture.churn(directory: arguments[1], gate: arguments[2], seconds: seconds, seed: seed)
+case ("sign-out", 4):
+    guard let seconds = Double(arguments[3]) else { fallthrough }
+    await ManyProcessesFixture.signOut(directory: arguments[1], gate: arguments[2], seconds: seconds)
+default:
+    FileHandle.standardError.write(Data(
+        "usage: StoreWriter <store folder> | remove-partition <folder> <partition> | churn <folder> <gate> <seconds> <seed> | sign-out <folder> <gate> <seconds>\n".utf8))
     exit(2)
 }
-try await WriterFixture.run(directory: URL(fileURLWithPath: arguments[1], isDirectory: true))

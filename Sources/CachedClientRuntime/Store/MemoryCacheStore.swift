@@ -5,6 +5,8 @@ import Foundation
 /// and gone when the process ends.
 public final class MemoryCacheStore: CacheStore {
     private let entries = Locked<[String: Stored]>([:])
+    /// Bumped under the entries' lock by every removal, so it moves together with what it counts.
+    private let removals = Locked<UInt64>(0)
 
     /// Creates an empty store.
     public init() {}
@@ -21,29 +23,43 @@ public final class MemoryCacheStore: CacheStore {
 
     /// Forgets the entry under `key`.
     public func removeEntry(for key: CacheKey) {
-        entries.withLock { _ = $0.removeValue(forKey: key.text) }
+        removing { _ = $0.removeValue(forKey: key.text) }
     }
 
     /// Forgets every entry.
     public func removeAll() {
-        entries.withLock { $0.removeAll() }
+        removing { $0.removeAll() }
     }
 
     /// Forgets one partition's entries, as sign-out does; shared entries stay.
     public func removeAll(partition: String) {
-        entries.withLock { entries in entries = entries.filter { $0.value.key.partition != partition } }
+        removing { entries in entries = entries.filter { $0.value.key.partition != partition } }
     }
 
     /// Forgets one endpoint's entries in every partition.
     public func removeAll(endpoint: String) {
-        entries.withLock { entries in entries = entries.filter { $0.value.key.endpoint != endpoint } }
+        removing { entries in entries = entries.filter { $0.value.key.endpoint != endpoint } }
     }
 
     /// Forgets one endpoint's entries of one resolved path, in every partition and for
     /// every query, as an `Invalidation` with a path asks.
     public func removeAll(endpoint: String, path: String) {
-        entries.withLock { entries in
+        removing { entries in
             entries = entries.filter { $0.value.key.endpoint != endpoint || $0.value.key.path != path }
+        }
+    }
+
+    /// Grows with every removal; one lock, no system call.
+    public var removalCount: UInt64 {
+        removals.withLock { $0 }
+    }
+
+    /// Runs a removal and bumps the count, both under the entries' lock, so a reader never
+    /// sees the entries gone with the old count.
+    private func removing(_ body: (inout [String: Stored]) -> Void) {
+        entries.withLock { entries in
+            body(&entries)
+            removals.withLock { $0 &+= 1 }
         }
     }
 

@@ -88,3 +88,26 @@ fileprivate func memoryKey(
 fileprivate func memoryEntry(_ body: String) -> CacheEntry {
     CacheEntry(body: Data(body.utf8), date: Date(timeIntervalSince1970: 1_700_000_000))
 }
+
+/// Every removal moves `removalCount`; reads and writes do not.
+@Suite("MemoryCacheStore removal count")
+struct MemoryCacheStoreRemovalCountTests {
+    @Test func everyRemovalMovesTheCount() {
+        let store = MemoryCacheStore()
+        let removals: [(MemoryCacheStore) -> Void] = [
+            { $0.removeEntry(for: memoryKey("1")) },
+            { $0.removeAll() },
+            { $0.removeAll(partition: "user-1") },
+            { $0.removeAll(endpoint: "Accounts.get") },
+            { $0.removeAll(endpoint: "Accounts.get", path: "/items/1") },
+        ]
+        for remove in removals {
+            store.setEntry(memoryEntry("1"), for: memoryKey("1"))
+            let before = store.removalCount
+            _ = store.entry(for: memoryKey("1"))
+            #expect(store.removalCount == before)
+            remove(store)
+            #expect(store.removalCount > before)
+        }
+    }
+}

@@ -214,6 +214,7 @@ extension ForwardingStore {
     func totalSize() async throws -> Int { try await inner.totalSize() }
     func entryCount() async throws -> Int { try await inner.entryCount() }
     var maxAge: TimeInterval? { inner.maxAge }
+    var removalCount: UInt64 { inner.removalCount }
     func eventDescription(of error: any Error) -> String? { inner.eventDescription(of: error) }
 }
 
@@ -291,6 +292,7 @@ final class FlakyStore: CacheStore {
     }
     func totalSize() async throws -> Int { try await inner.totalSize() }
     func entryCount() async throws -> Int { try await inner.entryCount() }
+    var removalCount: UInt64 { inner.removalCount }
 }
 
 /// Collects events for assertions.

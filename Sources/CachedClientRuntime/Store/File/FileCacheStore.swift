@@ -32,9 +32,14 @@ public final class FileCacheStore: CacheStore {
     let folders = Locked<[FolderKey: String]>([:])
     /// The running count and the sweep bookkeeping.
     let state = Locked(State())
+    /// The removal counter shared by every store on the folder, in any process.
+    let removals: RemovalCounter
+    /// The deletion of trash found when the store was opened, if there was any; for tests.
+    let trashCleanup: Task<Void, Never>?
 
-    /// Opens (creating if needed) a store; lists and reads nothing, so opening is instant
-    /// however many entries there are.
+    /// Opens (creating if needed) a store; lists its folder but no entry and reads none, so
+    /// opening is instant however many entries there are. Trash a crashed removal left is
+    /// deleted in the background.
     ///
     /// - Parameters:
     ///   - directory: the store's folder; `nil` for the platform cache folder plus
@@ -66,7 +71,22 @@ public final class FileCacheStore: CacheStore {
         entriesPath = root + "/" + Self.layoutFolderName
         try Self.makeDirectories(rootPath)
         try Self.makeDirectories(entriesPath)
+        removals = RemovalCounter(root: root)
         Self.removeOlderLayouts(root: root)
+        trashCleanup = Self.startDeletingTrash(in: root)
+    }
+
+    /// Grows with every removal through any store on this folder, in this process or
+    /// another: each removal adds one before it starts and one after it ends. One aligned
+    /// load from a shared mapping, no system call and no lock (see `RemovalCounter`).
+    public var removalCount: UInt64 { removals.value }
+
+    /// Runs a removal between two increments of the removal count, so a reader that saw the
+    /// count before or during the removal sees it change.
+    func removing<T>(_ body: () throws(FileCacheStoreError) -> T) throws(FileCacheStoreError) -> T {
+        removals.increment()
+        defer { removals.increment() }
+        return try body()
     }
 
     /// Its errors name hashed paths only, safe to log.
@@ -150,7 +170,8 @@ public final class FileCacheStore: CacheStore {
             throw FileCacheStoreError.tooLarge(operation: "encode", path: target)
         }
         let now = self.now()
-        let (fd, temporary) = try Self.createTemporaryFile(in: folder)
+        // `nil`: removals kept taking the folder away; the write loses to them.
+        guard let (fd, temporary) = try Self.createTemporaryFile(in: folder) else { return }
         do {
             try POSIX.writeAll(fd, bytes, path: temporary)
             try? POSIX.setPermissions(fd, 0o600, path: temporary)
@@ -181,9 +202,10 @@ public final class FileCacheStore: CacheStore {
         } catch {
             try? POSIX.removeFile(temporary)
             if unlinkedOld, let replaced { record(Usage(bytes: -replaced, count: -1), isWrite: false) }
-            // The folder was removed while we wrote (removeAll, sign-out): the write lost a
-            // race it should lose, so it is dropped rather than resurrected.
-            if error.isNoSuchFile, !POSIX.exists(folder) { return }
+            // The folder was moved away while we wrote (a removal, a sign-out, maybe in another
+            // process; it may have been made anew since): the write lost a race it should
+            // lose, so it is dropped rather than resurrected.
+            if error.isNoSuchFile { return }
             throw error
         }
         record(Usage(bytes: bytes.count - (replaced ?? 0), count: replaced == nil ? 1 : 0), isWrite: true)
@@ -191,6 +213,10 @@ public final class FileCacheStore: CacheStore {
 
     /// Deletes the entry's file.
     public func removeEntry(for key: CacheKey) async throws {
+        try removing { () throws(FileCacheStoreError) in try removeEntryFile(for: key) }
+    }
+
+    private func removeEntryFile(for key: CacheKey) throws(FileCacheStoreError) {
         let path = entryPath(for: key)
         let info: POSIX.Status
         do throws(FileCacheStoreError) {
@@ -230,25 +256,29 @@ public final class FileCacheStore: CacheStore {
     }
 
     /// A new file named `.tmp-<random>` in `folder`, creating the folder if a sweep or a
-    /// removal took it away.
-    private static func createTemporaryFile(in folder: String) throws(FileCacheStoreError) -> (Int32, String) {
-        var attempt = 0
-        while true {
-            attempt += 1
+    /// removal took it away; `nil` if removals (in any process) took it away on every try,
+    /// which drops the write rather than failing it.
+    private static func createTemporaryFile(in folder: String) throws(FileCacheStoreError) -> (Int32, String)? {
+        for _ in 0..<8 {
             let path = folder + "/.tmp-" + randomName()
             do throws(FileCacheStoreError) {
                 let fd = try POSIX.createForWriting(path, operation: "create a temporary file in")
                 return (fd, path)
             } catch {
                 let failure = FileCacheStoreError(operation: error.operation, path: folder, code: error.code)
-                guard attempt < 8 else { throw failure }
                 if error.isNoSuchFile {
-                    try makeDirectories(folder)
+                    do throws(FileCacheStoreError) {
+                        try makeDirectories(folder)
+                    } catch {
+                        // A removal took a parent away between two `mkdir`s: try again.
+                        guard error.isNoSuchFile else { throw error }
+                    }
                 } else if !error.isAlreadyThere {
                     throw failure
                 }
             }
         }
+        return nil
     }
 
     /// Keeps entries readable by background refreshes after the first unlock, and encrypted

@@ -187,13 +187,89 @@ enum POSIX {
         (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     }
 
-    /// Deletes a folder and everything in it.
+    /// Deletes a folder and everything in it, and is done only when the folder is gone.
+    ///
+    /// Safe while other processes delete the same tree (what is already gone is skipped)
+    /// or still add to it: a process that looked a folder up before it was moved away can
+    /// create a file in it a moment later, so a folder found not empty is listed again.
+    /// Once a folder is removed nothing more can be created in it, so when this returns no
+    /// byte of the tree is left.
     static func removeTree(_ path: String, operation: StaticString = "remove") throws(FileCacheStoreError) {
-        do {
-            try FileManager.default.removeItem(atPath: path)
-        } catch {
-            throw FileCacheStoreError(operation: operation.description, path: path, code: EIO)
+        for _ in 0..<64 {
+            for name in list(path) {
+                let child = path + "/" + name
+                guard let info = try? status(atPath: child) else { continue }
+                do throws(FileCacheStoreError) {
+                    if info.isFolder {
+                        try removeTree(child, operation: operation)
+                    } else {
+                        try removeFile(child, operation: operation)
+                    }
+                } catch {
+                    if !error.isNoSuchFile { throw error }
+                }
+            }
+            do throws(FileCacheStoreError) {
+                _ = try call(operation, path) { rmdir(path) }
+                return
+            } catch {
+                if error.isNoSuchFile { return }
+                guard error.code == ENOTEMPTY || error.code == EEXIST else { throw error }
+            }
         }
+        throw FileCacheStoreError(operation: operation.description, path: path, code: ENOTEMPTY)
+    }
+
+    /// Opens (creating it, 0600, if `writable`) a small file shared between processes;
+    /// never follows a link or waits on a FIFO.
+    static func openShared(_ path: String, writable: Bool) throws(FileCacheStoreError) -> Int32 {
+        let flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (writable ? O_RDWR | O_CREAT : O_RDONLY)
+        return try call("open", path) { open(path, flags, 0o600) }
+    }
+
+    /// Sets an open file's length.
+    static func setLength(_ fd: Int32, _ length: Int, path: String) throws(FileCacheStoreError) {
+        _ = try call("set the length of", path) { ftruncate(fd, off_t(length)) }
+    }
+
+    /// Maps the first `length` bytes of an open file, shared with every process that maps it.
+    static func mapShared(
+        _ fd: Int32, length: Int, writable: Bool, path: String
+    ) throws(FileCacheStoreError) -> UnsafeMutableRawPointer {
+        let protection = writable ? PROT_READ | PROT_WRITE : PROT_READ
+        while true {
+            // `MAP_FAILED` is `(void *)-1`, a macro Swift does not import.
+            if let address = mmap(nil, length, protection, MAP_SHARED, fd, 0),
+                address != UnsafeMutableRawPointer(bitPattern: -1)
+            {
+                return address
+            }
+            let code = errno
+            if code == EINTR { continue }
+            throw FileCacheStoreError(operation: "map", path: path, code: code)
+        }
+    }
+
+    /// Unmaps what `mapShared` mapped.
+    static func unmap(_ address: UnsafeMutableRawPointer, length: Int) {
+        _ = munmap(address, length)
+    }
+
+    /// Takes the exclusive `flock` of an open file, waiting for other holders; it excludes
+    /// other open file descriptions (other processes, other opens), not other threads using
+    /// this descriptor.
+    static func lockExclusively(_ fd: Int32, path: String) throws(FileCacheStoreError) {
+        _ = try call("lock", path) { flock(fd, LOCK_EX) }
+    }
+
+    /// Releases the `flock` taken by `lockExclusively`.
+    static func unlock(_ fd: Int32, path: String) throws(FileCacheStoreError) {
+        _ = try call("unlock", path) { flock(fd, LOCK_UN) }
+    }
+
+    /// Closes a descriptor, ignoring failure, for clean-up paths.
+    static func closeQuietly(_ fd: Int32) {
+        _ = close(fd)
     }
 
     /// What the store needs of a file's `stat`.

@@ -65,7 +65,7 @@ struct FileCacheStoreRemovalTests {
             #expect(try await store.entryCount() == 0)
             #expect(try await store.totalSize() == 0)
             for id in 1...4 { #expect(try await store.entry(for: storeKey(id.description)) == nil) }
-            #expect(try allPaths(under: directory) == [directory.path + "/v2"])
+            #expect(try allPaths(under: directory) == [directory.path + "/removals", directory.path + "/v2"])
 
             // Still usable afterwards.
             try await store.setEntry(storeEntry("back"), for: storeKey("1"))
