@@ -97,13 +97,17 @@ enum ManyProcessesFixture {
                 figures.aliceFilesBefore += scan(directory, olderThan: gate.epoch).files
                 return gate.epoch
             }
+            let started = clock.now
             do {
                 try await store.removeAll(partition: "alice")
                 figures.operations += 1
             } catch {
                 figures.fail("\(error)")
             }
+            figures.signOutTime += clock.now - started
+            let checkStarted = clock.now
             let left = gate.whileExclusive { scan(directory, olderThan: epoch) }
+            figures.checkTime += clock.now - checkStarted
             figures.filesLeft += left.files
             figures.bytesLeft += left.bytes
             // Pacing only: the next sign-out 5 ms after this one began.
@@ -152,6 +156,9 @@ struct Figures {
     var aliceFilesBefore = 0
     var filesLeft = 0
     var bytesLeft = 0
+    /// Time spent in `removeAll(partition:)`, and in waiting for and scanning after it.
+    var signOutTime = Duration.zero
+    var checkTime = Duration.zero
     private var messages: [String] = []
 
     init(role: String) { self.role = role }
@@ -168,10 +175,15 @@ struct Figures {
         }
     }
 
+    private func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
     func print() {
         for message in messages { FileHandle.standardError.write(Data("\(role): \(message)\n".utf8)) }
         let line = "RESULT role=\(role) operations=\(operations) errors=\(errors) aliceFilesBefore=\(aliceFilesBefore) "
-            + "filesLeft=\(filesLeft) bytesLeft=\(bytesLeft)\n"
+            + "filesLeft=\(filesLeft) bytesLeft=\(bytesLeft) signOutMilliseconds=\(milliseconds(signOutTime)) "
+            + "checkMilliseconds=\(milliseconds(checkTime))\n"
         FileHandle.standardOutput.write(Data(line.utf8))
     }
 }

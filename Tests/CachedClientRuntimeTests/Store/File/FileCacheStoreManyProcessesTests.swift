@@ -55,7 +55,8 @@ struct FileCacheStoreManyProcessesTests {
                     + "churn operations \(churns.map { $0["operations"] ?? "?" }.joined(separator: " + ")), "
                     + "errors \(figures.map { $0["errors"] ?? "?" }.joined(separator: "/")), "
                     + "alice files before sign-outs \(signOut["aliceFilesBefore"] ?? "?"), "
-                    + "left after sign-outs \(signOut["filesLeft"] ?? "?") files / \(signOut["bytesLeft"] ?? "?") bytes")
+                    + "left after sign-outs \(signOut["filesLeft"] ?? "?") files / \(signOut["bytesLeft"] ?? "?") bytes; "
+                    + "time in sign-outs \(signOut["signOutMilliseconds"] ?? "?") ms, in checks \(signOut["checkMilliseconds"] ?? "?") ms")
         }
     }
 }
