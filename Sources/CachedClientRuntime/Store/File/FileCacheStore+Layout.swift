@@ -6,7 +6,9 @@ import Foundation
 // SHA-256 of the endpoint name and of `CacheKey.path` (so every page of `/accounts?page=…`
 // shares one folder, and `/accounts/42` has its own), and `<digest>` is `CacheKey.digest`.
 // Sign-out, `removeAll(endpoint:)` and an invalidation are therefore folder removals, not
-// scans. Each file is in the format described at `CacheFileFormat`.
+// scans. Each file is in the format described at `CacheFileFormat`. Next to `v2` live
+// `removals` (the removal counter, see `RemovalCounter`) and, while a removal runs,
+// `.cachegen-trash-<random>` folders.
 extension FileCacheStore {
     /// The folder of the current layout; bumped when the folder structure changes.
     static let layoutFolderName = "v2"

@@ -5,28 +5,34 @@ extension FileCacheStore {
     /// the same folder, so a client holding a value in memory learns of a removal made
     /// anywhere by comparing two numbers.
     ///
-    /// It lives in `<directory>/removals`, eight bytes (a little-endian `UInt64` on every
-    /// platform the runtime supports), mapped `MAP_SHARED` by each store that opens the
-    /// folder, so every process sees the same memory.
+    /// It lives in `<directory>/removals`: eight bytes, a little-endian `UInt64`, mapped
+    /// read-only and `MAP_SHARED` by each store that opens the folder, so every process
+    /// sees the same page of the file.
     ///
-    /// - Reading is one aligned 8-byte load from the mapping: no system call and no lock.
-    ///   The mapping starts on a page boundary, so the load is aligned, and an aligned 8-byte
-    ///   load or store is single-copy atomic on the 64-bit processors the runtime runs on
-    ///   (x86-64, arm64, arm64_32): a reader sees the old number or the new one, never a mix.
-    ///   A reader needs no ordering beyond that: it compares the number with an earlier one,
-    ///   and the store increments before a removal starts and again after it ends, so a
-    ///   reader that loaded the old number while a removal ran sees the change on its next load.
+    /// - Reading is two aligned 8-byte loads (the mapped file and this process's fallback
+    ///   count, below) and an addition: no system call and no lock. Both are 8-byte aligned
+    ///   (a mapping starts on a page, the fallback is its own allocation), and an aligned
+    ///   8-byte load or store is single-copy atomic on the 64-bit processors the runtime
+    ///   runs on (x86-64, arm64, arm64_32): a reader sees the old number or the new one,
+    ///   never a mix. It needs no ordering beyond that: it compares the number with an
+    ///   earlier one, and the store increments before a removal starts and again after it
+    ///   ends, so a reader that loaded the old number while a removal ran sees the change
+    ///   on its next load.
     /// - Incrementing takes the file's `flock` (excluding other processes and other stores
     ///   in this one, each with its own open file) and, for threads sharing this store's
-    ///   descriptor, which `flock` does not exclude, an in-process lock; then loads, adds
-    ///   one and stores. No increment is lost, so the number only grows.
-    /// - If the file cannot be created or mapped (a read-only folder, a file system without
-    ///   shared mappings), the count falls back to a counter kept in this process per folder
-    ///   path, so every store in this process on the folder still sees the others' removals,
-    ///   added to the mapped file's number when the file exists and can only be read (so
-    ///   removals by processes that can write the folder are still seen). What is lost is
-    ///   only seeing other processes' removals when there is no file at all, in a folder
-    ///   this process cannot write.
+    ///   descriptor, which `flock` does not exclude, an in-process lock; then reads the
+    ///   number with `pread` and writes it plus one with `pwrite`. The mapping sees the
+    ///   write at once (one page cache). No increment is lost, so the number only grows.
+    ///   Writes go through `pwrite`, not the mapping, because a store to a shared mapping
+    ///   that cannot reach the file (a full or read-only file system) kills the process
+    ///   with `SIGBUS`, while `pwrite` just fails.
+    /// - When the file cannot be written (an increment fails, or the file cannot be opened
+    ///   for writing) the increment goes to a count kept in this process per folder path,
+    ///   which every store in this process on the folder adds in; when it cannot be mapped
+    ///   at all, that count is the whole number. So stores in this process always see each
+    ///   other's removals, and other processes' removals are seen whenever the file exists;
+    ///   what is lost is only other processes' removals when there is no file, in a folder
+    ///   where this process can create none.
     /// - The file is the store's own, like any entry: truncating it while mapped makes the
     ///   next read fault (`SIGBUS`), as it would for SQLite's shared-memory index.
     final class RemovalCounter: @unchecked Sendable {
@@ -35,28 +41,28 @@ extension FileCacheStore {
         private static let length = MemoryLayout<UInt64>.size
 
         /// The mapped eight bytes, or `nil` when the file could not be mapped.
-        private let mapping: UnsafeMutableRawPointer?
-        /// Whether this store increments the mapped number (else its own removals go to `local`).
-        private let writable: Bool
+        private let mapping: UnsafeRawPointer?
+        /// A descriptor open for writing, or -1.
         private let fd: Int32
         private let path: String
         /// Serializes this store's increments: `flock` does not exclude threads sharing a descriptor.
         private let incrementing = Locked(())
-        /// This process's count for the folder when the file cannot be written.
-        private let local: Locked<UInt64>
+        /// This process's count for the folder, for increments the file did not take.
+        private let local: LocalCount
 
         /// Opens or creates the counter file in `root` and maps it; never throws, falling back
         /// as described above.
         init(root: String) {
-            path = root + "/" + Self.fileName
-            local = Self.localCounter(for: root)
-            var opened: (fd: Int32, mapping: UnsafeMutableRawPointer, writable: Bool)?
-            for writable in [true, false] where opened == nil {
-                opened = Self.map(path, writable: writable)
-            }
-            fd = opened?.fd ?? -1
-            mapping = opened?.mapping
-            writable = opened?.writable ?? false
+            let path = root + "/" + Self.fileName
+            self.path = path
+            local = LocalCount.forFolder(root)
+            let writable = Self.open(path, writable: true)
+            let opened = writable ?? Self.open(path, writable: false)
+            let mapping = opened.flatMap { try? POSIX.mapShared($0, length: Self.length, path: path) }
+            self.mapping = mapping
+            if let opened, opened != writable { POSIX.closeQuietly(opened) }
+            if let writable, mapping == nil { POSIX.closeQuietly(writable) }
+            fd = mapping == nil ? -1 : writable ?? -1
         }
 
         deinit {
@@ -64,69 +70,80 @@ extension FileCacheStore {
             if fd >= 0 { POSIX.closeQuietly(fd) }
         }
 
-        /// The current number; see the type's documentation for why a plain load is enough.
+        /// The current number; see the type's documentation for why plain loads are enough.
         @inline(__always)
         var value: UInt64 {
-            guard let mapping else { return local.withLock { $0 } }
-            let shared = UInt64(littleEndian: mapping.load(as: UInt64.self))
-            return writable ? shared : shared &+ local.withLock { $0 }
+            let shared = mapping.map { UInt64(littleEndian: $0.load(as: UInt64.self)) } ?? 0
+            return shared &+ local.value
         }
 
         /// Adds one: called before a removal starts and again after it ends.
         func increment() {
-            guard let mapping, writable else {
-                local.withLock { $0 &+= 1 }
-                return
+            let written = fd >= 0 && incrementing.withLock { _ -> Bool in
+                do throws(FileCacheStoreError) {
+                    try POSIX.lockExclusively(fd, path: path)
+                    defer { try? POSIX.unlock(fd, path: path) }
+                    try POSIX.writeNumber(fd, try POSIX.readNumber(fd, path: path) &+ 1, path: path)
+                    return true
+                } catch {
+                    return false
+                }
             }
-            incrementing.withLock { _ in
-                // Without the file lock (it cannot fail on a local file but for `ENOLCK`) an
-                // increment racing another process's could be lost, yet the number still
-                // changes, which is what readers look for.
-                let locked = (try? POSIX.lockExclusively(fd, path: path)) != nil
-                let next = UInt64(littleEndian: mapping.load(as: UInt64.self)) &+ 1
-                mapping.storeBytes(of: next.littleEndian, as: UInt64.self)
-                if locked { try? POSIX.unlock(fd, path: path) }
-            }
+            if !written { local.increment() }
         }
 
-        /// Opens, sizes and maps the file; `nil` if any step fails or it is not a regular file.
-        private static func map(
-            _ path: String, writable: Bool
-        ) -> (fd: Int32, mapping: UnsafeMutableRawPointer, writable: Bool)? {
+        /// Opens the file and checks it is a regular one of at least eight bytes, sizing it
+        /// when it was just created; `nil` if any step fails.
+        private static func open(_ path: String, writable: Bool) -> Int32? {
             guard let fd = try? POSIX.openShared(path, writable: writable) else { return nil }
             do throws(FileCacheStoreError) {
                 let info = try POSIX.status(of: fd, path: path)
-                guard info.isRegularFile else {
-                    POSIX.closeQuietly(fd)
-                    return nil
-                }
-                if info.size < length {
-                    // Growing from zero keeps the number at zero; a file another process has
-                    // already sized is left alone, so its number is never reset.
-                    guard writable else {
-                        POSIX.closeQuietly(fd)
-                        return nil
-                    }
+                if info.isRegularFile, info.size >= length { return fd }
+                // Growing from zero keeps the number at zero; a file another process has
+                // already sized is left alone, so its number is never reset.
+                if info.isRegularFile, writable {
                     try POSIX.setLength(fd, length, path: path)
+                    return fd
                 }
-                let mapping = try POSIX.mapShared(fd, length: length, writable: writable, path: path)
-                return (fd, mapping, writable)
-            } catch {
-                POSIX.closeQuietly(fd)
-                return nil
+            } catch {}
+            POSIX.closeQuietly(fd)
+            return nil
+        }
+    }
+
+    /// One count per folder path for the whole process, read with a plain aligned load
+    /// (see `RemovalCounter`) and incremented under a lock.
+    final class LocalCount: @unchecked Sendable {
+        private let storage: UnsafeMutablePointer<UInt64>
+        private let lock = NSLock()
+
+        private init() {
+            // Never freed: one per folder path for the life of the process.
+            storage = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+            storage.initialize(to: 0)
+        }
+
+        /// The current count.
+        @inline(__always)
+        var value: UInt64 { UnsafeRawPointer(storage).load(as: UInt64.self) }
+
+        /// Adds one.
+        func increment() {
+            lock.lock()
+            defer { lock.unlock() }
+            storage.pointee &+= 1
+        }
+
+        /// The count of the folder at `root`, shared by every store on it in this process.
+        static func forFolder(_ root: String) -> LocalCount {
+            counts.withLock { counts in
+                if let count = counts[root] { return count }
+                let count = LocalCount()
+                counts[root] = count
+                return count
             }
         }
 
-        /// One in-process counter per folder path, shared by every store on it.
-        private static func localCounter(for root: String) -> Locked<UInt64> {
-            localCounters.withLock { counters in
-                if let counter = counters[root] { return counter }
-                let counter = Locked<UInt64>(0)
-                counters[root] = counter
-                return counter
-            }
-        }
-
-        private static let localCounters = Locked<[String: Locked<UInt64>]>([:])
+        private static let counts = Locked<[String: LocalCount]>([:])
     }
 }

@@ -13,7 +13,12 @@ import Foundation
 ///   least recently used entries are removed in the background once the store is over it.
 ///   A request never waits for that.
 /// - Removing a partition, an endpoint or one of its paths costs the same however many
-///   entries it holds.
+///   entries it holds. When a removal returns, nothing it removed is left under the folder,
+///   trash included; a write racing it is dropped or lands afresh, and never throws.
+/// - Only regular files are read: anything else at an entry's path is a miss, removed and
+///   reported, and never blocks.
+/// - `removalCount` is shared by every store on the folder, in every process, through the
+///   small mapped file `<directory>/removals` (see `RemovalCounter`).
 public final class FileCacheStore: CacheStore {
     /// The folder holding the store, for diagnostics and for pointing an extension at it.
     public let directory: URL

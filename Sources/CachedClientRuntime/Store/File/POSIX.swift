@@ -232,17 +232,17 @@ enum POSIX {
         _ = try call("set the length of", path) { ftruncate(fd, off_t(length)) }
     }
 
-    /// Maps the first `length` bytes of an open file, shared with every process that maps it.
-    static func mapShared(
-        _ fd: Int32, length: Int, writable: Bool, path: String
-    ) throws(FileCacheStoreError) -> UnsafeMutableRawPointer {
-        let protection = writable ? PROT_READ | PROT_WRITE : PROT_READ
+    /// Maps the first `length` bytes of an open file for reading, shared with every process
+    /// that maps it. Read-only on purpose: a store through a shared mapping that cannot reach
+    /// the file (a full or read-only file system) kills the process with `SIGBUS`, where
+    /// `pwrite` returns an error.
+    static func mapShared(_ fd: Int32, length: Int, path: String) throws(FileCacheStoreError) -> UnsafeRawPointer {
         while true {
             // `MAP_FAILED` is `(void *)-1`, a macro Swift does not import.
-            if let address = mmap(nil, length, protection, MAP_SHARED, fd, 0),
+            if let address = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0),
                 address != UnsafeMutableRawPointer(bitPattern: -1)
             {
-                return address
+                return UnsafeRawPointer(address)
             }
             let code = errno
             if code == EINTR { continue }
@@ -251,8 +251,23 @@ enum POSIX {
     }
 
     /// Unmaps what `mapShared` mapped.
-    static func unmap(_ address: UnsafeMutableRawPointer, length: Int) {
-        _ = munmap(address, length)
+    static func unmap(_ address: UnsafeRawPointer, length: Int) {
+        _ = munmap(UnsafeMutableRawPointer(mutating: address), length)
+    }
+
+    /// The little-endian `UInt64` at the start of an open file; a short read is an I/O error.
+    static func readNumber(_ fd: Int32, path: String) throws(FileCacheStoreError) -> UInt64 {
+        var value: UInt64 = 0
+        let count = try call("read", path) { pread(fd, &value, 8, 0) }
+        guard count == 8 else { throw FileCacheStoreError(operation: "read", path: path, code: EIO) }
+        return UInt64(littleEndian: value)
+    }
+
+    /// Writes a little-endian `UInt64` at the start of an open file; a short write is an I/O error.
+    static func writeNumber(_ fd: Int32, _ number: UInt64, path: String) throws(FileCacheStoreError) {
+        var value = number.littleEndian
+        let count = try call("write", path) { pwrite(fd, &value, 8, 0) }
+        guard count == 8 else { throw FileCacheStoreError(operation: "write", path: path, code: EIO) }
     }
 
     /// Takes the exclusive `flock` of an open file, waiting for other holders; it excludes
