@@ -54,7 +54,7 @@ struct FileCacheStoreManyProcessesTests {
                 "many processes (\(Self.seconds) s): sign-outs \(signOut["operations"] ?? "?"), "
                     + "churn operations \(churns.map { $0["operations"] ?? "?" }.joined(separator: " + ")), "
                     + "errors \(figures.map { $0["errors"] ?? "?" }.joined(separator: "/")), "
-                    + "alice files before sign-outs \(signOut["aliceFilesBefore"] ?? "?"), "
+                    + "alice files before every 10th sign-out \(signOut["aliceFilesBefore"] ?? "?"), "
                     + "left after sign-outs \(signOut["filesLeft"] ?? "?") files / \(signOut["bytesLeft"] ?? "?") bytes; "
                     + "time in sign-outs \(signOut["signOutMilliseconds"] ?? "?") ms, in checks \(signOut["checkMilliseconds"] ?? "?") ms")
         }
