@@ -29,9 +29,7 @@ extension CachedClient {
     /// call started. The write is reported as `.store` when it lands (if `reportingStore`), or
     /// as an `.error` when it fails.
     func write<T: Sendable>(_ entry: CacheEntry, _ call: Call, value: T, reportingStore: Bool) {
-        if let keyPartition = call.key.partition, keyPartition != (partition ?? "") {
-            return
-        }
+        if call.rule.scope == .user, call.partition != partition { return }
         guard let id = writes.stage(entry, for: call.key, since: call.generation) else { return }
         memory.hold(entry, value: value, for: call.key, replacingNewer: true) {
             writes.isCurrent(call.key, since: call.generation)
