@@ -1,0 +1,37 @@
+/// Where one-line text goes: the file being written, or a counter that measures a line
+/// before it is written, so that the same code both measures and writes and the two
+/// can never disagree.
+protocol TextSink {
+    mutating func append(_ piece: String)
+}
+
+/// A sink that only counts what it is given.
+protocol TextCount: TextSink {
+    var total: Int { get }
+}
+
+/// Counts UTF-8 bytes.
+struct ByteCount: TextCount {
+    var total = 0
+    mutating func append(_ piece: String) { total += piece.utf8.count }
+}
+
+/// Counts characters, as `String.count` counts them in each piece.
+struct CharacterCount: TextCount {
+    var total = 0
+    mutating func append(_ piece: String) { total += piece.characterCount }
+}
+
+/// Collects the text, for the few pieces needed as a `String`.
+struct TextBuffer: TextSink {
+    var text = ""
+    mutating func append(_ piece: String) { text += piece }
+}
+
+extension String {
+    /// `count`, without grapheme breaking when the text is ASCII (nearly always).
+    var characterCount: Int {
+        let ascii = utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
+        return ascii == true ? utf8.count : count
+    }
+}
