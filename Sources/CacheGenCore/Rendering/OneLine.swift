@@ -67,12 +67,16 @@ enum OneLine {
             }
             sink.append("]")
         case .try(let operand):
-            sink.append("try ")
-            write(operand, into: &sink)
+            write(operand, after: "try ", into: &sink)
         case .await(let operand):
-            sink.append("await ")
-            write(operand, into: &sink)
+            write(operand, after: "await ", into: &sink)
         }
+    }
+
+    /// `keyword expression`: `try`, `await`, `return`, `throw`.
+    private static func write<Sink: TextSink>(_ expression: Expression, after keyword: String, into sink: inout Sink) {
+        sink.append(keyword)
+        write(expression, into: &sink)
     }
 
     /// `{ a, b in first; second }`.
@@ -103,11 +107,9 @@ enum OneLine {
             sink.append(" = ")
             write(value, into: &sink)
         case .return(let value):
-            sink.append("return ")
-            write(value, into: &sink)
+            write(value, after: "return ", into: &sink)
         case .throw(let error):
-            sink.append("throw ")
-            write(error, into: &sink)
+            write(error, after: "throw ", into: &sink)
         case .switchOver(let subject, let cases):
             sink.append("switch ")
             write(subject, into: &sink)
