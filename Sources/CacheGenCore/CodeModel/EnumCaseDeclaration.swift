@@ -5,5 +5,5 @@ struct EnumCaseDeclaration: Sendable, Hashable {
     /// The raw value, as the string it stands for (the renderer writes the literal).
     var rawValue: String?
     /// The type of the one unlabelled associated value: `case unknown(String)`.
-    var associatedType: String?
+    var associatedType: SwiftType?
 }

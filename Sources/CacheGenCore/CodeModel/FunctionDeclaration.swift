@@ -5,12 +5,12 @@ struct FunctionDeclaration: Sendable, Hashable {
         /// The argument label, when it differs from the name (`_` for none).
         var label: String?
         var name: String
-        var type: String
+        var type: SwiftType
         var defaultValue: Expression?
 
         /// A parameter named after a Swift name, with label and inner name made safe
         /// by `SwiftNaming` (`in: Int`, `` `inout`: Int ``, `self self_: String`).
-        init(swiftName: String, type: String, defaultValue: Expression? = nil) {
+        init(swiftName: String, type: SwiftType, defaultValue: Expression? = nil) {
             let label = SwiftNaming.label(swiftName)
             let value = SwiftNaming.parameterValue(swiftName)
             let unescapedValue = SwiftNaming.unescaped(value)
@@ -18,7 +18,7 @@ struct FunctionDeclaration: Sendable, Hashable {
             self.init(label: sameName ? nil : label, name: sameName ? label : value, type: type, defaultValue: defaultValue)
         }
 
-        init(label: String? = nil, name: String, type: String, defaultValue: Expression? = nil) {
+        init(label: String? = nil, name: String, type: SwiftType, defaultValue: Expression? = nil) {
             self.label = label
             self.name = name
             self.type = type
@@ -39,7 +39,7 @@ struct FunctionDeclaration: Sendable, Hashable {
     var parameters: [Parameter] = []
     var isAsync = false
     var isThrowing = false
-    var returnType: String?
+    var returnType: SwiftType?
     /// `nil` for a protocol requirement.
     var body: [Statement]?
 }

@@ -7,7 +7,7 @@ struct PropertyDeclaration: Sendable, Hashable {
     var isStatic = false
     var isMutable = false
     var name: String
-    var type: String?
+    var type: SwiftType?
     var value: Expression?
     /// The getter of a computed property; `nil` for a stored one.
     var getter: [Statement]?

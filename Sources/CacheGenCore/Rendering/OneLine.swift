@@ -1,4 +1,4 @@
-/// Expressions and statements written on one line, into any `TextSink`: the file, or a
+/// Types, expressions and statements written on one line, into any `TextSink`: the file, or a
 /// counter that measures the line first. Closures always take this form.
 enum OneLine {
     /// The length of `expression` on one line, in what `count` counts.
@@ -12,6 +12,13 @@ enum OneLine {
     static func text(_ expression: Expression) -> String {
         var buffer = TextBuffer()
         write(expression, into: &buffer)
+        return buffer.text
+    }
+
+    /// `type` as a `String`.
+    static func text(_ type: SwiftType) -> String {
+        var buffer = TextBuffer()
+        write(type, into: &buffer)
         return buffer.text
     }
 
@@ -70,6 +77,55 @@ enum OneLine {
             write(operand, after: "try ", into: &sink)
         case .await(let operand):
             write(operand, after: "await ", into: &sink)
+        }
+    }
+
+    static func write<Sink: TextSink>(_ type: SwiftType, into sink: inout Sink) {
+        switch type {
+        case .named(let name):
+            sink.append(name)
+        case .generic(let name, let arguments):
+            sink.append(name)
+            sink.append("<")
+            for (index, argument) in arguments.enumerated() {
+                if index > 0 { sink.append(", ") }
+                write(argument, into: &sink)
+            }
+            sink.append(">")
+        case .existential(let name):
+            sink.append("any ")
+            sink.append(name)
+        case .array(let element):
+            sink.append("[")
+            write(element, into: &sink)
+            sink.append("]")
+        case .dictionary(let key, let value):
+            sink.append("[")
+            write(key, into: &sink)
+            sink.append(": ")
+            write(value, into: &sink)
+            sink.append("]")
+        case .optional(let wrapped):
+            write(wrapped, into: &sink)
+            sink.append("?")
+        case .function(let function):
+            if function.isSendable { sink.append("@Sendable ") }
+            sink.append("(")
+            for (index, parameter) in function.parameters.enumerated() {
+                if index > 0 { sink.append(", ") }
+                sink.append("_ ")
+                sink.append(parameter.name)
+                sink.append(": ")
+                write(parameter.type, into: &sink)
+            }
+            sink.append(")")
+            if function.isAsync { sink.append(" async") }
+            if function.isThrowing { sink.append(" throws") }
+            sink.append(" -> ")
+            write(function.result, into: &sink)
+        case .escaping(let closure):
+            sink.append("@escaping ")
+            write(closure, into: &sink)
         }
     }
 

@@ -4,29 +4,16 @@ extension SwiftRenderer {
     func render(_ function: FunctionDeclaration, into writer: inout LineWriter) {
         doc(function.doc, into: &writer)
         let modifiers = modifiers(function.visibility, isStatic: function.isStatic)
-        let keyword = function.name == "init" ? "init" : "func "
-        let name = function.name == "init" ? "" : function.name
-        let effects = function.isAsync ? (function.isThrowing ? " async throws" : " async") : (function.isThrowing ? " throws" : "")
-        let arrow = function.returnType == nil ? "" : " -> "
-        let result = function.returnType ?? ""
-        let opening = function.body == nil ? "" : " {"
-        let separators = max(function.parameters.count - 1, 0) * 2
-        let fixed = [modifiers, keyword, name, effects, arrow, result, opening]
         let fits = writer.fits(
-            bytes: fixed.reduce(2 + separators) { $0 + $1.utf8.count } + Self.measure(function.parameters, ByteCount()),
-            characters: fixed.reduce(2 + separators) { $0 + $1.characterCount }
-                + Self.measure(function.parameters, CharacterCount()))
-        writer.startLine()
-        writer.append(modifiers)
-        writer.append(keyword)
-        writer.append(name)
-        writer.append("(")
+            bytes: Self.measure(function, modifiers: modifiers, ByteCount()),
+            characters: Self.measure(function, modifiers: modifiers, CharacterCount()))
         if fits {
-            for (index, parameter) in function.parameters.enumerated() {
-                if index > 0 { writer.append(", ") }
-                Self.write(parameter, into: &writer)
-            }
+            writer.startLine()
+            Self.writeSignature(function, modifiers: modifiers, into: &writer)
+            writer.endLine()
         } else {
+            writer.startLine()
+            Self.writeOpening(function, modifiers: modifiers, into: &writer)
             writer.endLine()
             writer.indented { inner in
                 for (index, parameter) in function.parameters.enumerated() {
@@ -37,23 +24,53 @@ extension SwiftRenderer {
                 }
             }
             writer.startLine()
+            Self.writeClosing(function, into: &writer)
+            writer.endLine()
         }
-        writer.append(")")
-        writer.append(effects)
-        writer.append(arrow)
-        writer.append(result)
-        writer.append(opening)
-        writer.endLine()
         guard let body = function.body else { return }
         writer.indented { inner in body.forEach { render($0, into: &inner) } }
         writer.write("}")
     }
 
-    /// The parameters' own text, without separators.
-    private static func measure<Count: TextCount>(_ parameters: [FunctionDeclaration.Parameter], _ count: Count) -> Int {
+    /// The signature's length on one line, in what `count` counts.
+    private static func measure<Count: TextCount>(_ function: FunctionDeclaration, modifiers: String, _ count: Count) -> Int {
         var count = count
-        for parameter in parameters { write(parameter, into: &count) }
+        writeSignature(function, modifiers: modifiers, into: &count)
         return count.total
+    }
+
+    /// `modifiers func name(parameters) async throws -> Result {` on one line.
+    private static func writeSignature<Sink: TextSink>(_ function: FunctionDeclaration, modifiers: String, into sink: inout Sink) {
+        writeOpening(function, modifiers: modifiers, into: &sink)
+        for (index, parameter) in function.parameters.enumerated() {
+            if index > 0 { sink.append(", ") }
+            write(parameter, into: &sink)
+        }
+        writeClosing(function, into: &sink)
+    }
+
+    /// `modifiers func name(`.
+    private static func writeOpening<Sink: TextSink>(_ function: FunctionDeclaration, modifiers: String, into sink: inout Sink) {
+        sink.append(modifiers)
+        if function.name == "init" {
+            sink.append("init")
+        } else {
+            sink.append("func ")
+            sink.append(function.name)
+        }
+        sink.append("(")
+    }
+
+    /// `) async throws -> Result {`, the brace only when there is a body.
+    private static func writeClosing<Sink: TextSink>(_ function: FunctionDeclaration, into sink: inout Sink) {
+        sink.append(")")
+        if function.isAsync { sink.append(" async") }
+        if function.isThrowing { sink.append(" throws") }
+        if let result = function.returnType {
+            sink.append(" -> ")
+            OneLine.write(result, into: &sink)
+        }
+        if function.body != nil { sink.append(" {") }
     }
 
     /// `label name: Type = value`.
@@ -64,7 +81,7 @@ extension SwiftRenderer {
         }
         sink.append(parameter.name)
         sink.append(": ")
-        sink.append(parameter.type)
+        OneLine.write(parameter.type, into: &sink)
         if let value = parameter.defaultValue {
             sink.append(" = ")
             OneLine.write(value, into: &sink)

@@ -40,7 +40,7 @@ struct SwiftRenderer: Sendable {
             writer.append(enumCase.name)
             if let associated = enumCase.associatedType {
                 writer.append("(")
-                writer.append(associated)
+                OneLine.write(associated, into: &writer)
                 writer.append(")")
             }
             if let rawValue = enumCase.rawValue {
@@ -85,7 +85,7 @@ struct SwiftRenderer: Sendable {
         text += modifiers(property.visibility, isStatic: property.isStatic)
         text += property.isMutable || property.getter != nil ? "var " : "let "
         text += property.name
-        if let type = property.type { text += ": \(type)" }
+        if let type = property.type { text += ": " + OneLine.text(type) }
         if let getter = property.getter {
             writer.write(text + " {")
             writer.indented { inner in getter.forEach { render($0, into: &inner) } }

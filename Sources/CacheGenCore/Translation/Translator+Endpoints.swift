@@ -70,7 +70,7 @@ extension Translator {
             : [.variable(isMutable: true, name: name, value: create)] + statements + [.return(local)]
         return FunctionDeclaration(
             visibility: .none, isStatic: true, name: method.name,
-            parameters: method.parameters(policy: .none, optionalDefaults: false), returnType: "EndpointRequest",
+            parameters: method.parameters(policy: .none, optionalDefaults: false), returnType: .named("EndpointRequest"),
             body: body)
     }
 

@@ -12,18 +12,18 @@ extension Translator {
         members.append(
             .enumCase(
                 EnumCaseDeclaration(
-                    doc: ["A value the spec does not list, as the server sent it."], name: unknown, associatedType: "String")))
+                    doc: ["A value the spec does not list, as the server sent it."], name: unknown, associatedType: .named("String"))))
         members.append(
             .property(
                 PropertyDeclaration(
-                    doc: ["The values the spec lists."], isStatic: true, name: "allCases", type: "[\(name)]",
+                    doc: ["The values the spec lists."], isStatic: true, name: "allCases", type: .array(.named(name)),
                     value: .array(cases.map { .implicitMember($0.name) }))))
         let rawValue = Expression.identifier("rawValue")
         members.append(
             .function(
                 FunctionDeclaration(
                     doc: ["The case for a wire value; values the spec does not list become `.\(unknown)`."],
-                    name: "init", parameters: [.init(name: "rawValue", type: "String")],
+                    name: "init", parameters: [.init(name: "rawValue", type: .named("String"))],
                     body: [
                         .switchOver(
                             rawValue,
@@ -33,7 +33,7 @@ extension Translator {
         members.append(
             .property(
                 PropertyDeclaration(
-                    doc: ["The value as sent on the wire."], name: "rawValue", type: "String",
+                    doc: ["The value as sent on the wire."], name: "rawValue", type: .named("String"),
                     getter: [
                         .switchOver(
                             .selfValue,

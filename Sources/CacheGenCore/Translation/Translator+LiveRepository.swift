@@ -7,11 +7,11 @@ extension Translator {
         var members: [Declaration] = [
             .property(
                 PropertyDeclaration(
-                    doc: ["Does the HTTP, the caching and the storage."], name: "client", type: "CachedClient")),
+                    doc: ["Does the HTTP, the caching and the storage."], name: "client", type: .named("CachedClient"))),
             .function(
                 FunctionDeclaration(
                     doc: ["Creates a repository that sends its requests through `client`."], name: "init",
-                    parameters: [.init(name: "client", type: "CachedClient")],
+                    parameters: [.init(name: "client", type: .named("CachedClient"))],
                     body: [.assignment(client, .identifier("client"))])),
         ]
         for method in methods {

@@ -6,20 +6,20 @@ extension Translator {
         /// The Swift method name before escaping; doc comments and derived names use it.
         let baseName: String
         let arguments: [Argument]
-        let responseType: String?
+        let responseType: SwiftType?
         let isCached: Bool
         let defaultPolicy: String
 
         struct Argument {
             /// The Swift name, unescaped.
             let name: String
-            let type: String
+            let type: SwiftType
             let isOptional: Bool
             let parameter: Parameter?
             /// The declared parameter, without a default value.
             let declaration: FunctionDeclaration.Parameter
 
-            init(name: String, type: String, isOptional: Bool, parameter: Parameter?) {
+            init(name: String, type: SwiftType, isOptional: Bool, parameter: Parameter?) {
                 self.name = name
                 self.type = type
                 self.isOptional = isOptional
@@ -35,13 +35,15 @@ extension Translator {
         /// The method name, escaped where it is a keyword.
         var name: String { SwiftNaming.escaped(baseName) }
         var streamName: String { SwiftNaming.escaped(baseName + "Stream") }
-        var streamType: String { "AsyncThrowingStream<CachedValue<\(responseType ?? "Void")>, any Error>" }
+        var streamType: SwiftType {
+            .generic("AsyncThrowingStream", [.generic("CachedValue", [responseType ?? .void]), .existential("Error")])
+        }
         /// The `Endpoint` constant's and the request builder's name in the live repository.
         var endpointConstant: Expression { Expression.identifier("Endpoints").dot(name) }
 
-        var returnType: String? {
+        var returnType: SwiftType? {
             guard let responseType else { return nil }
-            return isCached ? "CachedValue<\(responseType)>" : responseType
+            return isCached ? .generic("CachedValue", [responseType]) : responseType
         }
 
         func parameters(policy: PolicyArgument, optionalDefaults: Bool) -> [FunctionDeclaration.Parameter] {
@@ -52,8 +54,8 @@ extension Translator {
             }
             switch policy {
             case .none: break
-            case .optional: list.append(.init(name: "policy", type: "CachePolicy?"))
-            case .defaulted: list.append(.init(name: "policy", type: "CachePolicy", defaultValue: .implicitMember(defaultPolicy)))
+            case .optional: list.append(.init(name: "policy", type: .optional(.named("CachePolicy"))))
+            case .defaulted: list.append(.init(name: "policy", type: .named("CachePolicy"), defaultValue: .implicitMember(defaultPolicy)))
             }
             return list
         }

@@ -11,8 +11,10 @@ extension Translator {
             let parameters = method.parameters(policy: method.isCached ? .optional : .none, optionalDefaults: false)
             let handlerName = SwiftNaming.escaped(method.baseName + "Handler")
             let handler = Expression.selfValue.dot(handlerName)
-            let closureType = "@Sendable (" + parameters.map { "_ \($0.label ?? $0.name): \($0.type)" }.joined(separator: ", ")
-                + ") async throws -> " + (method.returnType ?? "Void")
+            let closureType = SwiftType.function(
+                .init(
+                    parameters: parameters.map { .init(name: $0.label ?? $0.name, type: $0.type) }, isSendable: true, isAsync: true,
+                    isThrowing: true, result: method.returnType ?? .void))
             let notImplemented = Expression.call(
                 .identifier("MockNotImplemented"),
                 [.init(label: "endpoint", value: .string("\(method.repository).\(method.endpoint.name.name)"))])
@@ -22,7 +24,7 @@ extension Translator {
                         doc: ["Answers `\(method.baseName)`."], isMutable: true, name: handlerName, type: closureType)))
             initParameters.append(
                 .init(
-                    swiftName: method.baseName, type: "@escaping " + closureType,
+                    swiftName: method.baseName, type: .escaping(closureType),
                     defaultValue: .closure(.init(parameters: parameters.map { _ in "_" }, body: [.throw(notImplemented)]))))
             initBody.append(.assignment(handler, .identifier(SwiftNaming.parameterValue(method.baseName))))
             let values = parameters.map { Expression.Argument(value: $0.value) }

@@ -42,7 +42,7 @@ extension Translator {
     }
 
     /// `names` and `types`: each property's Swift name (unescaped) and type.
-    private func memberwiseInit(_ properties: [Property], names: [String], types: [String]) -> FunctionDeclaration {
+    private func memberwiseInit(_ properties: [Property], names: [String], types: [SwiftType]) -> FunctionDeclaration {
         let hasOptionals = properties.contains { $0.type.isOptional }
         return FunctionDeclaration(
             doc: [hasOptionals ? "Creates a value; optional properties default to `nil`." : "Creates a value."],

@@ -57,7 +57,7 @@ extension Translator {
         return TypeDeclaration(kind: .extension, name: SwiftNaming.typeName(repository.name.name), members: members)
     }
 
-    private func withoutOptionals(_ method: Method, name: String, isAsync: Bool, returnType: String?) -> FunctionDeclaration {
+    private func withoutOptionals(_ method: Method, name: String, isAsync: Bool, returnType: SwiftType?) -> FunctionDeclaration {
         let required = method.parameters(policy: .none, optionalDefaults: false)
             .enumerated().filter { !method.arguments[$0.offset].isOptional }.map(\.element)
         let call = Expression.call(Expression.selfValue.dot(name), method.forwarding(omittingOptionals: true), wrapping: .whenLong)

@@ -67,23 +67,23 @@ struct Translator: Sendable {
             ])
     }
 
-    /// The Swift spelling of a spec type.
-    func swiftType(_ type: TypeRef) -> String {
+    /// The Swift type of a spec type.
+    func swiftType(_ type: TypeRef) -> SwiftType {
         switch type {
         case .scalar(let scalar):
             switch scalar {
-            case .string: "String"
-            case .int: "Int"
-            case .double: "Double"
-            case .bool: "Bool"
-            case .date: "Date"
-            case .url: "URL"
-            case .uuid: "UUID"
+            case .string: .named("String")
+            case .int: .named("Int")
+            case .double: .named("Double")
+            case .bool: .named("Bool")
+            case .date: .named("Date")
+            case .url: .named("URL")
+            case .uuid: .named("UUID")
             }
-        case .model(let name): typeNames[name] ?? SwiftNaming.typeName(name)
-        case .array(let element): "[\(swiftType(element))]"
-        case .dictionary(let value): "[String: \(swiftType(value))]"
-        case .optional(let wrapped): swiftType(wrapped) + "?"
+        case .model(let name): .named(typeNames[name] ?? SwiftNaming.typeName(name))
+        case .array(let element): .array(swiftType(element))
+        case .dictionary(let value): .dictionary(key: .named("String"), value: swiftType(value))
+        case .optional(let wrapped): .optional(swiftType(wrapped))
         }
     }
 }
