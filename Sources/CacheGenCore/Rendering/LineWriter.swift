@@ -1,7 +1,8 @@
-/// Lines with indentation, so that no other code counts spaces. Writes UTF-8 bytes
-/// straight into one buffer (appending to a `String` piece by piece costs several times
-/// more), made into the file's text once at the end.
+/// Lines with indentation, so that no other code counts spaces; lines are at most 120
+/// characters wide where the renderer can wrap them, indented four spaces a level.
 struct LineWriter: TextSink {
+    // UTF-8 bytes in one buffer, made into the file's text once at the end: appending to a
+    // `String` piece by piece costs several times more.
     private var bytes: [UInt8] = []
     private var depth = 0
     /// What the last line was, for `blank()`.

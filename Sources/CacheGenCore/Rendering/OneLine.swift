@@ -28,6 +28,10 @@ enum OneLine {
             sink.append(name)
         case .literal(let literal):
             switch literal {
+            case .string(let text) where SwiftLiteral.needsNoEscaping(text):
+                sink.append("\"")
+                sink.append(text)
+                sink.append("\"")
             case .string(let text): sink.append(SwiftLiteral.string(text))
             case .integer(let value): sink.append(String(value))
             case .boolean(let value): sink.append(value ? "true" : "false")

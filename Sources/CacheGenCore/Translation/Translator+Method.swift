@@ -10,6 +10,22 @@ extension Translator {
         let isCached: Bool
         let defaultPolicy: String
 
+        init(
+            endpoint: EndpointSpec, repository: String, arguments: [Argument], responseType: SwiftType?, isCached: Bool,
+            defaultPolicy: String
+        ) {
+            self.endpoint = endpoint
+            self.repository = repository
+            baseName = SwiftNaming.memberName(endpoint.name.name)
+            self.arguments = arguments
+            self.responseType = responseType
+            self.isCached = isCached
+            self.defaultPolicy = defaultPolicy
+            let cachedValue = SwiftType.generic("CachedValue", [responseType ?? .void])
+            returnType = responseType == nil ? nil : isCached ? cachedValue : responseType
+            streamType = .generic("AsyncThrowingStream", [cachedValue, .existential("Error")])
+        }
+
         struct Argument {
             /// The Swift name, unescaped.
             let name: String
@@ -35,16 +51,13 @@ extension Translator {
         /// The method name, escaped where it is a keyword.
         var name: String { SwiftNaming.escaped(baseName) }
         var streamName: String { SwiftNaming.escaped(baseName + "Stream") }
-        var streamType: SwiftType {
-            .generic("AsyncThrowingStream", [.generic("CachedValue", [responseType ?? .void]), .existential("Error")])
-        }
+        /// What the stream method returns.
+        let streamType: SwiftType
         /// The `Endpoint` constant's and the request builder's name in the live repository.
         var endpointConstant: Expression { Expression.identifier("Endpoints").dot(name) }
 
-        var returnType: SwiftType? {
-            guard let responseType else { return nil }
-            return isCached ? .generic("CachedValue", [responseType]) : responseType
-        }
+        /// What the method returns: the response, in a `CachedValue` when cached.
+        let returnType: SwiftType?
 
         func parameters(policy: PolicyArgument, optionalDefaults: Bool) -> [FunctionDeclaration.Parameter] {
             var list = arguments.map { argument in
@@ -88,8 +101,7 @@ extension Translator {
         }
         let cache = endpoint.response == nil ? nil : endpoint.cache
         return Method(
-            endpoint: endpoint, repository: repository.name.name,
-            baseName: SwiftNaming.memberName(endpoint.name.name), arguments: arguments,
+            endpoint: endpoint, repository: repository.name.name, arguments: arguments,
             responseType: endpoint.response.map(swiftType), isCached: cache != nil,
             defaultPolicy: cache?.settings.policy.rawValue ?? "networkFirst")
     }
