@@ -1,26 +1,29 @@
 /// A Swift expression, as a tree: the translator builds it, the renderer alone writes it.
-indirect enum Expression: Sendable, Hashable {
+///
+/// Only the cases that hold an expression are `indirect`, so names and literals need no
+/// allocation of their own.
+enum Expression: Sendable, Hashable {
     /// A name written as is: `policy`, `self`, `` `in` ``.
     case identifier(String)
     case literal(Literal)
     /// `base.name`.
-    case member(Expression, String)
+    indirect case member(Expression, String)
     /// `.name`, the type inferred.
     case implicitMember(String)
     /// `\.name`, the root inferred.
     case keyPath(String)
     /// `base?`, to call or access a member through an optional.
-    case optionalChaining(Expression)
+    indirect case optionalChaining(Expression)
     /// `callee(label: value, …)`, then the trailing closure if any; with no arguments and a
     /// trailing closure, `callee { … }`.
-    case call(Expression, [Argument], trailingClosure: Closure? = nil, wrapping: Wrapping = .never)
+    indirect case call(Expression, [Argument], trailingClosure: Closure? = nil, wrapping: Wrapping = .never)
     case closure(Closure)
     /// `[a, b]`.
     case array([Expression], wrapping: Wrapping = .never)
     /// `try expression`.
-    case `try`(Expression)
+    indirect case `try`(Expression)
     /// `await expression`.
-    case await(Expression)
+    indirect case await(Expression)
 
     /// A literal value; strings are escaped when written.
     enum Literal: Sendable, Hashable {

@@ -1,5 +1,5 @@
 /// A type as a declaration uses it; the renderer alone writes it.
-indirect enum SwiftType: Sendable, Hashable {
+enum SwiftType: Sendable, Hashable {
     /// A type by name: `String`, `Account`, `CachePolicy`.
     case named(String)
     /// `Name<A, B>`.
@@ -7,15 +7,15 @@ indirect enum SwiftType: Sendable, Hashable {
     /// `any Protocol`.
     case existential(String)
     /// `[Element]`.
-    case array(SwiftType)
+    indirect case array(SwiftType)
     /// `[Key: Value]`.
-    case dictionary(key: SwiftType, value: SwiftType)
+    indirect case dictionary(key: SwiftType, value: SwiftType)
     /// `Wrapped?`.
-    case optional(SwiftType)
+    indirect case optional(SwiftType)
     /// A closure's type.
-    case function(FunctionType)
+    indirect case function(FunctionType)
     /// `@escaping Type`: a closure parameter kept after the call returns.
-    case escaping(SwiftType)
+    indirect case escaping(SwiftType)
 
     /// `@Sendable (_ name: Type, …) async throws -> Result`.
     struct FunctionType: Sendable, Hashable {

@@ -34,7 +34,9 @@ struct LineWriter: TextSink {
     }
 
     mutating func append(_ piece: String) {
-        bytes.append(contentsOf: piece.utf8)
+        // One copy from contiguous UTF-8 (the `utf8` view would be copied byte by byte).
+        var piece = piece
+        piece.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     mutating func endLine() {
