@@ -34,9 +34,7 @@ struct LineWriter: TextSink {
     }
 
     mutating func append(_ piece: String) {
-        // One copy from contiguous UTF-8 (the `utf8` view would be copied byte by byte).
-        var piece = piece
-        piece.withUTF8 { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: piece.utf8)
     }
 
     mutating func endLine() {

@@ -23,10 +23,7 @@ enum SwiftLiteral {
     /// Whether `text` is written between the quotes as it is: printable ASCII without `\`
     /// or `"`, the common case.
     static func needsNoEscaping(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }
-        }
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }
     }
 
     /// One comment line with any line break or control character written as `\u{…}`,

@@ -3,15 +3,15 @@
 extension SwiftRenderer {
     func render(_ statement: Statement, into writer: inout LineWriter) {
         switch statement {
-        case .expression(let expression):
+        case .expression(let expression) where expression.mayWrap:
             render(expression, prefix: "", into: &writer)
-        case .variable(let isMutable, let name, let value):
+        case .variable(let isMutable, let name, let value) where value.mayWrap:
             render(value, prefix: (isMutable ? "var " : "let ") + name + " = ", into: &writer)
-        case .assignment(let target, let value):
+        case .assignment(let target, let value) where value.mayWrap:
             render(value, prefix: OneLine.text(target) + " = ", into: &writer)
-        case .return(let value):
+        case .return(let value) where value.mayWrap:
             render(value, prefix: "return ", into: &writer)
-        case .throw(let error):
+        case .throw(let error) where error.mayWrap:
             render(error, prefix: "throw ", into: &writer)
         case .switchOver(let subject, let cases):
             writer.startLine()
@@ -26,6 +26,10 @@ extension SwiftRenderer {
                 writer.indented { inner in switchCase.body.forEach { render($0, into: &inner) } }
             }
             writer.write("}")
+        default:
+            writer.startLine()
+            OneLine.write(statement, into: &writer)
+            writer.endLine()
         }
     }
 
@@ -33,20 +37,17 @@ extension SwiftRenderer {
     /// one argument or element a line.
     func render(_ expression: Expression, prefix: String, suffix: String = "", into writer: inout LineWriter) {
         switch expression {
+        case _ where !expression.mayWrap:
+            break
         case .try(let operand):
             return render(operand, prefix: prefix + "try ", suffix: suffix, into: &writer)
         case .await(let operand):
             return render(operand, prefix: prefix + "await ", suffix: suffix, into: &writer)
-        case .call(_, let arguments, _, .whenLong) where !arguments.isEmpty:
-            if !fits(expression, prefix: prefix, suffix: suffix, in: writer) {
-                return wrap(expression, prefix: prefix, suffix: suffix, into: &writer)
-            }
-        case .array(let elements, .whenLong) where !elements.isEmpty:
-            if !fits(expression, prefix: prefix, suffix: suffix, in: writer) {
-                return wrap(expression, prefix: prefix, suffix: suffix, into: &writer)
-            }
         default:
-            break
+            // A call or an array literal that may wrap.
+            if !fits(expression, prefix: prefix, suffix: suffix, in: writer) {
+                return wrap(expression, prefix: prefix, suffix: suffix, into: &writer)
+            }
         }
         writer.startLine()
         writer.append(prefix)
@@ -100,6 +101,18 @@ extension SwiftRenderer {
             OneLine.write(expression, into: &writer)
             writer.append(suffix)
             writer.endLine()
+        }
+    }
+}
+
+extension Expression {
+    /// Whether the renderer may write this expression on more than one line.
+    fileprivate var mayWrap: Bool {
+        switch self {
+        case .call(_, let arguments, _, .whenLong): !arguments.isEmpty
+        case .array(let elements, .whenLong): !elements.isEmpty
+        case .try(let operand), .await(let operand): operand.mayWrap
+        default: false
         }
     }
 }

@@ -81,18 +81,33 @@ struct SwiftRenderer: Sendable {
 
     private func render(_ property: PropertyDeclaration, into writer: inout LineWriter) {
         doc(property.doc, into: &writer)
-        var text = property.attributes.map { $0 + " " }.joined()
-        text += modifiers(property.visibility, isStatic: property.isStatic)
-        text += property.isMutable || property.getter != nil ? "var " : "let "
-        text += property.name
-        if let type = property.type { text += ": " + OneLine.text(type) }
-        if let getter = property.getter {
-            writer.write(text + " {")
-            writer.indented { inner in getter.forEach { render($0, into: &inner) } }
-            return writer.write("}")
+        if let value = property.value {
+            var declaration = TextBuffer()
+            writeDeclaration(property, into: &declaration)
+            return render(value, prefix: declaration.text + " = ", into: &writer)
         }
-        guard let value = property.value else { return writer.write(text) }
-        render(value, prefix: text + " = ", into: &writer)
+        writer.startLine()
+        writeDeclaration(property, into: &writer)
+        guard let getter = property.getter else { return writer.endLine() }
+        writer.append(" {")
+        writer.endLine()
+        writer.indented { inner in getter.forEach { render($0, into: &inner) } }
+        writer.write("}")
+    }
+
+    /// `@Attribute modifiers var name: Type`, without the value or getter.
+    private func writeDeclaration<Sink: TextSink>(_ property: PropertyDeclaration, into sink: inout Sink) {
+        for attribute in property.attributes {
+            sink.append(attribute)
+            sink.append(" ")
+        }
+        sink.append(modifiers(property.visibility, isStatic: property.isStatic))
+        sink.append(property.isMutable || property.getter != nil ? "var " : "let ")
+        sink.append(property.name)
+        if let type = property.type {
+            sink.append(": ")
+            OneLine.write(type, into: &sink)
+        }
     }
 
     func doc(_ lines: DocComment, into writer: inout LineWriter) {

@@ -31,8 +31,7 @@ struct TextBuffer: TextSink {
 extension String {
     /// `count`, without grapheme breaking when the text is ASCII (nearly always).
     var characterCount: Int {
-        var text = self
-        let isASCII = text.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
-        return isASCII ? utf8.count : count
+        let ascii = utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
+        return ascii == true ? utf8.count : count
     }
 }
