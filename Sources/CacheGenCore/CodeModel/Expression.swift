@@ -25,26 +25,12 @@ enum Expression: Sendable, Hashable {
     /// `await expression`.
     indirect case await(Expression)
 
-    /// A literal value.
+    /// A literal value; strings are escaped when written.
     enum Literal: Sendable, Hashable {
-        case string(StringLiteral)
+        case string(String)
         case integer(Int)
         case boolean(Bool)
         case `nil`
-    }
-
-    /// A string literal, escaped by `SwiftLiteral` once, when it is made: the renderer may
-    /// measure a line several times before it writes it.
-    struct StringLiteral: Sendable, Hashable {
-        /// The text the literal stands for.
-        let text: String
-        /// The literal as written in source, quotes included.
-        let source: String
-
-        init(_ text: String) {
-            self.text = text
-            source = SwiftLiteral.string(text)
-        }
     }
 
     /// One argument of a call, labelled or not.
@@ -72,7 +58,7 @@ enum Expression: Sendable, Hashable {
     static let selfValue = Expression.identifier("self")
 
     /// A string literal.
-    static func string(_ text: String) -> Expression { .literal(.string(StringLiteral(text))) }
+    static func string(_ text: String) -> Expression { .literal(.string(text)) }
 
     /// `self.name`.
     func dot(_ name: String) -> Expression { .member(self, name) }

@@ -28,7 +28,11 @@ enum OneLine {
             sink.append(name)
         case .literal(let literal):
             switch literal {
-            case .string(let literal): sink.append(literal.source)
+            case .string(let text) where SwiftLiteral.needsNoEscaping(text):
+                sink.append("\"")
+                sink.append(text)
+                sink.append("\"")
+            case .string(let text): sink.append(SwiftLiteral.string(text))
             case .integer(let value): sink.append(String(value))
             case .boolean(let value): sink.append(value ? "true" : "false")
             case .nil: sink.append("nil")
