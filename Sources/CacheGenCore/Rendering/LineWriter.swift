@@ -49,11 +49,13 @@ struct LineWriter: TextSink {
         last = .blank
     }
 
+    /// The width left at the current depth.
+    var room: Int { Self.width - depth * Self.indent }
+
     /// Whether a line of `bytes` UTF-8 bytes fits in the width at the current depth; the
     /// width counts characters, computed only when the bytes alone do not settle it.
     func fits(bytes: Int, characters: @autoclosure () -> Int) -> Bool {
-        let room = Self.width - depth * Self.indent
-        return bytes <= room || characters() <= room
+        bytes <= room || characters() <= room
     }
 
     mutating func indented(_ body: (inout LineWriter) -> Void) {

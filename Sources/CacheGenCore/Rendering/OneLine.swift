@@ -1,13 +1,6 @@
 /// Types, expressions and statements written on one line, into any `TextSink`: the file, or a
 /// counter that measures the line first. Closures always take this form.
 enum OneLine {
-    /// The length of `expression` on one line, in what `count` counts.
-    static func measure<Count: TextCount>(_ expression: Expression, _ count: Count) -> Int {
-        var count = count
-        write(expression, into: &count)
-        return count.total
-    }
-
     /// `expression` as a `String`.
     static func text(_ expression: Expression) -> String {
         var buffer = TextBuffer()

@@ -59,8 +59,16 @@ extension SwiftRenderer {
     /// Whether the one-line form fits, measured before anything is written.
     private func fits(_ expression: Expression, prefix: String, suffix: String, in writer: LineWriter) -> Bool {
         writer.fits(
-            bytes: prefix.utf8.count + OneLine.measure(expression, ByteCount()) + suffix.utf8.count,
-            characters: prefix.characterCount + OneLine.measure(expression, CharacterCount()) + suffix.characterCount)
+            bytes: Self.measure(prefix, expression, suffix, ByteCount(limit: writer.room)),
+            characters: Self.measure(prefix, expression, suffix, CharacterCount(limit: writer.room)))
+    }
+
+    private static func measure<Count: TextCount>(_ prefix: String, _ expression: Expression, _ suffix: String, _ count: Count) -> Int {
+        var count = count
+        count.append(prefix)
+        OneLine.write(expression, into: &count)
+        count.append(suffix)
+        return count.total
     }
 
     private func wrap(_ expression: Expression, prefix: String, suffix: String, into writer: inout LineWriter) {

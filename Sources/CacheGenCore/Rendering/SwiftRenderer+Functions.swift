@@ -5,8 +5,8 @@ extension SwiftRenderer {
         doc(function.doc, into: &writer)
         let modifiers = modifiers(function.visibility, isStatic: function.isStatic)
         let fits = writer.fits(
-            bytes: Self.measure(function, modifiers: modifiers, ByteCount()),
-            characters: Self.measure(function, modifiers: modifiers, CharacterCount()))
+            bytes: Self.measure(function, modifiers: modifiers, ByteCount(limit: writer.room)),
+            characters: Self.measure(function, modifiers: modifiers, CharacterCount(limit: writer.room)))
         if fits {
             writer.startLine()
             Self.writeSignature(function, modifiers: modifiers, into: &writer)

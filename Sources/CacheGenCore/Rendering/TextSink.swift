@@ -5,21 +5,38 @@ protocol TextSink {
     mutating func append(_ piece: String)
 }
 
-/// A sink that only counts what it is given.
+/// A sink that only counts what it is given, up to a limit: past it, the exact total no
+/// longer matters (the line does not fit), so the rest is not counted.
 protocol TextCount: TextSink {
+    init(limit: Int)
+    /// Exact up to `limit`; above it, only known to be above.
     var total: Int { get }
 }
 
 /// Counts UTF-8 bytes.
 struct ByteCount: TextCount {
-    var total = 0
-    mutating func append(_ piece: String) { total += piece.utf8.count }
+    private(set) var total = 0
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func append(_ piece: String) {
+        guard total <= limit else { return }
+        total += piece.utf8.count
+    }
 }
 
 /// Counts characters, as `String.count` counts them in each piece.
 struct CharacterCount: TextCount {
-    var total = 0
-    mutating func append(_ piece: String) { total += piece.characterCount }
+    private(set) var total = 0
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func append(_ piece: String) {
+        guard total <= limit else { return }
+        total += piece.characterCount
+    }
 }
 
 /// Collects the text, for the few pieces needed as a `String`.
