@@ -23,7 +23,8 @@ enum SwiftLiteral {
     /// Whether `text` is written between the quotes as it is: printable ASCII without `\`
     /// or `"`, the common case.
     static func needsNoEscaping(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }
+        let isPlain = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "\"") }
+        return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPlain) } ?? text.utf8.allSatisfy(isPlain)
     }
 
     /// One comment line with any line break or control character written as `\u{…}`,
