@@ -37,6 +37,10 @@ struct LineWriter: TextSink {
         bytes.append(contentsOf: piece.utf8)
     }
 
+    mutating func append(syntax: StaticString) {
+        syntax.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     mutating func endLine() {
         last = bytes.last == UInt8(ascii: "{") ? .opening : .other
         bytes.append(UInt8(ascii: "\n"))

@@ -22,54 +22,54 @@ enum OneLine {
         case .literal(let literal):
             switch literal {
             case .string(let text) where SwiftLiteral.needsNoEscaping(text):
-                sink.append("\"")
+                sink.append(syntax: "\"")
                 sink.append(text)
-                sink.append("\"")
+                sink.append(syntax: "\"")
             case .string(let text): sink.append(SwiftLiteral.string(text))
             case .integer(let value): sink.append(String(value))
             case .boolean(let value): sink.append(value ? "true" : "false")
-            case .nil: sink.append("nil")
+            case .nil: sink.append(syntax: "nil")
             }
         case .member(let base, let name):
             write(base, into: &sink)
-            sink.append(".")
+            sink.append(syntax: ".")
             sink.append(name)
         case .implicitMember(let name):
-            sink.append(".")
+            sink.append(syntax: ".")
             sink.append(name)
         case .keyPath(let name):
-            sink.append("\\.")
+            sink.append(syntax: "\\.")
             sink.append(name)
         case .optionalChaining(let base):
             write(base, into: &sink)
-            sink.append("?")
+            sink.append(syntax: "?")
         case .call(let callee, let arguments, let trailingClosure, _):
             write(callee, into: &sink)
             if !arguments.isEmpty || trailingClosure == nil {
-                sink.append("(")
+                sink.append(syntax: "(")
                 for (index, argument) in arguments.enumerated() {
-                    if index > 0 { sink.append(", ") }
+                    if index > 0 { sink.append(syntax: ", ") }
                     if let label = argument.label {
                         sink.append(label)
-                        sink.append(": ")
+                        sink.append(syntax: ": ")
                     }
                     write(argument.value, into: &sink)
                 }
-                sink.append(")")
+                sink.append(syntax: ")")
             }
             if let trailingClosure {
-                sink.append(" ")
+                sink.append(syntax: " ")
                 write(trailingClosure, into: &sink)
             }
         case .closure(let closure):
             write(closure, into: &sink)
         case .array(let elements, _):
-            sink.append("[")
+            sink.append(syntax: "[")
             for (index, element) in elements.enumerated() {
-                if index > 0 { sink.append(", ") }
+                if index > 0 { sink.append(syntax: ", ") }
                 write(element, into: &sink)
             }
-            sink.append("]")
+            sink.append(syntax: "]")
         case .try(let operand):
             write(operand, after: "try ", into: &sink)
         case .await(let operand):
@@ -83,45 +83,45 @@ enum OneLine {
             sink.append(name)
         case .generic(let name, let arguments):
             sink.append(name)
-            sink.append("<")
+            sink.append(syntax: "<")
             for (index, argument) in arguments.enumerated() {
-                if index > 0 { sink.append(", ") }
+                if index > 0 { sink.append(syntax: ", ") }
                 write(argument, into: &sink)
             }
-            sink.append(">")
+            sink.append(syntax: ">")
         case .existential(let name):
-            sink.append("any ")
+            sink.append(syntax: "any ")
             sink.append(name)
         case .array(let element):
-            sink.append("[")
+            sink.append(syntax: "[")
             write(element, into: &sink)
-            sink.append("]")
+            sink.append(syntax: "]")
         case .dictionary(let key, let value):
-            sink.append("[")
+            sink.append(syntax: "[")
             write(key, into: &sink)
-            sink.append(": ")
+            sink.append(syntax: ": ")
             write(value, into: &sink)
-            sink.append("]")
+            sink.append(syntax: "]")
         case .optional(let wrapped):
             write(wrapped, into: &sink)
-            sink.append("?")
+            sink.append(syntax: "?")
         case .function(let function):
-            if function.isSendable { sink.append("@Sendable ") }
-            sink.append("(")
+            if function.isSendable { sink.append(syntax: "@Sendable ") }
+            sink.append(syntax: "(")
             for (index, parameter) in function.parameters.enumerated() {
-                if index > 0 { sink.append(", ") }
-                sink.append("_ ")
+                if index > 0 { sink.append(syntax: ", ") }
+                sink.append(syntax: "_ ")
                 sink.append(parameter.name)
-                sink.append(": ")
+                sink.append(syntax: ": ")
                 write(parameter.type, into: &sink)
             }
-            sink.append(")")
-            if function.isAsync { sink.append(" async") }
-            if function.isThrowing { sink.append(" throws") }
-            sink.append(" -> ")
+            sink.append(syntax: ")")
+            if function.isAsync { sink.append(syntax: " async") }
+            if function.isThrowing { sink.append(syntax: " throws") }
+            sink.append(syntax: " -> ")
             write(function.result, into: &sink)
         case .escaping(let closure):
-            sink.append("@escaping ")
+            sink.append(syntax: "@escaping ")
             write(closure, into: &sink)
         }
     }
@@ -134,16 +134,16 @@ enum OneLine {
 
     /// `{ a, b in first; second }`.
     static func write<Sink: TextSink>(_ closure: Expression.Closure, into sink: inout Sink) {
-        sink.append("{ ")
+        sink.append(syntax: "{ ")
         if !closure.parameters.isEmpty {
             sink.append(closure.parameters.joined(separator: ", "))
-            sink.append(" in ")
+            sink.append(syntax: " in ")
         }
         for (index, statement) in closure.body.enumerated() {
-            if index > 0 { sink.append("; ") }
+            if index > 0 { sink.append(syntax: "; ") }
             write(statement, into: &sink)
         }
-        sink.append(" }")
+        sink.append(syntax: " }")
     }
 
     static func write<Sink: TextSink>(_ statement: Statement, into sink: inout Sink) {
@@ -153,29 +153,29 @@ enum OneLine {
         case .variable(let isMutable, let name, let value):
             sink.append(isMutable ? "var " : "let ")
             sink.append(name)
-            sink.append(" = ")
+            sink.append(syntax: " = ")
             write(value, into: &sink)
         case .assignment(let target, let value):
             write(target, into: &sink)
-            sink.append(" = ")
+            sink.append(syntax: " = ")
             write(value, into: &sink)
         case .return(let value):
             write(value, after: "return ", into: &sink)
         case .throw(let error):
             write(error, after: "throw ", into: &sink)
         case .switchOver(let subject, let cases):
-            sink.append("switch ")
+            sink.append(syntax: "switch ")
             write(subject, into: &sink)
-            sink.append(" {")
+            sink.append(syntax: " {")
             for switchCase in cases {
-                sink.append(" ")
+                sink.append(syntax: " ")
                 write(switchCase.pattern, into: &sink)
                 for statement in switchCase.body {
-                    sink.append(" ")
+                    sink.append(syntax: " ")
                     write(statement, into: &sink)
                 }
             }
-            sink.append(" }")
+            sink.append(syntax: " }")
         }
     }
 
@@ -183,17 +183,17 @@ enum OneLine {
     static func write<Sink: TextSink>(_ pattern: Statement.Pattern?, into sink: inout Sink) {
         switch pattern {
         case nil:
-            sink.append("default:")
+            sink.append(syntax: "default:")
         case .value(let value)?:
-            sink.append("case ")
+            sink.append(syntax: "case ")
             write(value, into: &sink)
-            sink.append(":")
+            sink.append(syntax: ":")
         case .binding(let caseName, let variable)?:
-            sink.append("case .")
+            sink.append(syntax: "case .")
             sink.append(caseName)
-            sink.append("(let ")
+            sink.append(syntax: "(let ")
             sink.append(variable)
-            sink.append("):")
+            sink.append(syntax: "):")
         }
     }
 }

@@ -43,7 +43,7 @@ extension SwiftRenderer {
     private static func writeSignature<Sink: TextSink>(_ function: FunctionDeclaration, modifiers: String, into sink: inout Sink) {
         writeOpening(function, modifiers: modifiers, into: &sink)
         for (index, parameter) in function.parameters.enumerated() {
-            if index > 0 { sink.append(", ") }
+            if index > 0 { sink.append(syntax: ", ") }
             write(parameter, into: &sink)
         }
         writeClosing(function, into: &sink)
@@ -53,37 +53,37 @@ extension SwiftRenderer {
     private static func writeOpening<Sink: TextSink>(_ function: FunctionDeclaration, modifiers: String, into sink: inout Sink) {
         sink.append(modifiers)
         if function.name == "init" {
-            sink.append("init")
+            sink.append(syntax: "init")
         } else {
-            sink.append("func ")
+            sink.append(syntax: "func ")
             sink.append(function.name)
         }
-        sink.append("(")
+        sink.append(syntax: "(")
     }
 
     /// `) async throws -> Result {`, the brace only when there is a body.
     private static func writeClosing<Sink: TextSink>(_ function: FunctionDeclaration, into sink: inout Sink) {
-        sink.append(")")
-        if function.isAsync { sink.append(" async") }
-        if function.isThrowing { sink.append(" throws") }
+        sink.append(syntax: ")")
+        if function.isAsync { sink.append(syntax: " async") }
+        if function.isThrowing { sink.append(syntax: " throws") }
         if let result = function.returnType {
-            sink.append(" -> ")
+            sink.append(syntax: " -> ")
             OneLine.write(result, into: &sink)
         }
-        if function.body != nil { sink.append(" {") }
+        if function.body != nil { sink.append(syntax: " {") }
     }
 
     /// `label name: Type = value`.
     private static func write<Sink: TextSink>(_ parameter: FunctionDeclaration.Parameter, into sink: inout Sink) {
         if let label = parameter.label {
             sink.append(label)
-            sink.append(" ")
+            sink.append(syntax: " ")
         }
         sink.append(parameter.name)
-        sink.append(": ")
+        sink.append(syntax: ": ")
         OneLine.write(parameter.type, into: &sink)
         if let value = parameter.defaultValue {
-            sink.append(" = ")
+            sink.append(syntax: " = ")
             OneLine.write(value, into: &sink)
         }
     }

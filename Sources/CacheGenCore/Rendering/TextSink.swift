@@ -3,6 +3,9 @@
 /// can never disagree.
 protocol TextSink {
     mutating func append(_ piece: String)
+    /// Punctuation or a keyword: ASCII known when the code is compiled, so a sink can take
+    /// it without looking at it.
+    mutating func append(syntax: StaticString)
 }
 
 /// A sink that only counts what it is given, up to a limit: past it, the exact total no
@@ -24,6 +27,8 @@ struct ByteCount: TextCount {
         guard total <= limit else { return }
         total += piece.utf8.count
     }
+
+    mutating func append(syntax: StaticString) { total += syntax.utf8CodeUnitCount }
 }
 
 /// Counts characters, as `String.count` counts them in each piece.
@@ -37,12 +42,15 @@ struct CharacterCount: TextCount {
         guard total <= limit else { return }
         total += piece.characterCount
     }
+
+    mutating func append(syntax: StaticString) { total += syntax.utf8CodeUnitCount }
 }
 
 /// Collects the text, for the few pieces needed as a `String`.
 struct TextBuffer: TextSink {
     var text = ""
     mutating func append(_ piece: String) { text += piece }
+    mutating func append(syntax: StaticString) { text += syntax.description }
 }
 
 extension String {
