@@ -46,16 +46,13 @@ enum OneLine {
         case .call(let callee, let arguments, let trailingClosure, _):
             write(callee, into: &sink)
             if !arguments.isEmpty || trailingClosure == nil {
-                sink.append(syntax: "(")
-                for (index, argument) in arguments.enumerated() {
-                    if index > 0 { sink.append(syntax: ", ") }
+                writeList(arguments, "(", ")", into: &sink) { argument, sink in
                     if let label = argument.label {
                         sink.append(label)
                         sink.append(syntax: ": ")
                     }
                     write(argument.value, into: &sink)
                 }
-                sink.append(syntax: ")")
             }
             if let trailingClosure {
                 sink.append(syntax: " ")
@@ -64,12 +61,7 @@ enum OneLine {
         case .closure(let closure):
             write(closure, into: &sink)
         case .array(let elements, _):
-            sink.append(syntax: "[")
-            for (index, element) in elements.enumerated() {
-                if index > 0 { sink.append(syntax: ", ") }
-                write(element, into: &sink)
-            }
-            sink.append(syntax: "]")
+            writeList(elements, "[", "]", into: &sink) { element, sink in write(element, into: &sink) }
         case .try(let operand):
             write(operand, after: "try ", into: &sink)
         case .await(let operand):
@@ -83,12 +75,7 @@ enum OneLine {
             sink.append(name)
         case .generic(let name, let arguments):
             sink.append(name)
-            sink.append(syntax: "<")
-            for (index, argument) in arguments.enumerated() {
-                if index > 0 { sink.append(syntax: ", ") }
-                write(argument, into: &sink)
-            }
-            sink.append(syntax: ">")
+            writeList(arguments, "<", ">", into: &sink) { argument, sink in write(argument, into: &sink) }
         case .existential(let name):
             sink.append(syntax: "any ")
             sink.append(name)
@@ -107,15 +94,12 @@ enum OneLine {
             sink.append(syntax: "?")
         case .function(let function):
             if function.isSendable { sink.append(syntax: "@Sendable ") }
-            sink.append(syntax: "(")
-            for (index, parameter) in function.parameters.enumerated() {
-                if index > 0 { sink.append(syntax: ", ") }
+            writeList(function.parameters, "(", ")", into: &sink) { parameter, sink in
                 sink.append(syntax: "_ ")
                 sink.append(parameter.name)
                 sink.append(syntax: ": ")
                 write(parameter.type, into: &sink)
             }
-            sink.append(syntax: ")")
             if function.isAsync { sink.append(syntax: " async") }
             if function.isThrowing { sink.append(syntax: " throws") }
             sink.append(syntax: " -> ")
@@ -124,6 +108,19 @@ enum OneLine {
             sink.append(syntax: "@escaping ")
             write(closure, into: &sink)
         }
+    }
+
+    /// `open` items separated by `, ` `close`.
+    private static func writeList<Sink: TextSink, Item>(
+        _ items: [Item], _ open: StaticString, _ close: StaticString, into sink: inout Sink,
+        _ writeItem: (Item, inout Sink) -> Void
+    ) {
+        sink.append(syntax: open)
+        for (index, item) in items.enumerated() {
+            if index > 0 { sink.append(syntax: ", ") }
+            writeItem(item, &sink)
+        }
+        sink.append(syntax: close)
     }
 
     /// `keyword expression`: `try`, `await`, `return`, `throw`.

@@ -59,12 +59,12 @@ extension SwiftRenderer {
     /// Whether the one-line form fits, measured before anything is written.
     private func fits(_ expression: Expression, prefix: String, suffix: String, in writer: LineWriter) -> Bool {
         writer.fits(
-            bytes: Self.measure(prefix, expression, suffix, ByteCount(limit: writer.room)),
-            characters: Self.measure(prefix, expression, suffix, CharacterCount(limit: writer.room)))
+            bytes: Self.measure(prefix, expression, suffix, LineLength(.bytes, limit: writer.room)),
+            characters: Self.measure(prefix, expression, suffix, LineLength(.characters, limit: writer.room)))
     }
 
-    private static func measure<Count: TextCount>(_ prefix: String, _ expression: Expression, _ suffix: String, _ count: Count) -> Int {
-        var count = count
+    private static func measure(_ prefix: String, _ expression: Expression, _ suffix: String, _ length: LineLength) -> Int {
+        var count = length
         count.append(prefix)
         OneLine.write(expression, into: &count)
         count.append(suffix)

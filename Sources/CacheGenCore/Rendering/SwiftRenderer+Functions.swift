@@ -5,8 +5,8 @@ extension SwiftRenderer {
         doc(function.doc, into: &writer)
         let modifiers = modifiers(function.visibility, isStatic: function.isStatic)
         let fits = writer.fits(
-            bytes: Self.measure(function, modifiers: modifiers, ByteCount(limit: writer.room)),
-            characters: Self.measure(function, modifiers: modifiers, CharacterCount(limit: writer.room)))
+            bytes: Self.measure(function, modifiers: modifiers, LineLength(.bytes, limit: writer.room)),
+            characters: Self.measure(function, modifiers: modifiers, LineLength(.characters, limit: writer.room)))
         if fits {
             writer.startLine()
             Self.writeSignature(function, modifiers: modifiers, into: &writer)
@@ -33,8 +33,8 @@ extension SwiftRenderer {
     }
 
     /// The signature's length on one line, in what `count` counts.
-    private static func measure<Count: TextCount>(_ function: FunctionDeclaration, modifiers: String, _ count: Count) -> Int {
-        var count = count
+    private static func measure(_ function: FunctionDeclaration, modifiers: String, _ length: LineLength) -> Int {
+        var count = length
         writeSignature(function, modifiers: modifiers, into: &count)
         return count.total
     }

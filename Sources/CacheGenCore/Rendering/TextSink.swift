@@ -8,39 +8,27 @@ protocol TextSink {
     mutating func append(syntax: StaticString)
 }
 
-/// A sink that only counts what it is given, up to a limit: past it, the exact total no
+/// Measures a line as it would be written, in UTF-8 bytes or in characters (as
+/// `String.count` counts them in each piece), up to a limit: past it, the exact length no
 /// longer matters (the line does not fit), so the rest is not counted.
-protocol TextCount: TextSink {
-    init(limit: Int)
-    /// Exact up to `limit`; above it, only known to be above.
-    var total: Int { get }
-}
-
-/// Counts UTF-8 bytes.
-struct ByteCount: TextCount {
-    private(set) var total = 0
-    let limit: Int
-
-    init(limit: Int) { self.limit = limit }
-
-    mutating func append(_ piece: String) {
-        guard total <= limit else { return }
-        total += piece.utf8.count
+struct LineLength: TextSink {
+    enum Unit {
+        case bytes, characters
     }
 
-    mutating func append(syntax: StaticString) { total += syntax.utf8CodeUnitCount }
-}
-
-/// Counts characters, as `String.count` counts them in each piece.
-struct CharacterCount: TextCount {
-    private(set) var total = 0
+    let unit: Unit
     let limit: Int
+    /// Exact up to `limit`; above it, only known to be above.
+    private(set) var total = 0
 
-    init(limit: Int) { self.limit = limit }
+    init(_ unit: Unit, limit: Int) {
+        self.unit = unit
+        self.limit = limit
+    }
 
     mutating func append(_ piece: String) {
         guard total <= limit else { return }
-        total += piece.characterCount
+        total += unit == .bytes ? piece.utf8.count : piece.characterCount
     }
 
     mutating func append(syntax: StaticString) { total += syntax.utf8CodeUnitCount }
