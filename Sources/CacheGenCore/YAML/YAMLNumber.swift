@@ -7,6 +7,11 @@ enum YAMLNumber {
     static func parse(
         _ text: String, failure: (String) -> Diagnostic
     ) throws(Diagnostic) -> JSONNode.Value? {
+        // Most plain scalars that start like a number are short; an early look at the
+        // last byte rules out words such as `2xx` or `1st` without copying.
+        guard let last = text.utf8.last, isDigit(last) || last == YAMLByte.dot || last == 0x66 || last == 0x46
+            || last == 0x4E || last == 0x6E
+        else { return nil }
         let bytes = Array(text.utf8)
         var index = 0
         var negative = false

@@ -4,117 +4,118 @@ extension YAMLParser {
     /// (a scalar, an alias or a closed collection) or `nil` when one is still being read.
     mutating func step() throws(Diagnostic) -> JSONNode? {
         let top = frames.count - 1
-        let token = try scanner.peek()
+        let kind = try scanner.peekKind()
+        let mark = scanner.peeked.mark
         switch frames[top].kind {
         case .blockSequence:
-            switch token.kind {
+            switch kind {
             case .blockEntry:
-                _ = try scanner.next()
+                try scanner.skip()
                 let next = try scanner.peekKind()
-                if next == .blockEntry || next == .blockEnd { return empty(at: token.mark) }
+                if next == .blockEntry || next == .blockEnd { return empty(at: mark) }
                 return try startNode(block: true, indentless: false)
             case .blockEnd:
-                _ = try scanner.next()
+                try scanner.skip()
                 return close()
             default:
                 throw failure(
                     "expected '- ' for the next item of the sequence that starts at \(start(top)), "
-                        + "found \(describe(token)); check the indentation",
-                    at: token.mark)
+                        + "found \(describe(scanner.peeked)); check the indentation",
+                    at: mark)
             }
         case .indentlessSequence:
-            guard token.kind == .blockEntry else { return close() }
-            _ = try scanner.next()
+            guard kind == .blockEntry else { return close() }
+            try scanner.skip()
             let next = try scanner.peekKind()
             if next == .blockEntry || next == .key || next == .value || next == .blockEnd {
-                return empty(at: token.mark)
+                return empty(at: mark)
             }
             return try startNode(block: true, indentless: false)
         case .blockMapping:
             if frames[top].expectingValue {
-                guard token.kind == .value else {
-                    throw failure("expected ':' after the key \(quoted(frames[top].key))", at: token.mark)
+                guard kind == .value else {
+                    throw failure("expected ':' after the key \(quoted(frames[top].key))", at: mark)
                 }
-                _ = try scanner.next()
+                try scanner.skip()
                 let next = try scanner.peekKind()
-                if next == .key || next == .value || next == .blockEnd { return empty(at: token.mark) }
+                if next == .key || next == .value || next == .blockEnd { return empty(at: mark) }
                 return try startNode(block: true, indentless: true)
             }
-            switch token.kind {
+            switch kind {
             case .key:
-                _ = try scanner.next()
+                try scanner.skip()
                 return try startNode(block: true, indentless: false)
             case .blockEnd:
-                _ = try scanner.next()
+                try scanner.skip()
                 return close()
             default:
                 throw failure(
-                    "expected a key of the mapping that starts at \(start(top)), found \(describe(token)); "
+                    "expected a key of the mapping that starts at \(start(top)), found \(describe(scanner.peeked)); "
                         + "check the indentation",
-                    at: token.mark)
+                    at: mark)
             }
         case .flowSequence:
-            if token.kind == .flowSequenceEnd {
-                _ = try scanner.next()
+            if kind == .flowSequenceEnd {
+                try scanner.skip()
                 return close()
             }
             if frames[top].needsSeparator {
-                guard token.kind == .flowEntry else {
+                guard kind == .flowEntry else {
                     throw failure(
                         "expected ',' or ']' after an item of the sequence that starts at \(start(top)), "
-                            + "found \(describe(token))",
-                        at: token.mark)
+                            + "found \(describe(scanner.peeked))",
+                        at: mark)
                 }
-                _ = try scanner.next()
+                try scanner.skip()
                 frames[top].needsSeparator = false
                 return nil
             }
-            switch token.kind {
+            switch kind {
             case .key:
-                _ = try scanner.next()
-                try pushPair(at: token.mark)
+                try scanner.skip()
+                try pushPair(at: mark)
                 return try startNode(block: false, indentless: false)
             case .flowEntry:
-                throw failure("expected an item before ','; remove the extra comma", at: token.mark)
+                throw failure("expected an item before ','; remove the extra comma", at: mark)
             default:
                 return try startNode(block: false, indentless: false)
             }
         case .flowPair:
             if frames[top].needsSeparator { return close() }
-            guard token.kind == .value else { return empty(at: token.mark) }
-            _ = try scanner.next()
+            guard kind == .value else { return empty(at: mark) }
+            try scanner.skip()
             let next = try scanner.peekKind()
-            if next == .flowEntry || next == .flowSequenceEnd { return empty(at: token.mark) }
+            if next == .flowEntry || next == .flowSequenceEnd { return empty(at: mark) }
             return try startNode(block: false, indentless: false)
         case .flowMapping:
             if frames[top].expectingValue {
-                guard token.kind == .value else { return empty(at: token.mark) }
-                _ = try scanner.next()
+                guard kind == .value else { return empty(at: mark) }
+                try scanner.skip()
                 let next = try scanner.peekKind()
-                if next == .flowEntry || next == .flowMappingEnd { return empty(at: token.mark) }
+                if next == .flowEntry || next == .flowMappingEnd { return empty(at: mark) }
                 return try startNode(block: false, indentless: false)
             }
-            if token.kind == .flowMappingEnd {
-                _ = try scanner.next()
+            if kind == .flowMappingEnd {
+                try scanner.skip()
                 return close()
             }
             if frames[top].needsSeparator {
-                guard token.kind == .flowEntry else {
+                guard kind == .flowEntry else {
                     throw failure(
                         "expected ',' or '}' after a member of the mapping that starts at \(start(top)), "
-                            + "found \(describe(token))",
-                        at: token.mark)
+                            + "found \(describe(scanner.peeked))",
+                        at: mark)
                 }
-                _ = try scanner.next()
+                try scanner.skip()
                 frames[top].needsSeparator = false
                 return nil
             }
-            switch token.kind {
+            switch kind {
             case .key:
-                _ = try scanner.next()
+                try scanner.skip()
                 return try startNode(block: false, indentless: false)
             case .flowEntry:
-                throw failure("expected a key before ','; remove the extra comma", at: token.mark)
+                throw failure("expected a key before ','; remove the extra comma", at: mark)
             default:
                 return try startNode(block: false, indentless: false)
             }
@@ -124,12 +125,12 @@ extension YAMLParser {
     /// Opens the one-pair mapping of `[key: value]`.
     private mutating func pushPair(at mark: YAMLMark) throws(Diagnostic) {
         guard frames.count < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
-        let location = scanner.location(mark)
+        let location = scanner.nodeLocation(mark)
         frames.append(Frame(kind: .flowPair, start: location, keyLocation: location, nodeCountAtStart: nodeCount))
     }
 
     /// Hands a finished value to the innermost collection: an item, a key or a key's value.
-    mutating func deliver(_ node: JSONNode) throws(Diagnostic) {
+    mutating func deliver(_ node: consuming JSONNode) throws(Diagnostic) {
         let top = frames.count - 1
         switch frames[top].kind {
         case .blockSequence, .indentlessSequence:

@@ -65,7 +65,7 @@ struct YAMLParser {
     mutating func parseDocument() throws(Diagnostic) -> JSONNode {
         var token = try scanner.peek()
         if token.kind == .directive {
-            _ = try scanner.next()
+            try scanner.skip()
             token = try scanner.peek()
             guard token.kind == .documentStart else {
                 throw failure("a %YAML directive must be followed by '---' on its own line", at: token.mark)
@@ -90,7 +90,7 @@ struct YAMLParser {
         var ended = false
         while token.kind == .documentEnd {
             ended = true
-            _ = try scanner.next()
+            try scanner.skip()
             token = try scanner.peek()
         }
         switch token.kind {
@@ -115,7 +115,7 @@ struct YAMLParser {
     private mutating func parseRoot() throws(Diagnostic) -> JSONNode {
         var completed = try startNode(block: true, indentless: false)
         while true {
-            if let node = completed {
+            if let node = completed.take() {
                 if frames.isEmpty { return node }
                 try deliver(node)
             }
@@ -130,26 +130,26 @@ struct YAMLParser {
     mutating func startNode(block: Bool, indentless: Bool) throws(Diagnostic) -> JSONNode? {
         var anchor: YAMLToken?
         var tag: YAMLToken?
-        var token = try scanner.peek()
-        while token.kind == .anchor || token.kind == .tag {
-            if token.kind == .anchor {
+        var kind = try scanner.peekKind()
+        while kind == .anchor || kind == .tag {
+            let token = try scanner.next()
+            if kind == .anchor {
                 if anchor != nil { throw failure("a value has two anchors; keep one", at: token.mark) }
                 anchor = token
             } else {
                 if tag != nil { throw failure("a value has two tags; keep one", at: token.mark) }
                 tag = token
             }
-            _ = try scanner.next()
-            token = try scanner.peek()
+            kind = try scanner.peekKind()
         }
         lastScalarIsMergeKey = false
-        let location = scanner.location(token.mark)
-        switch token.kind {
+        let mark = scanner.peeked.mark
+        switch kind {
         case .alias:
             if let property = anchor ?? tag {
                 throw failure("an alias cannot have an anchor or a tag; remove it", at: property.mark)
             }
-            _ = try scanner.next()
+            let token = try scanner.next()
             guard let entry = anchors[token.text] else {
                 throw failure(
                     "unknown alias '*\(scanner.excerpt(token.text))'; define the anchor "
@@ -165,33 +165,33 @@ struct YAMLParser {
                     at: token.mark)
             }
             var node = entry.node
-            node.location = location
+            node.location = scanner.nodeLocation(mark)
             return node
         case .scalar:
-            _ = try scanner.next()
-            let node = JSONNode(value: try resolve(token, tag: tag), location: location)
+            let token = try scanner.next()
+            let node = JSONNode(value: try resolve(token, tag: tag), location: scanner.nodeLocation(mark))
             lastScalarIsMergeKey = tag == nil && token.style == .plain && token.text == "<<"
             nodeCount += 1
             if let anchor { anchors[anchor.text] = (node, 1) }
             return node
         case .flowSequenceStart, .flowMappingStart:
-            _ = try scanner.next()
-            let isMapping = token.kind == .flowMappingStart
-            try push(isMapping ? .flowMapping : .flowSequence, at: token.mark, anchor: anchor, tag: tag)
+            try scanner.skip()
+            let isMapping = kind == .flowMappingStart
+            try push(isMapping ? .flowMapping : .flowSequence, at: mark, anchor: anchor, tag: tag)
             return nil
         case .blockSequenceStart where block, .blockMappingStart where block:
-            _ = try scanner.next()
-            let isMapping = token.kind == .blockMappingStart
-            try push(isMapping ? .blockMapping : .blockSequence, at: token.mark, anchor: anchor, tag: tag)
+            try scanner.skip()
+            let isMapping = kind == .blockMappingStart
+            try push(isMapping ? .blockMapping : .blockSequence, at: mark, anchor: anchor, tag: tag)
             return nil
         case .blockEntry where indentless:
-            try push(.indentlessSequence, at: token.mark, anchor: anchor, tag: tag)
+            try push(.indentlessSequence, at: mark, anchor: anchor, tag: tag)
             return nil
         default:
             guard let property = anchor ?? tag else {
-                throw failure("expected a value, found \(describe(token))", at: token.mark)
+                throw failure("expected a value, found \(describe(scanner.peeked))", at: mark)
             }
-            let node = JSONNode(value: try resolveEmpty(tag: tag), location: scanner.location(property.mark))
+            let node = JSONNode(value: try resolveEmpty(tag: tag), location: scanner.nodeLocation(property.mark))
             nodeCount += 1
             if let anchor { anchors[anchor.text] = (node, 1) }
             return node
@@ -201,7 +201,7 @@ struct YAMLParser {
     /// An empty value (`key:` with nothing after it): null.
     mutating func empty(at mark: YAMLMark) -> JSONNode {
         nodeCount += 1
-        return JSONNode(value: .null, location: scanner.location(mark))
+        return JSONNode(value: .null, location: scanner.nodeLocation(mark))
     }
 
     /// Opens a collection.
@@ -215,7 +215,7 @@ struct YAMLParser {
                 "the tag '\(tag.tag.name)' cannot be on a \(isMapping ? "mapping" : "sequence"); remove it",
                 at: tag.mark)
         }
-        let location = scanner.location(mark)
+        let location = scanner.nodeLocation(mark)
         frames.append(
             Frame(
                 kind: kind, start: location, keyLocation: location, anchor: anchor?.text,

@@ -28,18 +28,30 @@ public enum YAMLReader {
     ///   - data: The file's bytes, UTF-8, with or without a byte order mark.
     ///   - file: The path to put in locations, as the user gave it.
     public static func parse(_ data: Data, file: String) throws(Diagnostic) -> JSONNode {
-        try parse(bytes: [UInt8](data), file: file)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.count + YAMLScanner.padding)
+        bytes.append(contentsOf: data)
+        return try parse(padding: bytes, file: file)
     }
 
     /// Parses UTF-8 bytes; the entry point for callers that already hold an array.
     static func parse(bytes: [UInt8], file: String) throws(Diagnostic) -> JSONNode {
+        try parse(padding: bytes, file: file)
+    }
+
+    /// Parses `bytes` after appending the scanner's zero padding (in place when the array
+    /// is uniquely referenced and has room).
+    private static func parse(padding bytes: consuming [UInt8], file: String) throws(Diagnostic) -> JSONNode {
+        let count = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: YAMLScanner.padding))
         var start = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
-        let scanner = YAMLScanner(bytes: bytes, start: start, file: file)
+        if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        let scanner = YAMLScanner(paddedBytes: bytes, start: start, file: file)
+        let bytes = scanner.bytes
         if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
             throw scanner.failure("the file is UTF-16 encoded; save it as UTF-8", at: 0)
         }
-        if let offset = firstInvalidByte(bytes, from: start) {
+        if let offset = firstInvalidByte(bytes, from: start, end: count) {
             let byte = bytes[offset]
             if byte < 0x80 {
                 throw scanner.failure(
@@ -57,10 +69,9 @@ public enum YAMLReader {
     /// The offset of the first byte that is not well-formed UTF-8 or is a control
     /// character YAML does not allow (all C0 controls but tab and line breaks, DEL, and
     /// C1 controls but U+0085), or `nil`.
-    static func firstInvalidByte(_ bytes: [UInt8], from start: Int) -> Int? {
+    static func firstInvalidByte(_ bytes: [UInt8], from start: Int, end count: Int) -> Int? {
         bytes.withUnsafeBufferPointer { buffer -> Int? in
             var index = start
-            let count = buffer.count
             func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
                 index + offset < count && range.contains(buffer[index + offset])
             }

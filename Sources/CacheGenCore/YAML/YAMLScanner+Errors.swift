@@ -16,6 +16,23 @@ extension YAMLScanner {
         return SourceLocation(file: file, line: mark.line, column: column)
     }
 
+    /// The location of a mark, counting the column on from the last mark on the same line
+    /// so a long line is not counted again for each value on it.
+    mutating func nodeLocation(_ mark: YAMLMark) -> SourceLocation {
+        var column = 1
+        var index = mark.lineStart
+        if mark.lineStart == columnCache.lineStart && mark.offset >= columnCache.offset {
+            column = columnCache.column
+            index = columnCache.offset
+        }
+        while index < mark.offset {
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        columnCache = (mark.lineStart, mark.offset, column)
+        return SourceLocation(file: file, line: mark.line, column: column)
+    }
+
     /// The location of any byte offset, counted from the start of the file; for errors only.
     func location(of offset: Int) -> SourceLocation {
         let target = min(max(offset, 0), end)

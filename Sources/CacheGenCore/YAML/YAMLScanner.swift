@@ -82,6 +82,8 @@ struct YAMLScanner {
     var allowSimpleKey = true
     /// The possible simple key per flow level.
     var simpleKeys: [SimpleKey?] = [nil]
+    /// How many entries of `simpleKeys` are set, so the common case skips looking at them.
+    var pendingSimpleKeys = 0
     /// Whether the last token was a quoted scalar or closed a flow collection, after which
     /// `:` is a value indicator even without a space (`{"a":b}`).
     var adjacentValueAllowed = false
@@ -95,12 +97,17 @@ struct YAMLScanner {
     var streamEnded = false
     /// Reused storage for scalars that need decoding.
     var scratch: [UInt8] = []
+    /// The last located mark's line start, offset and column, for `nodeLocation(_:)`.
+    var columnCache = (lineStart: -1, offset: 0, column: 1)
 
-    init(bytes: [UInt8], start: Int, file: String) {
-        var padded = bytes
-        padded.append(contentsOf: [0, 0, 0, 0])
-        self.bytes = padded
-        end = bytes.count
+    /// The number of zero bytes `bytes` must end with.
+    static let padding = 4
+
+    /// Makes a scanner for `bytes`, which end with `padding` zero bytes that are not part
+    /// of the input.
+    init(paddedBytes bytes: [UInt8], start: Int, file: String) {
+        self.bytes = bytes
+        end = bytes.count - Self.padding
         self.file = file
         position = start
         lineStart = start
@@ -120,28 +127,43 @@ struct YAMLScanner {
         return tokens[head].kind
     }
 
-    /// Takes the next token; the stream-end token is returned again and again.
+    /// The next token, after `peekKind()`: no scanning, no copy of the whole token needed.
+    var peeked: YAMLToken { tokens[head] }
+
+    /// Takes the next token, moving it out of the queue; the stream-end token is returned
+    /// again and again.
     mutating func next() throws(Diagnostic) -> YAMLToken {
         try fill()
-        let token = tokens[head]
-        if token.kind != .streamEnd {
-            head += 1
-            tokensTaken += 1
-            if head == tokens.count {
-                tokens.removeAll(keepingCapacity: true)
-                head = 0
-            }
-        }
+        guard tokens[head].kind != .streamEnd else { return tokens[head] }
+        var token = YAMLToken(kind: .streamEnd, mark: tokens[head].mark)
+        swap(&token, &tokens[head])
+        advance()
         return token
     }
 
-    private mutating func fill() throws(Diagnostic) {
+    /// Takes the next token without returning it.
+    mutating func skip() throws(Diagnostic) {
+        try fill()
+        if tokens[head].kind != .streamEnd { advance() }
+    }
+
+    private mutating func advance() {
+        head += 1
+        tokensTaken += 1
+        // Emptied in batches: clearing after every token costs more than the tokens.
+        if head == tokens.count && head >= 64 {
+            tokens.removeAll(keepingCapacity: true)
+            head = 0
+        }
+    }
+
+    @inline(__always) private mutating func fill() throws(Diagnostic) {
         while try needMoreTokens() { try fetchMoreTokens() }
     }
 
-    private mutating func needMoreTokens() throws(Diagnostic) -> Bool {
+    @inline(__always) private mutating func needMoreTokens() throws(Diagnostic) -> Bool {
         if head == tokens.count { return !streamEnded || tokens.isEmpty }
-        if streamEnded { return false }
+        if streamEnded || pendingSimpleKeys == 0 { return false }
         try staleSimpleKeys()
         return nextPossibleSimpleKey() == tokensTaken
     }
@@ -302,11 +324,13 @@ struct YAMLScanner {
     // MARK: - Simple keys and indentation
 
     private mutating func staleSimpleKeys() throws(Diagnostic) {
+        guard pendingSimpleKeys > 0 else { return }
         for level in simpleKeys.indices {
             guard let key = simpleKeys[level] else { continue }
             if key.mark.line != line || position - key.mark.offset > 1024 {
                 if key.required { throw missingColon(key) }
                 simpleKeys[level] = nil
+                pendingSimpleKeys -= 1
             }
         }
     }
@@ -316,11 +340,14 @@ struct YAMLScanner {
         try removeSimpleKey()
         let required = flowLevel == 0 && indent == position - lineStart
         simpleKeys[flowLevel] = SimpleKey(tokenNumber: tokensTaken + tokens.count - head, required: required, mark: mark)
+        pendingSimpleKeys += 1
     }
 
     mutating func removeSimpleKey() throws(Diagnostic) {
-        if let key = simpleKeys[flowLevel], key.required { throw missingColon(key) }
+        guard let key = simpleKeys[flowLevel] else { return }
+        if key.required { throw missingColon(key) }
         simpleKeys[flowLevel] = nil
+        pendingSimpleKeys -= 1
     }
 
     private func missingColon(_ key: SimpleKey) -> Diagnostic {
@@ -443,6 +470,7 @@ struct YAMLScanner {
     private mutating func fetchValue() throws(Diagnostic) {
         if let key = simpleKeys[flowLevel] {
             simpleKeys[flowLevel] = nil
+            pendingSimpleKeys -= 1
             let index = head + key.tokenNumber - tokensTaken
             tokens.insert(YAMLToken(kind: .key, mark: key.mark), at: index)
             if flowLevel == 0, addIndent(key.mark.column) {

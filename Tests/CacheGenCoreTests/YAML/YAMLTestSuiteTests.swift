@@ -139,6 +139,32 @@ import Testing
         }
     }
 
+    /// Where two values first differ as JSON values, as a path and both sides; `nil` when equal.
+    static func firstDifference(_ lhs: JSONNode, _ rhs: JSONNode, path: String = "$") -> String? {
+        switch (lhs.value, rhs.value) {
+        case (.object(let left), .object(let right)):
+            var byKey: [String: JSONNode] = [:]
+            for member in right { byKey[member.key] = member.value }
+            for member in left {
+                guard let other = byKey.removeValue(forKey: member.key) else {
+                    return "\(path): unexpected key \(quoted(member.key))"
+                }
+                if let difference = firstDifference(member.value, other, path: path + "." + member.key) {
+                    return difference
+                }
+            }
+            return byKey.keys.sorted().first.map { "\(path): missing key \(quoted($0))" }
+        case (.array(let left), .array(let right)):
+            guard left.count == right.count else { return "\(path): \(left.count) items, expected \(right.count)" }
+            for (index, (item, other)) in zip(left, right).enumerated() {
+                if let difference = firstDifference(item, other, path: "\(path)[\(index)]") { return difference }
+            }
+            return nil
+        default:
+            return equal(lhs, rhs) ? nil : "\(path): \(render(lhs)), expected \(render(rhs))"
+        }
+    }
+
     /// A compact JSON rendering of a value for failure messages.
     static func render(_ node: JSONNode) -> String {
         switch node.value {
