@@ -53,11 +53,3 @@ import Testing
         }
     }
 }
-
-extension JSONNode.Value {
-    /// The text when this is a string; `nil` for any other kind.
-    fileprivate var stringValue: String? {
-        guard case .string(let text) = self else { return nil }
-        return text
-    }
-}

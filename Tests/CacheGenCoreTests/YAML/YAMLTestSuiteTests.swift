@@ -165,16 +165,34 @@ import Testing
         }
     }
 
-    /// A compact JSON rendering of a value for failure messages.
+    /// A compact JSON rendering of a value, members in order, for expectations and failure messages.
     static func render(_ node: JSONNode) -> String {
         switch node.value {
         case .object(let members):
-            "{" + members.map { "\(quoted($0.key)): \(render($0.value))" }.joined(separator: ", ") + "}"
+            "{" + members.map { "\(string($0.key)): \(render($0.value))" }.joined(separator: ", ") + "}"
         case .array(let elements): "[" + elements.map(render).joined(separator: ", ") + "]"
-        case .string(let text): quoted(text)
+        case .string(let text): string(text)
         case .number(_, let text): text
         case .bool(let flag): flag ? "true" : "false"
         case .null: "null"
         }
+    }
+
+    /// `text` as a JSON string literal.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += #"\""#
+            case "\\": result += #"\\"#
+            case "\n": result += #"\n"#
+            case "\r": result += #"\r"#
+            case "\t": result += #"\t"#
+            case _ where scalar.value < 0x20:
+                result += String(format: #"\u%04X"#, scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 }
