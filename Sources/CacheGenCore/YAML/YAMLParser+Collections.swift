@@ -5,7 +5,7 @@ extension YAMLParser {
     mutating func step() throws(Diagnostic) -> JSONNode? {
         let top = frames.count - 1
         let kind = try scanner.peekKind()
-        let mark = scanner.peeked.mark
+        let mark = scanner.peekedMark
         switch frames[top].kind {
         case .blockSequence:
             switch kind {
@@ -153,8 +153,13 @@ extension YAMLParser {
             if frames[top].isMergeKey {
                 try addMerge(node)
             } else {
-                frames[top].members.append(
-                    JSONMember(key: frames[top].key, keyLocation: frames[top].keyLocation, value: node))
+                // Swapping the pending key out moves it rather than retaining it only to
+                // release it when the next key replaces it.
+                var key = ""
+                var keyLocation = Self.placeholderLocation
+                swap(&key, &frames[top].key)
+                swap(&keyLocation, &frames[top].keyLocation)
+                frames[top].members.append(JSONMember(key: key, keyLocation: keyLocation, value: node))
             }
         }
     }
@@ -183,8 +188,9 @@ extension YAMLParser {
         if frames[top].keyIndex == nil {
             let count = frames[top].members.count + frames[top].merges.count
             if count < Self.keyIndexThreshold {
-                for member in frames[top].members where member.key == key {
-                    throw duplicateKey(key, first: member.keyLocation, at: location)
+                let members = frames[top].members.count
+                for index in 0..<members where frames[top].members[index].key == key {
+                    throw duplicateKey(key, first: frames[top].members[index].keyLocation, at: location)
                 }
                 if key == "<<", lastScalarIsMergeKey, !frames[top].merges.isEmpty {
                     throw Diagnostic.error(

@@ -2,18 +2,20 @@
 extension YAMLParser {
     /// The value of a scalar: quoted and block scalars are strings; plain scalars are
     /// null, booleans, numbers or strings by the core schema; a tag asks for one of those.
-    func resolve(_ token: YAMLToken, tag: YAMLToken?) throws(Diagnostic) -> JSONNode.Value {
+    /// Strings are moved out of the token, which is not used afterwards but for its style.
+    func resolve(_ token: inout YAMLToken, tag: YAMLToken?) throws(Diagnostic) -> JSONNode.Value {
         guard let tag else {
-            if token.style != .plain { return .string(token.text) }
-            return try resolvePlain(token.text, at: token.mark)
+            if token.style != .plain { return .string(Self.take(&token.text)) }
+            return try resolvePlain(&token.text, at: token.mark)
         }
         switch tag.tag {
         case .string, .nonSpecific:
-            return .string(token.text)
+            return .string(Self.take(&token.text))
         case .mapping, .sequence:
             throw failure("the tag '\(tag.tag.name)' cannot be on a scalar; remove it", at: tag.mark)
         case .null, .bool, .integer, .float:
-            let value = try resolvePlain(token.text, at: token.mark)
+            var text = token.text
+            let value = try resolvePlain(&text, at: token.mark)
             let matches =
                 switch (tag.tag, value) {
                 case (.null, .null), (.bool, .bool): true
@@ -41,8 +43,15 @@ extension YAMLParser {
         }
     }
 
-    /// Resolves a plain scalar by the core schema.
-    func resolvePlain(_ text: String, at mark: YAMLMark) throws(Diagnostic) -> JSONNode.Value {
+    /// `text`, leaving an empty string in its place.
+    @inline(__always) static func take(_ text: inout String) -> String {
+        var taken = ""
+        swap(&taken, &text)
+        return taken
+    }
+
+    /// Resolves a plain scalar by the core schema; a string is moved out of `text`.
+    func resolvePlain(_ text: inout String, at mark: YAMLMark) throws(Diagnostic) -> JSONNode.Value {
         guard let first = text.utf8.first else { return .null }
         switch first {
         case 0x7E, 0x6E, 0x4E:  // ~ n N
@@ -58,7 +67,7 @@ extension YAMLParser {
         default:
             break
         }
-        return .string(text)
+        return .string(Self.take(&text))
     }
 
     /// An error at a mark.

@@ -41,6 +41,9 @@ struct YAMLParser {
         var nodeCountAtStart: Int
     }
 
+    /// Fills a frame's key location while no key is pending.
+    static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
+
     /// Mappings with fewer members than this are checked for duplicate keys by a scan.
     static let keyIndexThreshold = 16
 
@@ -143,7 +146,7 @@ struct YAMLParser {
             kind = try scanner.peekKind()
         }
         lastScalarIsMergeKey = false
-        let mark = scanner.peeked.mark
+        let mark = scanner.peekedMark
         switch kind {
         case .alias:
             if let property = anchor ?? tag {
@@ -168,9 +171,11 @@ struct YAMLParser {
             node.location = scanner.nodeLocation(mark)
             return node
         case .scalar:
-            let token = try scanner.next()
-            let node = JSONNode(value: try resolve(token, tag: tag), location: scanner.nodeLocation(mark))
-            lastScalarIsMergeKey = tag == nil && token.style == .plain && token.text == "<<"
+            var token = try scanner.next()
+            let node = JSONNode(value: try resolve(&token, tag: tag), location: scanner.nodeLocation(mark))
+            if tag == nil, token.style == .plain, case .string(let text) = node.value, text.utf8.count == 2 {
+                lastScalarIsMergeKey = text == "<<"
+            }
             nodeCount += 1
             if let anchor { anchors[anchor.text] = (node, 1) }
             return node
@@ -216,10 +221,11 @@ struct YAMLParser {
                 at: tag.mark)
         }
         let location = scanner.nodeLocation(mark)
-        frames.append(
-            Frame(
-                kind: kind, start: location, keyLocation: location, anchor: anchor?.text,
-                nodeCountAtStart: nodeCount))
+        var frame = Frame(
+            kind: kind, start: location, keyLocation: location, anchor: anchor?.text, nodeCountAtStart: nodeCount)
+        // Most mappings in API descriptions have a few members: one allocation, not three.
+        if isMapping { frame.members.reserveCapacity(4) }
+        frames.append(frame)
     }
 
     /// Closes the innermost collection and returns it as a value.

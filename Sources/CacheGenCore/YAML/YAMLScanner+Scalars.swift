@@ -7,8 +7,6 @@ extension YAMLScanner {
         let start = position
         let minimumIndent = indent + 1
         var buffer: [UInt8] = []
-        swap(&buffer, &scratch)
-        buffer.removeAll(keepingCapacity: true)
         var usesBuffer = false
         var chunkEnd = position
         // What joins the previous chunk to the next one: 0 nothing yet, -1 the spaces in
@@ -21,6 +19,10 @@ extension YAMLScanner {
             var index = position
             while true {
                 let byte = bytes[index]
+                if !YAMLByte.mayEndPlain(byte) {
+                    index += 1
+                    continue
+                }
                 if YAMLByte.isBlankOrEnd(byte) { break }
                 if byte == YAMLByte.colon {
                     let next = bytes[index + 1]
@@ -33,6 +35,8 @@ extension YAMLScanner {
             if index == position { break }
             if join != 0 || usesBuffer {
                 if !usesBuffer {
+                    swap(&buffer, &scratch)
+                    buffer.removeAll(keepingCapacity: true)
                     buffer.append(contentsOf: bytes[start..<chunkEnd])
                     usesBuffer = true
                 }
@@ -88,12 +92,8 @@ extension YAMLScanner {
             }
             join = breaks
         }
-        let text: String
-        if usesBuffer {
-            text = String(decoding: buffer, as: UTF8.self)
-        } else {
-            text = String(decoding: bytes[start..<chunkEnd], as: UTF8.self)
-        }
+        guard usesBuffer else { return String(decoding: bytes[start..<chunkEnd], as: UTF8.self) }
+        let text = String(decoding: buffer, as: UTF8.self)
         swap(&buffer, &scratch)
         return text
     }
@@ -106,8 +106,7 @@ extension YAMLScanner {
         let quote = double ? YAMLByte.quote : YAMLByte.apostrophe
         position += 1
         var buffer: [UInt8] = []
-        swap(&buffer, &scratch)
-        buffer.removeAll(keepingCapacity: true)
+        var usesBuffer = false
         while true {
             let runStart = position
             while true {
@@ -119,13 +118,16 @@ extension YAMLScanner {
                 }
                 position += 1
             }
-            if buffer.isEmpty, bytes[position] == quote, !(quote == YAMLByte.apostrophe && bytes[position + 1] == quote)
-            {
-                // The common case: no escapes, no folding.
-                let text = String(decoding: bytes[runStart..<position], as: UTF8.self)
-                position += 1
+            if !usesBuffer {
+                if bytes[position] == quote, !(quote == YAMLByte.apostrophe && bytes[position + 1] == quote) {
+                    // The common case: no escapes, no folding.
+                    let text = String(decoding: bytes[runStart..<position], as: UTF8.self)
+                    position += 1
+                    return text
+                }
                 swap(&buffer, &scratch)
-                return text
+                buffer.removeAll(keepingCapacity: true)
+                usesBuffer = true
             }
             buffer.append(contentsOf: bytes[runStart..<position])
             let byte = bytes[position]

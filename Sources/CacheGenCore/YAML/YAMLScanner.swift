@@ -1,49 +1,3 @@
-/// The bytes the YAML scanner compares against.
-enum YAMLByte {
-    static let end: UInt8 = 0x00
-    static let tab: UInt8 = 0x09
-    static let lineFeed: UInt8 = 0x0A
-    static let carriageReturn: UInt8 = 0x0D
-    static let space: UInt8 = 0x20
-    static let exclamation: UInt8 = 0x21
-    static let quote: UInt8 = 0x22
-    static let hash: UInt8 = 0x23
-    static let percent: UInt8 = 0x25
-    static let ampersand: UInt8 = 0x26
-    static let apostrophe: UInt8 = 0x27
-    static let asterisk: UInt8 = 0x2A
-    static let plus: UInt8 = 0x2B
-    static let comma: UInt8 = 0x2C
-    static let minus: UInt8 = 0x2D
-    static let dot: UInt8 = 0x2E
-    static let colon: UInt8 = 0x3A
-    static let less: UInt8 = 0x3C
-    static let greater: UInt8 = 0x3E
-    static let question: UInt8 = 0x3F
-    static let at: UInt8 = 0x40
-    static let openBracket: UInt8 = 0x5B
-    static let backslash: UInt8 = 0x5C
-    static let closeBracket: UInt8 = 0x5D
-    static let backtick: UInt8 = 0x60
-    static let openBrace: UInt8 = 0x7B
-    static let pipe: UInt8 = 0x7C
-    static let closeBrace: UInt8 = 0x7D
-
-    /// Space, tab, a line break or the end of the input: what must follow `-`, `?` and `:`
-    /// for them to be indicators.
-    @inline(__always) static func isBlankOrEnd(_ byte: UInt8) -> Bool {
-        byte == space || byte == tab || byte == lineFeed || byte == carriageReturn || byte == end
-    }
-
-    @inline(__always) static func isBreak(_ byte: UInt8) -> Bool {
-        byte == lineFeed || byte == carriageReturn
-    }
-
-    @inline(__always) static func isFlowIndicator(_ byte: UInt8) -> Bool {
-        byte == comma || byte == openBracket || byte == closeBracket || byte == openBrace || byte == closeBrace
-    }
-}
-
 /// Turns YAML bytes into tokens, tracking indentation the way the YAML 1.2 spec and
 /// libyaml do: block collections open and close as columns change, and a key is only
 /// known to be a key when the `:` after it is seen, so its token is inserted afterwards.
@@ -118,22 +72,40 @@ struct YAMLScanner {
     /// The next token, without taking it.
     mutating func peek() throws(Diagnostic) -> YAMLToken {
         try fill()
-        return tokens[head]
+        return peeked
     }
 
     /// The kind of the next token, without taking it.
     mutating func peekKind() throws(Diagnostic) -> YAMLToken.Kind {
         try fill()
-        return tokens[head].kind
+        return Self.kind(of: tokens[head])
     }
 
-    /// The next token, after `peekKind()`: no scanning, no copy of the whole token needed.
-    var peeked: YAMLToken { tokens[head] }
+    /// The kind a queued token reads as: one of the tokens implied before it, if any are left.
+    @inline(__always) private static func kind(of token: YAMLToken) -> YAMLToken.Kind {
+        if token.implied == 0 { return token.kind }
+        return token.implied & YAMLToken.impliesMappingStart != 0 ? .blockMappingStart : .key
+    }
+
+    /// The next token, after `peekKind()`.
+    var peeked: YAMLToken {
+        let token = tokens[head]
+        if token.implied == 0 { return token }
+        return YAMLToken(kind: Self.kind(of: token), mark: token.mark)
+    }
+
+    /// Where the next token starts, after `peekKind()`.
+    var peekedMark: YAMLMark { tokens[head].mark }
 
     /// Takes the next token, moving it out of the queue; the stream-end token is returned
     /// again and again.
     mutating func next() throws(Diagnostic) -> YAMLToken {
         try fill()
+        if tokens[head].implied != 0 {
+            let token = peeked
+            takeImplied()
+            return token
+        }
         guard tokens[head].kind != .streamEnd else { return tokens[head] }
         var token = YAMLToken(kind: .streamEnd, mark: tokens[head].mark)
         swap(&token, &tokens[head])
@@ -144,7 +116,18 @@ struct YAMLScanner {
     /// Takes the next token without returning it.
     mutating func skip() throws(Diagnostic) {
         try fill()
-        if tokens[head].kind != .streamEnd { advance() }
+        if tokens[head].implied != 0 {
+            takeImplied()
+        } else if tokens[head].kind != .streamEnd {
+            advance()
+        }
+    }
+
+    /// Takes the first implied token before the queue's head.
+    private mutating func takeImplied() {
+        let implied = tokens[head].implied
+        tokens[head].implied =
+            implied & YAMLToken.impliesMappingStart != 0 ? implied & ~YAMLToken.impliesMappingStart : 0
     }
 
     private mutating func advance() {
@@ -350,13 +333,13 @@ struct YAMLScanner {
         pendingSimpleKeys -= 1
     }
 
-    private func missingColon(_ key: SimpleKey) -> Diagnostic {
+    func missingColon(_ key: SimpleKey) -> Diagnostic {
         failure(
             "expected ': ' after this key; a line at the indentation of a mapping must be 'key: value'",
             at: key.mark.offset)
     }
 
-    private mutating func unwindIndent(column: Int) {
+    mutating func unwindIndent(column: Int) {
         guard flowLevel == 0 else { return }
         while indent > column {
             indent = indents.removeLast()
@@ -365,195 +348,10 @@ struct YAMLScanner {
     }
 
     /// Opens a block collection at `column` when it is deeper than the current one.
-    private mutating func addIndent(_ column: Int) -> Bool {
+    mutating func addIndent(_ column: Int) -> Bool {
         guard indent < column else { return false }
         indents.append(indent)
         indent = column
         return true
-    }
-
-    // MARK: - Fetching tokens
-
-    private mutating func fetchStreamEnd() throws(Diagnostic) {
-        unwindIndent(column: -1)
-        try removeSimpleKey()
-        allowSimpleKey = false
-        tokens.append(YAMLToken(kind: .streamEnd, mark: mark))
-        streamEnded = true
-    }
-
-    private mutating func fetchDirective() throws(Diagnostic) {
-        unwindIndent(column: -1)
-        try removeSimpleKey()
-        allowSimpleKey = false
-        let start = mark
-        var index = position + 1
-        while !YAMLByte.isBlankOrEnd(bytes[index]) { index += 1 }
-        let name = String(decoding: bytes[(position + 1)..<index], as: UTF8.self)
-        guard name == "YAML" else {
-            throw failure("the directive '%\(name)' is not supported; only %YAML is", at: position)
-        }
-        while bytes[index] == YAMLByte.space || bytes[index] == YAMLByte.tab { index += 1 }
-        let versionStart = index
-        while !YAMLByte.isBlankOrEnd(bytes[index]) { index += 1 }
-        let version = String(decoding: bytes[versionStart..<index], as: UTF8.self)
-        guard version == "1.2" || version == "1.1" else {
-            throw failure("the YAML version \(quoted(version)) is not supported; write %YAML 1.2", at: versionStart)
-        }
-        position = index
-        tokens.append(YAMLToken(kind: .directive, mark: start))
-    }
-
-    private mutating func fetchDocumentIndicator(_ kind: YAMLToken.Kind) throws(Diagnostic) {
-        if flowLevel > 0 {
-            throw failure("a document marker inside a flow collection; close the collection first", at: position)
-        }
-        unwindIndent(column: -1)
-        try removeSimpleKey()
-        allowSimpleKey = false
-        tokens.append(YAMLToken(kind: kind, mark: mark))
-        position += 3
-    }
-
-    private mutating func fetchFlowCollectionStart(_ kind: YAMLToken.Kind) throws(Diagnostic) {
-        try saveSimpleKey()
-        guard flowLevel < YAMLReader.maximumDepth else { throw tooDeep(at: position) }
-        flowLevel += 1
-        simpleKeys.append(nil)
-        allowSimpleKey = true
-        tokens.append(YAMLToken(kind: kind, mark: mark))
-        position += 1
-    }
-
-    private mutating func fetchFlowCollectionEnd(_ kind: YAMLToken.Kind) throws(Diagnostic) {
-        guard flowLevel > 0 else {
-            throw failure("'\(Character(Unicode.Scalar(bytes[position])))' closes nothing; remove it", at: position)
-        }
-        try removeSimpleKey()
-        flowLevel -= 1
-        simpleKeys.removeLast()
-        allowSimpleKey = false
-        tokens.append(YAMLToken(kind: kind, mark: mark))
-        position += 1
-        adjacentValueAllowed = true
-    }
-
-    private mutating func fetchFlowEntry() throws(Diagnostic) {
-        guard flowLevel > 0 else {
-            throw failure("',' outside a flow collection; quote the value if the comma belongs to it", at: position)
-        }
-        allowSimpleKey = true
-        try removeSimpleKey()
-        tokens.append(YAMLToken(kind: .flowEntry, mark: mark))
-        position += 1
-    }
-
-    private mutating func fetchBlockEntry() throws(Diagnostic) {
-        guard flowLevel == 0 else {
-            throw failure("'- ' entries are not allowed inside a flow collection; separate items with ','", at: position)
-        }
-        guard allowSimpleKey else {
-            throw failure("a sequence entry ('- ') is not allowed here; start it on a new line", at: position)
-        }
-        if !isOnlyWhitespace(from: lineStart, to: position, allowing: YAMLByte.minus, tabs: false) {
-            throw failure("a tab separates this '- ' from the one before it; use spaces", at: position)
-        }
-        if addIndent(position - lineStart) {
-            tokens.append(YAMLToken(kind: .blockSequenceStart, mark: mark))
-        }
-        allowSimpleKey = true
-        try removeSimpleKey()
-        tokens.append(YAMLToken(kind: .blockEntry, mark: mark))
-        position += 1
-    }
-
-    private mutating func fetchValue() throws(Diagnostic) {
-        if let key = simpleKeys[flowLevel] {
-            simpleKeys[flowLevel] = nil
-            pendingSimpleKeys -= 1
-            let index = head + key.tokenNumber - tokensTaken
-            tokens.insert(YAMLToken(kind: .key, mark: key.mark), at: index)
-            if flowLevel == 0, addIndent(key.mark.column) {
-                tokens.insert(YAMLToken(kind: .blockMappingStart, mark: key.mark), at: index)
-            }
-            allowSimpleKey = false
-        } else if flowLevel == 0 && !allowSimpleKey {
-            throw failure("':' is not allowed here; quote the value if it contains ': '", at: position)
-        } else {
-            throw failure("':' with no key before it on the same line; write 'key: value' on one line", at: position)
-        }
-        tokens.append(YAMLToken(kind: .value, mark: mark))
-        position += 1
-    }
-
-    private mutating func fetchAnchorOrAlias(_ kind: YAMLToken.Kind) throws(Diagnostic) {
-        try saveSimpleKey()
-        allowSimpleKey = false
-        let start = mark
-        var index = position + 1
-        while !YAMLByte.isBlankOrEnd(bytes[index]), !YAMLByte.isFlowIndicator(bytes[index]) { index += 1 }
-        guard index > position + 1 else {
-            let what = kind == .alias ? "an alias ('*')" : "an anchor ('&')"
-            throw failure("\(what) needs a name, as in \(kind == .alias ? "*name" : "&name")", at: position)
-        }
-        let name = String(decoding: bytes[(position + 1)..<index], as: UTF8.self)
-        position = index
-        tokens.append(YAMLToken(kind: kind, mark: start, text: name))
-    }
-
-    private mutating func fetchTag() throws(Diagnostic) {
-        try saveSimpleKey()
-        allowSimpleKey = false
-        let start = mark
-        var index = position + 1
-        while !YAMLByte.isBlankOrEnd(bytes[index]),
-            !(flowLevel > 0 && YAMLByte.isFlowIndicator(bytes[index]))
-        {
-            index += 1
-        }
-        let written = String(decoding: bytes[position..<index], as: UTF8.self)
-        let tag: YAMLTag?
-        if written == "!" {
-            tag = .nonSpecific
-        } else if written.hasPrefix("!!") {
-            tag = YAMLTag(suffix: String(written.dropFirst(2)))
-        } else if written.hasPrefix("!<tag:yaml.org,2002:"), written.hasSuffix(">") {
-            tag = YAMLTag(suffix: String(written.dropFirst(20).dropLast()))
-        } else {
-            tag = nil
-        }
-        guard let tag else {
-            throw failure(
-                "the tag '\(excerpt(written))' is not supported; only !!str, !!int, !!float, !!bool, !!null, "
-                    + "!!map, !!seq and ! are",
-                at: position)
-        }
-        position = index
-        tokens.append(YAMLToken(kind: .tag, mark: start, tag: tag))
-    }
-
-    private mutating func fetchBlockScalar(folded: Bool) throws(Diagnostic) {
-        allowSimpleKey = true
-        try removeSimpleKey()
-        let start = mark
-        let text = try scanBlockScalar(folded: folded)
-        tokens.append(YAMLToken(kind: .scalar, mark: start, text: text, style: folded ? .folded : .literal))
-    }
-
-    private mutating func fetchFlowScalar(double: Bool) throws(Diagnostic) {
-        try saveSimpleKey()
-        allowSimpleKey = false
-        let start = mark
-        let text = try scanFlowScalar(double: double)
-        tokens.append(
-            YAMLToken(kind: .scalar, mark: start, text: text, style: double ? .doubleQuoted : .singleQuoted))
-    }
-
-    private mutating func fetchPlain() throws(Diagnostic) {
-        try saveSimpleKey()
-        allowSimpleKey = false
-        let start = mark
-        let text = try scanPlain()
-        tokens.append(YAMLToken(kind: .scalar, mark: start, text: text, style: .plain))
     }
 }

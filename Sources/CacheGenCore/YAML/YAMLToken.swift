@@ -74,4 +74,12 @@ struct YAMLToken: Sendable {
     var style: Style = .plain
     /// A tag token's tag.
     var tag: YAMLTag = .nonSpecific
+    /// Tokens known to come just before this one, found only when the `:` after a simple
+    /// key is scanned: `impliesMappingStart`, then `impliesKey`, each taken on its own.
+    var implied: UInt8 = 0
+
+    /// A key starts at this token.
+    static let impliesKey: UInt8 = 1
+    /// A block mapping starts at this token (before its first key).
+    static let impliesMappingStart: UInt8 = 2
 }
