@@ -1,8 +1,8 @@
 /// What comes next inside each kind of open collection, and where finished values go.
 extension YAMLParser {
-    /// Advances the innermost collection by one token or value; returns a finished value
-    /// (a scalar, an alias or a closed collection) or `nil` when one is still being read.
-    mutating func step() throws(Diagnostic) -> JSONNode? {
+    /// Advances the innermost collection by one token or value, handing on each value
+    /// finished on the way (a scalar, an alias or a closed collection).
+    mutating func step() throws(Diagnostic) {
         let top = frames.count - 1
         let kind = try scanner.peekKind()
         let mark = scanner.peekedMark
@@ -12,11 +12,11 @@ extension YAMLParser {
             case .blockEntry:
                 try scanner.skip()
                 let next = try scanner.peekKind()
-                if next == .blockEntry || next == .blockEnd { return empty(at: mark) }
+                if next == .blockEntry || next == .blockEnd { return try finish(empty(at: mark)) }
                 return try startNode(block: true, indentless: false)
             case .blockEnd:
                 try scanner.skip()
-                return close()
+                return try finish(close())
             default:
                 throw failure(
                     "expected '- ' for the next item of the sequence that starts at \(start(top)), "
@@ -24,11 +24,11 @@ extension YAMLParser {
                     at: mark)
             }
         case .indentlessSequence:
-            guard kind == .blockEntry else { return close() }
+            guard kind == .blockEntry else { return try finish(close()) }
             try scanner.skip()
             let next = try scanner.peekKind()
             if next == .blockEntry || next == .key || next == .value || next == .blockEnd {
-                return empty(at: mark)
+                return try finish(empty(at: mark))
             }
             return try startNode(block: true, indentless: false)
         case .blockMapping:
@@ -38,7 +38,7 @@ extension YAMLParser {
                 }
                 try scanner.skip()
                 let next = try scanner.peekKind()
-                if next == .key || next == .value || next == .blockEnd { return empty(at: mark) }
+                if next == .key || next == .value || next == .blockEnd { return try finish(empty(at: mark)) }
                 return try startNode(block: true, indentless: true)
             }
             switch kind {
@@ -47,7 +47,7 @@ extension YAMLParser {
                 return try startNode(block: true, indentless: false)
             case .blockEnd:
                 try scanner.skip()
-                return close()
+                return try finish(close())
             default:
                 throw failure(
                     "expected a key of the mapping that starts at \(start(top)), found \(describe(scanner.peeked)); "
@@ -57,7 +57,7 @@ extension YAMLParser {
         case .flowSequence:
             if kind == .flowSequenceEnd {
                 try scanner.skip()
-                return close()
+                return try finish(close())
             }
             if frames[top].needsSeparator {
                 guard kind == .flowEntry else {
@@ -68,7 +68,7 @@ extension YAMLParser {
                 }
                 try scanner.skip()
                 frames[top].needsSeparator = false
-                return nil
+                return
             }
             switch kind {
             case .key:
@@ -81,23 +81,23 @@ extension YAMLParser {
                 return try startNode(block: false, indentless: false)
             }
         case .flowPair:
-            if frames[top].needsSeparator { return close() }
-            guard kind == .value else { return empty(at: mark) }
+            if frames[top].needsSeparator { return try finish(close()) }
+            guard kind == .value else { return try finish(empty(at: mark)) }
             try scanner.skip()
             let next = try scanner.peekKind()
-            if next == .flowEntry || next == .flowSequenceEnd { return empty(at: mark) }
+            if next == .flowEntry || next == .flowSequenceEnd { return try finish(empty(at: mark)) }
             return try startNode(block: false, indentless: false)
         case .flowMapping:
             if frames[top].expectingValue {
-                guard kind == .value else { return empty(at: mark) }
+                guard kind == .value else { return try finish(empty(at: mark)) }
                 try scanner.skip()
                 let next = try scanner.peekKind()
-                if next == .flowEntry || next == .flowMappingEnd { return empty(at: mark) }
+                if next == .flowEntry || next == .flowMappingEnd { return try finish(empty(at: mark)) }
                 return try startNode(block: false, indentless: false)
             }
             if kind == .flowMappingEnd {
                 try scanner.skip()
-                return close()
+                return try finish(close())
             }
             if frames[top].needsSeparator {
                 guard kind == .flowEntry else {
@@ -108,7 +108,7 @@ extension YAMLParser {
                 }
                 try scanner.skip()
                 frames[top].needsSeparator = false
-                return nil
+                return
             }
             switch kind {
             case .key:

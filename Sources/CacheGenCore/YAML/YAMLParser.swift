@@ -57,6 +57,8 @@ struct YAMLParser {
     var aliasExpansion = 0
     /// Whether the last scalar read was a plain `<<`, the merge key.
     var lastScalarIsMergeKey = false
+    /// The document's value, once it is complete.
+    var root: JSONNode?
 
     init(scanner: YAMLScanner) {
         self.scanner = scanner
@@ -116,21 +118,27 @@ struct YAMLParser {
 
     /// Reads one complete value, including everything nested in it.
     private mutating func parseRoot() throws(Diagnostic) -> JSONNode {
-        var completed = try startNode(block: true, indentless: false)
+        try startNode(block: true, indentless: false)
         while true {
-            if let node = completed.take() {
-                if frames.isEmpty { return node }
-                try deliver(node)
-            }
-            completed = try step()
+            if let root = root.take() { return root }
+            try step()
+        }
+    }
+
+    /// Hands a finished value to the innermost open collection, or makes it the root.
+    mutating func finish(_ node: consuming JSONNode) throws(Diagnostic) {
+        if frames.isEmpty {
+            root = node
+        } else {
+            try deliver(node)
         }
     }
 
     // MARK: - Values
 
     /// Reads a value's anchor and tag, then the value itself when it is a scalar or an
-    /// alias (returned), or opens the collection it starts (returns `nil`).
-    mutating func startNode(block: Bool, indentless: Bool) throws(Diagnostic) -> JSONNode? {
+    /// alias (handed on with `finish`), or opens the collection it starts.
+    mutating func startNode(block: Bool, indentless: Bool) throws(Diagnostic) {
         var anchor: YAMLToken?
         var tag: YAMLToken?
         var kind = try scanner.peekKind()
@@ -169,7 +177,7 @@ struct YAMLParser {
             }
             var node = entry.node
             node.location = scanner.nodeLocation(mark)
-            return node
+            try finish(node)
         case .scalar:
             var token = try scanner.next()
             let node = JSONNode(value: try resolve(&token, tag: tag), location: scanner.nodeLocation(mark))
@@ -178,20 +186,20 @@ struct YAMLParser {
             }
             nodeCount += 1
             if let anchor { anchors[anchor.text] = (node, 1) }
-            return node
+            try finish(node)
         case .flowSequenceStart, .flowMappingStart:
             try scanner.skip()
             let isMapping = kind == .flowMappingStart
             try push(isMapping ? .flowMapping : .flowSequence, at: mark, anchor: anchor, tag: tag)
-            return nil
+            return
         case .blockSequenceStart where block, .blockMappingStart where block:
             try scanner.skip()
             let isMapping = kind == .blockMappingStart
             try push(isMapping ? .blockMapping : .blockSequence, at: mark, anchor: anchor, tag: tag)
-            return nil
+            return
         case .blockEntry where indentless:
             try push(.indentlessSequence, at: mark, anchor: anchor, tag: tag)
-            return nil
+            return
         default:
             guard let property = anchor ?? tag else {
                 throw failure("expected a value, found \(describe(scanner.peeked))", at: mark)
@@ -199,7 +207,7 @@ struct YAMLParser {
             let node = JSONNode(value: try resolveEmpty(tag: tag), location: scanner.nodeLocation(property.mark))
             nodeCount += 1
             if let anchor { anchors[anchor.text] = (node, 1) }
-            return node
+            try finish(node)
         }
     }
 

@@ -76,6 +76,7 @@ struct YAMLScanner {
     }
 
     /// The kind of the next token, without taking it.
+    @inline(__always)
     mutating func peekKind() throws(Diagnostic) -> YAMLToken.Kind {
         try fill()
         return Self.kind(of: tokens[head])
@@ -99,6 +100,7 @@ struct YAMLScanner {
 
     /// Takes the next token, moving it out of the queue; the stream-end token is returned
     /// again and again.
+    @inline(__always)
     mutating func next() throws(Diagnostic) -> YAMLToken {
         try fill()
         if tokens[head].implied != 0 {
@@ -114,6 +116,7 @@ struct YAMLScanner {
     }
 
     /// Takes the next token without returning it.
+    @inline(__always)
     mutating func skip() throws(Diagnostic) {
         try fill()
         if tokens[head].implied != 0 {
@@ -124,12 +127,14 @@ struct YAMLScanner {
     }
 
     /// Takes the first implied token before the queue's head.
+    @inline(__always)
     private mutating func takeImplied() {
         let implied = tokens[head].implied
         tokens[head].implied =
             implied & YAMLToken.impliesMappingStart != 0 ? implied & ~YAMLToken.impliesMappingStart : 0
     }
 
+    @inline(__always)
     private mutating func advance() {
         head += 1
         tokensTaken += 1
