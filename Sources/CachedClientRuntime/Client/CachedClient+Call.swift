@@ -17,6 +17,9 @@ extension CachedClient {
         let partition: String?
         /// `partitionState.switches` when the call started.
         let partitionSwitches: UInt64
+        /// The store's `removalCount` when the call started: a removal anywhere after it keeps
+        /// the call's answer out of memory and the store.
+        let storeRemovals: UInt64
     }
 
     /// Encodes the body once and builds the key; the body digest is part of it only when
@@ -31,11 +34,12 @@ extension CachedClient {
         // The generation first: a removal between the two reads then makes the held value's
         // generation older, never newer, than the call's.
         let generation = writes.generation
-        let held = memory.lookup(text)
+        let storeRemovals = store.removalCount
+        let held = memory.lookup(text, removals: storeRemovals)
         // The same text always makes the same key; the held one has its digest already.
         let key = held?.key ?? CacheKey(text: text, endpoint: endpoint.name, partition: keyPartition, path: request.path)
         return Call(
             endpoint: endpoint, request: request, rule: rule, body: body, key: key, generation: generation, held: held,
-            partition: partition, partitionSwitches: partitionSwitches)
+            partition: partition, partitionSwitches: partitionSwitches, storeRemovals: storeRemovals)
     }
 }

@@ -41,6 +41,13 @@ public protocol CacheStore: Sendable {
     /// The age past which the store drops an entry (`nil`: no limit); the client's in-memory
     /// layer applies it too, so memory never answers with what the store would have dropped.
     var maxAge: TimeInterval? { get }
+    /// A number that grows with every `removeAll…` through this store, made by any client or,
+    /// for a store shared between processes, any process; clients compare it with the value they
+    /// saw when they took a value into memory or started a write, so that nothing removed is
+    /// served from memory or written back. (`removeEntry`, the store's and the client's own
+    /// housekeeping of one key, need not count.) Read on every hit in memory: no system call,
+    /// no lock if possible.
+    var removalCount: UInt64 { get }
     /// A description of an error this store threw that holds no user data (no path, key or
     /// value), for events; `nil` lets the client describe it by domain and code.
     func eventDescription(of error: any Error) -> String?

@@ -5,9 +5,19 @@ import Foundation
 /// and gone when the process ends.
 public final class MemoryCacheStore: CacheStore {
     private let entries = Locked<[String: Stored]>([:])
+    private let removals = Locked<UInt64>(0)
 
     /// Creates an empty store.
     public init() {}
+
+    /// Grows by one with every `removeAll…`.
+    public var removalCount: UInt64 {
+        removals.withLock { $0 }
+    }
+
+    private func bumpRemovals() {
+        removals.withLock { $0 += 1 }
+    }
 
     /// The entry stored under exactly `key.text`.
     public func entry(for key: CacheKey) -> CacheEntry? {
@@ -26,22 +36,26 @@ public final class MemoryCacheStore: CacheStore {
 
     /// Forgets every entry.
     public func removeAll() {
+        defer { bumpRemovals() }
         entries.withLock { $0.removeAll() }
     }
 
     /// Forgets one partition's entries, as sign-out does; shared entries stay.
     public func removeAll(partition: String) {
+        defer { bumpRemovals() }
         entries.withLock { entries in entries = entries.filter { $0.value.key.partition != partition } }
     }
 
     /// Forgets one endpoint's entries in every partition.
     public func removeAll(endpoint: String) {
+        defer { bumpRemovals() }
         entries.withLock { entries in entries = entries.filter { $0.value.key.endpoint != endpoint } }
     }
 
     /// Forgets one endpoint's entries of one resolved path, in every partition and for
     /// every query, as an `Invalidation` with a path asks.
     public func removeAll(endpoint: String, path: String) {
+        defer { bumpRemovals() }
         entries.withLock { entries in
             entries = entries.filter { $0.value.key.endpoint != endpoint || $0.value.key.path != path }
         }

@@ -207,6 +207,7 @@ struct InvalidationTests {
             func removeAll(endpoint: String) { inner.removeAll(endpoint: endpoint) }
             func totalSize() -> Int { inner.totalSize() }
             func entryCount() -> Int { inner.entryCount() }
+            var removalCount: UInt64 { inner.removalCount }
         }
         let store = OlderStore()
         let entry = CacheEntry(body: Data(), date: Fixtures.start)

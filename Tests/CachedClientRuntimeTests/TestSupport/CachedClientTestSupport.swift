@@ -214,6 +214,7 @@ extension ForwardingStore {
     func totalSize() async throws -> Int { try await inner.totalSize() }
     func entryCount() async throws -> Int { try await inner.entryCount() }
     var maxAge: TimeInterval? { inner.maxAge }
+    var removalCount: UInt64 { inner.removalCount }
     func eventDescription(of error: any Error) -> String? { inner.eventDescription(of: error) }
 }
 
@@ -221,6 +222,7 @@ extension ForwardingStore {
 /// `MemoryCacheStore`.
 final class FlakyStore: CacheStore {
     private let inner: any CacheStore
+    var removalCount: UInt64 { inner.removalCount }
     private let state = Locked((failReads: false, failWrites: false, failRemovals: false, reads: 0, writes: 0, removes: 0))
 
     init(failReads: Bool = false, failWrites: Bool = false, failRemovals: Bool = false, wrapping inner: any CacheStore = MemoryCacheStore()) {

@@ -9,6 +9,7 @@ extension FileCacheStore {
 
     /// Moves the whole entry tree aside in one rename, then deletes it.
     public func removeAll() async throws {
+        defer { removals.withLock { $0 += 1 } }
         let trash = try moveToTrash(entriesPath)
         try Self.makeDirectories(entriesPath)
         state.withLock { state in
@@ -20,17 +21,20 @@ extension FileCacheStore {
 
     /// Deletes the partition's folder (for sign-out); shared entries live elsewhere and stay.
     public func removeAll(partition: String) async throws {
+        defer { removals.withLock { $0 += 1 } }
         try removeFolder(entriesPath + "/" + Self.partitionFolderName(partition), depth: 2)
     }
 
     /// Deletes the endpoint's folder in every partition; lists partitions, not entries.
     public func removeAll(endpoint: String) async throws {
+        defer { removals.withLock { $0 += 1 } }
         try removeInEveryPartition(Self.endpointFolderName(endpoint), depth: 1)
     }
 
     /// Deletes the folder of one endpoint's path in every partition (an invalidation after a
     /// mutation); lists partitions, not entries, and leaves the endpoint's other paths.
     public func removeAll(endpoint: String, path: String) async throws {
+        defer { removals.withLock { $0 += 1 } }
         try removeInEveryPartition(
             Self.endpointFolderName(endpoint) + "/" + Self.pathFolderName(path), depth: 0)
     }

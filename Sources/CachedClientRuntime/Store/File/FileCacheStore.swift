@@ -32,6 +32,13 @@ public final class FileCacheStore: CacheStore {
     let folders = Locked<[FolderKey: String]>([:])
     /// The running count and the sweep bookkeeping.
     let state = Locked(State())
+    /// Removals made through this instance (in this process only, for now).
+    let removals = Locked<UInt64>(0)
+
+    /// Grows by one with every removal through this instance.
+    public var removalCount: UInt64 {
+        removals.withLock { $0 }
+    }
 
     /// Opens (creating if needed) a store; lists and reads nothing, so opening is instant
     /// however many entries there are.
