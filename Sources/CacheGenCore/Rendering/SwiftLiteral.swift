@@ -3,9 +3,7 @@ enum SwiftLiteral {
     /// A double-quoted string literal with `\`, `"`, control characters and
     /// interpolation-looking text escaped.
     static func string(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }) {
-            return "\"" + text + "\""
-        }
+        if needsNoEscaping(text) { return "\"" + text + "\"" }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -20,6 +18,13 @@ enum SwiftLiteral {
             }
         }
         return result + "\""
+    }
+
+    /// Whether `text` is written between the quotes as it is: printable ASCII without `\`
+    /// or `"`, the common case.
+    static func needsNoEscaping(_ text: String) -> Bool {
+        let isPlain = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "\"") }
+        return text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPlain) } ?? text.utf8.allSatisfy(isPlain)
     }
 
     /// One comment line with any line break or control character written as `\u{…}`,

@@ -13,12 +13,20 @@ extension CachedClient {
         let generation: UInt64
         /// What the in-memory layer held for the key when the call started.
         let held: MemoryLayer.Held?
+        /// The client's partition when the call started.
+        let partition: String?
+        /// `partitionState.switches` when the call started.
+        let partitionSwitches: UInt64
+        /// The store's `removalCount` when the call started: a removal anywhere after it keeps
+        /// the call's answer out of memory and the store.
+        let storeRemovals: UInt64
     }
 
     /// Encodes the body once and builds the key; the body digest is part of it only when
     /// the body is declared a key.
     func makeCall(_ request: EndpointRequest, endpoint: Endpoint, rule: CacheRule) throws -> Call {
         let body = try endpoint.encodedBody(of: request)
+        let (partition, partitionSwitches) = partitionState
         let (text, keyPartition) = CacheKey.canonicalText(
             endpoint: endpoint, request: request, canonicalBase: canonicalBase,
             bodyDigest: request.bodyIsKey ? body.map { SHA256.hex(of: $0) } : nil,
@@ -26,10 +34,12 @@ extension CachedClient {
         // The generation first: a removal between the two reads then makes the held value's
         // generation older, never newer, than the call's.
         let generation = writes.generation
-        let held = memory.lookup(text)
+        let storeRemovals = store.removalCount
+        let held = memory.lookup(text, removals: storeRemovals)
         // The same text always makes the same key; the held one has its digest already.
         let key = held?.key ?? CacheKey(text: text, endpoint: endpoint.name, partition: keyPartition, path: request.path)
         return Call(
-            endpoint: endpoint, request: request, rule: rule, body: body, key: key, generation: generation, held: held)
+            endpoint: endpoint, request: request, rule: rule, body: body, key: key, generation: generation, held: held,
+            partition: partition, partitionSwitches: partitionSwitches, storeRemovals: storeRemovals)
     }
 }

@@ -1,17 +1,29 @@
 import Foundation
 
 extension CachedClient {
-    /// Merged fetches are per key and per decoded type, so a shared result always casts.
+    /// Merged fetches are per key and per decoded type, so a shared result always casts, and
+    /// per removal generation and partition switch: a call that starts after a removal, an
+    /// invalidation or a switch of user never joins a request that started before it, whose
+    /// answer may be what was just removed (read-your-writes).
     struct FlightKey: Hashable, Sendable {
         let key: CacheKey
         let type: ObjectIdentifier
+        let generation: UInt64
+        let partitionSwitches: UInt64
+
+        init(_ call: Call, _ type: Any.Type) {
+            key = call.key
+            self.type = ObjectIdentifier(type)
+            generation = call.generation
+            partitionSwitches = call.partitionSwitches
+        }
     }
 
     /// Fetches, decodes and stores once for all concurrent callers with the same key.
     func sharedFetch<T: Decodable & Sendable>(
         _ call: Call, validating entry: CacheEntry?, as type: T.Type
     ) async throws -> T {
-        let flightKey = FlightKey(key: call.key, type: ObjectIdentifier(type))
+        let flightKey = FlightKey(call, type)
         let value = try await fetches.run(flightKey) {
             try await self.fetch(call, validating: entry, as: type)
         }
@@ -46,6 +58,10 @@ extension CachedClient {
             return value
         case 304:
             guard let entry = validators else { break }
+            guard response.confirms(entry) else {
+                // It confirms another response than the one stored; ask again without validators.
+                return try await fetch(call, validating: nil, as: type)
+            }
             guard let value = await decodeStored(entry, call, as: type) else {
                 // The bytes the server confirmed are unreadable; ask again without validators.
                 return try await fetch(call, validating: nil, as: type)
@@ -72,18 +88,20 @@ extension CachedClient {
 
     // MARK: - Background refreshes
 
-    /// Starts the background refresh of `staleWhileRevalidate`, unless one for the key runs.
+    /// Starts the background refresh of `staleWhileRevalidate`, unless one for the key runs
+    /// that started after the same removals and under the same user.
     func startRefresh<T: Decodable & Sendable>(_ call: Call, entry: CacheEntry, as type: T.Type) {
+        let flightKey = FlightKey(call, type)
         refreshes.withLock { refreshes in
-            guard refreshes[call.key] == nil else { return }
-            refreshes[call.key] = Task {
+            guard refreshes[flightKey] == nil else { return }
+            refreshes[flightKey] = Task {
                 do {
                     _ = try await self.sharedFetch(call, validating: entry, as: type)
                 } catch where !Self.allowsFallback(error) && !Self.isCancellation(error) {
                     // Offline is normal here and the entry stays; a 4xx or a changed model is not.
                     self.emit(.error, call, message: "background refresh: \(self.safeDescription(of: error))")
                 } catch {}
-                _ = self.refreshes.withLock { $0.removeValue(forKey: call.key) }
+                _ = self.refreshes.withLock { $0.removeValue(forKey: flightKey) }
             }
         }
     }

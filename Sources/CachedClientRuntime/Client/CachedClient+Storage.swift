@@ -12,7 +12,7 @@ extension CachedClient {
             guard let maxAge, now().timeIntervalSince(held.date) > maxAge else { return held }
             memory.remove(call.key)  // The store would drop it too (on its next read of the file).
         }
-        if let pending = writes.pendingEntry(for: call.key) {
+        if let pending = writes.pendingEntry(for: call.key, removals: call.storeRemovals) {
             guard let maxAge, now().timeIntervalSince(pending.date) > maxAge else { return pending }
             return nil  // Landing or not, the store would drop it on its next read.
         }
@@ -29,12 +29,12 @@ extension CachedClient {
     /// call started. The write is reported as `.store` when it lands (if `reportingStore`), or
     /// as an `.error` when it fails.
     func write<T: Sendable>(_ entry: CacheEntry, _ call: Call, value: T, reportingStore: Bool) {
-        if let keyPartition = call.key.partition, keyPartition != (partition ?? "") {
+        if call.rule.scope == .user, call.partition != partition { return }
+        guard let id = writes.stage(entry, for: call.key, since: call.generation, removals: call.storeRemovals) else {
             return
         }
-        guard let id = writes.stage(entry, for: call.key, since: call.generation) else { return }
-        memory.hold(entry, value: value, for: call.key, replacingNewer: true) {
-            writes.isCurrent(call.key, since: call.generation)
+        memory.hold(entry, value: value, for: call.key, replacingNewer: true, removals: call.storeRemovals) {
+            writes.isCurrent(call.key, since: call.generation) && store.removalCount == call.storeRemovals
         }
         writes.enqueue(call.key, id: id) {
             await self.land(entry, call, id: id, reportingStore: reportingStore)
@@ -49,6 +49,12 @@ extension CachedClient {
     /// never gets ahead of the store.
     private func land(_ entry: CacheEntry, _ call: Call, id: UInt64, reportingStore: Bool) async {
         guard writes.isWanted(call.key, id: id, since: call.generation) else { return }
+        // A removal through another client, the store or another process since the call
+        // started may have covered the key: the answer is not written (a later read misses).
+        guard store.removalCount == call.storeRemovals else {
+            writes.finish(call.key, id: id, since: call.generation)
+            return
+        }
         do {
             try await store.setEntry(entry, for: call.key)
         } catch {
@@ -57,9 +63,9 @@ extension CachedClient {
             emit(.error, call, message: "write failed: \(safeDescription(of: error))")
             return
         }
-        guard writes.finish(call.key, id: id, since: call.generation) else {
-            // A removal ran while we wrote; it waits for us before it removes, but take the
-            // entry back out all the same, so that no ordering of the two can leave it behind.
+        guard writes.finish(call.key, id: id, since: call.generation), store.removalCount == call.storeRemovals else {
+            // A removal ran while we wrote; take the entry back out, so that no ordering of the
+            // two can leave it behind.
             await removeStored(call)
             return
         }
@@ -81,7 +87,7 @@ extension CachedClient {
         if let value = call.held?.value(as: type, decodedFrom: entry) { return value }
         do {
             let value = try call.endpoint.coding.makeDecoder().decode(type, from: entry.body)
-            holdStored(entry, value: value, for: call.key, since: call.generation)
+            holdStored(entry, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
             return value
         } catch {
             emit(.error, call, age: entry.age(at: now()), message: "stored entry unreadable, removed: \(safeDescription(of: error))")
@@ -93,10 +99,12 @@ extension CachedClient {
     /// Holds a value decoded from an entry read from the store, unless a removal since
     /// `generation` covers the key or a newer answer for it is still on its way to the store
     /// (the older entry must not stand in front of it).
-    func holdStored<T: Sendable>(_ entry: CacheEntry, value: T, for key: CacheKey, since generation: UInt64) {
-        memory.hold(entry, value: value, for: key, replacingNewer: false) {
-            guard writes.isCurrent(key, since: generation) else { return false }
-            return writes.pendingEntry(for: key).map { $0.isSameStoredEntry(as: entry) } ?? true
+    func holdStored<T: Sendable>(
+        _ entry: CacheEntry, value: T, for key: CacheKey, since generation: UInt64, removals: UInt64
+    ) {
+        memory.hold(entry, value: value, for: key, replacingNewer: false, removals: removals) {
+            guard writes.isCurrent(key, since: generation), store.removalCount == removals else { return false }
+            return writes.pendingEntry(for: key, removals: removals).map { $0.isSameStoredEntry(as: entry) } ?? true
         }
     }
 

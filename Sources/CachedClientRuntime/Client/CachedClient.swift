@@ -36,8 +36,10 @@ public final class CachedClient: Sendable {
     /// Network fetches shared by concurrent callers.
     let fetches = RequestMerger<FlightKey>()
     /// `staleWhileRevalidate` refreshes running in the background, one per key.
-    let refreshes = Locked<[CacheKey: Task<Void, Never>]>([:])
-    private let currentPartition: Locked<String?>
+    let refreshes = Locked<[FlightKey: Task<Void, Never>]>([:])
+    /// The signed-in user, and how many times it was set: a call joins only fetches that
+    /// started under the same user and after the same removals.
+    private let currentPartition: Locked<(partition: String?, switches: UInt64)>
     /// `baseURL` in the form keys hold, worked out once rather than on every call.
     let canonicalBase: String
 
@@ -77,25 +79,32 @@ public final class CachedClient: Sendable {
         self.sender = RequestSender(baseURL: baseURL, transport: transport, headers: headers)
         self.now = now
         self.events = events
-        self.currentPartition = Locked(partition)
+        self.currentPartition = Locked((partition, 0))
         self.memory = MemoryLayer(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit)
         self.canonicalBase = CacheKey.canonicalBase(baseURL)
     }
 
     /// The signed-in user; user-scoped entries are stored and looked up under it.
     public var partition: String? {
+        currentPartition.withLock { $0.partition }
+    }
+
+    /// The partition and the number of switches so far, read together.
+    var partitionState: (partition: String?, switches: UInt64) {
         currentPartition.withLock { $0 }
     }
 
-    /// Switches user (or signs out with `nil`); later calls use the new partition, and an
-    /// answer still in flight for the old one is returned but not stored.
+    /// Switches user (or signs out with `nil`); later calls use the new partition and never
+    /// join a request that started before the switch, and an answer still in flight for the
+    /// old one is returned but not stored. `""` is a user like any other, never the same as
+    /// signed out.
     ///
     /// Removing the old user's entries is a separate, explicit step:
     /// `try await client.removeAll(partition: old)`. Decoded values of other partitions
     /// leave memory at once.
     public func setPartition(_ partition: String?) {
-        currentPartition.withLock { $0 = partition }
-        memory.removeAll { key in key.partition != nil && key.partition != (partition ?? "") }
+        currentPartition.withLock { $0 = (partition, $0.switches + 1) }
+        memory.removeAll { key in key.partition != nil && key.partition != partition }
     }
 
     // MARK: - Entry points called by generated code

@@ -5,8 +5,11 @@ import Foundation
 /// entries and by body bytes.
 ///
 /// It decides nothing about whether a value may be held: callers pass that as a condition,
-/// checked under the layer's lock (`hold(_:value:for:replacingNewer:when:)`), so that a check
-/// and the insertion it allows cannot be split by a removal.
+/// checked under the layer's lock (`hold(_:value:for:replacingNewer:removals:when:)`), so that
+/// a check and the insertion it allows cannot be split by a removal. It does know the store's
+/// `removalCount` its values belong to: when a lookup brings a newer one (a removal through
+/// another client, the store itself or another process), it drops every value, since any may
+/// be what was removed.
 final class MemoryLayer: Sendable {
     /// The most entries kept; 0 keeps none.
     let limit: Int
@@ -38,10 +41,16 @@ final class MemoryLayer: Sendable {
         }
     }
 
-    /// What is held for the key text, marked most recently used; `nil` when nothing is.
-    func lookup(_ text: String) -> Held? {
+    /// What is held for the key text, marked most recently used; `nil` when nothing is. When
+    /// the store's `removals` moved since the values were taken, every value goes first.
+    func lookup(_ text: String, removals: UInt64) -> Held? {
         guard limit > 0 else { return nil }
         return state.withLock { storage in
+            if storage.removals != removals {
+                storage.removeAll { _ in true }
+                storage.removals = removals
+                return nil
+            }
             guard let index = storage.index[text], let snapshot = storage.nodes[index].snapshot else { return nil }
             storage.touch(index)
             return Held(snapshot: snapshot)
@@ -49,7 +58,8 @@ final class MemoryLayer: Sendable {
     }
 
     /// Holds `entry` and its decoded `value` for `key` if `condition` allows it at that
-    /// moment (checked under the lock); returns whether it allowed.
+    /// moment (checked under the lock) and the value was read or fetched under the store's
+    /// `removals` the layer holds values for; returns whether it was allowed.
     ///
     /// A value decoded from the entry already held joins the values held for it (one per
     /// type). A different entry replaces the held one when `replacingNewer` (an answer just
@@ -58,12 +68,13 @@ final class MemoryLayer: Sendable {
     /// everything else.
     @discardableResult
     func hold<T: Sendable>(
-        _ entry: CacheEntry, value: T, for key: CacheKey, replacingNewer: Bool, when condition: () -> Bool = { true }
+        _ entry: CacheEntry, value: T, for key: CacheKey, replacingNewer: Bool, removals: UInt64,
+        when condition: () -> Bool = { true }
     ) -> Bool {
         let limit = self.limit
         let byteLimit = self.byteLimit
         return state.withLock { storage in
-            guard condition() else { return false }
+            guard storage.removals == removals, condition() else { return false }
             guard limit > 0 else { return true }
             storage.hold(entry, value: value, for: key, replacingNewer: replacingNewer, byteLimit: byteLimit)
             while storage.count > limit || storage.bytes > byteLimit, storage.count > 0 {
@@ -135,6 +146,8 @@ extension MemoryLayer {
         var oldest = -1
         var bytes = 0
         var count: Int { index.count }
+        /// The store's `removalCount` the values were taken under.
+        var removals: UInt64 = 0
 
         /// Holds `entry` and `value` for `key` as a new snapshot (see `MemoryLayer.hold`).
         mutating func hold<T: Sendable>(

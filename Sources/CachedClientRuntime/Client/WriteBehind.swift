@@ -43,21 +43,25 @@ final class WriteBehind: Sendable {
     // MARK: - Pending writes
 
     /// Makes `entry` the key's pending write, unless a removal since `generation` covers the
-    /// key; returns the write's number, increasing with every call, or `nil` when the answer
+    /// key; `removals` is the store's `removalCount` when the answer's call started. Returns the write's number, increasing with every call, or `nil` when the answer
     /// must not be stored.
-    func stage(_ entry: CacheEntry, for key: CacheKey, since generation: UInt64) -> UInt64? {
+    func stage(_ entry: CacheEntry, for key: CacheKey, since generation: UInt64, removals: UInt64) -> UInt64? {
         state.withLock { state in
             guard state.isCurrent(key, since: generation) else { return nil }
             state.lastWriteID += 1
-            state.pending[key.text] = PendingWrite(id: state.lastWriteID, key: key, entry: entry)
+            state.pending[key.text] = PendingWrite(id: state.lastWriteID, key: key, entry: entry, removals: removals)
             return state.lastWriteID
         }
     }
 
-    /// The newest entry waiting to be written for `key`, if any.
-    func pendingEntry(for key: CacheKey) -> CacheEntry? {
+    /// The newest entry waiting to be written for `key`, if any, unless it was staged under
+    /// other store `removals` than the reader's (a removal since makes it moot: it will not land).
+    func pendingEntry(for key: CacheKey, removals: UInt64) -> CacheEntry? {
         state.withLock { state in
-            state.pending.isEmpty ? nil : state.pending[key.text]?.entry
+            guard !state.pending.isEmpty, let pending = state.pending[key.text], pending.removals == removals else {
+                return nil
+            }
+            return pending.entry
         }
     }
 
@@ -144,6 +148,7 @@ extension WriteBehind {
         var id: UInt64
         var key: CacheKey
         var entry: CacheEntry
+        var removals: UInt64
     }
 
     /// The last write handed over for one key; it waits for the one before it, so waiting

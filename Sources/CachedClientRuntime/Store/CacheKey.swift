@@ -13,7 +13,8 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     public var text: String { storage.text }
     /// The endpoint name, for `removeAll(endpoint:)` and events.
     public var endpoint: String { storage.endpoint }
-    /// The partition of a user-scoped entry; `nil` for shared entries.
+    /// The partition of a user-scoped entry; `nil` for shared entries and for user-scoped
+    /// entries made while signed out (whose key text says so, apart from any user's).
     public var partition: String? { storage.partition }
     /// The resolved path (`/accounts/42`, percent-encoded as sent), by which stores group
     /// entries so that an `Invalidation` of one resource removes a folder, not a scan.
@@ -92,14 +93,15 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         endpoint: Endpoint, request: EndpointRequest, canonicalBase: String, bodyDigest: String?, partition: String?
     ) -> (text: String, partition: String?) {
         let scope = endpoint.cache?.scope ?? .user
-        let partition = scope == .user ? (partition ?? "") : nil
+        let partition = scope == .user ? partition : nil
         let method = request.method
         let canonicalMethod =
             method.utf8.allSatisfy({ !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) ? method : method.uppercased()
         let query = CanonicalParameters(request.query, lowercasingNames: false)
         let headers = CanonicalParameters(request.headers, lowercasingNames: true)
         let body = request.bodyIsKey ? bodyDigest : nil
-        let encodedPartition = partition.map { PercentEncoding.encode($0) } ?? "*shared*"
+        // `*` is always percent-encoded in a user's partition, so neither marker can be one.
+        let encodedPartition = partition.map { PercentEncoding.encode($0) } ?? (scope == .user ? "*signed-out*" : "*shared*")
 
         var count = Label.start.utf8CodeUnitCount + endpoint.name.utf8.count
         count += Label.method.utf8CodeUnitCount + canonicalMethod.utf8.count

@@ -38,18 +38,20 @@ public protocol CacheStore: Sendable {
     func totalSize() async throws -> Int
     /// The number of entries, for a settings screen.
     func entryCount() async throws -> Int
-    /// A number that grows with every removal through this store (any `removeEntry`/`removeAll…`), made by
-    /// any client or, for a store shared between processes, any process; clients compare it with the value
-    /// they saw when they took a value into memory or started a write, so that nothing removed is served
-    /// from memory or written back. Read on every hit in memory: no system call, no lock if possible.
+    /// The age past which the store drops an entry (`nil`: no limit); the client's in-memory
+    /// layer applies it too, so memory never answers with what the store would have dropped.
+    var maxAge: TimeInterval? { get }
+    /// A number that grows with every `removeAll…` through this store, made by any client or,
+    /// for a store shared between processes, any process; clients compare it with the value they
+    /// saw when they took a value into memory or started a write, so that nothing removed is
+    /// served from memory or written back. (`removeEntry`, the store's and the client's own
+    /// housekeeping of one key, need not count.) Read on every hit in memory: no system call,
+    /// no lock if possible.
     ///
     /// No default implementation: a store that could not say would silently break that rule.
     /// A removal may move it more than once (before it starts and after it ends), and it
     /// may move without a removal; it never goes back.
     var removalCount: UInt64 { get }
-    /// The age past which the store drops an entry (`nil`: no limit); the client's in-memory
-    /// layer applies it too, so memory never answers with what the store would have dropped.
-    var maxAge: TimeInterval? { get }
     /// A description of an error this store threw that holds no user data (no path, key or
     /// value), for events; `nil` lets the client describe it by domain and code.
     func eventDescription(of error: any Error) -> String?

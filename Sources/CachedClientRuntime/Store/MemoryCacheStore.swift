@@ -5,7 +5,7 @@ import Foundation
 /// and gone when the process ends.
 public final class MemoryCacheStore: CacheStore {
     private let entries = Locked<[String: Stored]>([:])
-    /// Bumped under the entries' lock by every removal, so it moves together with what it counts.
+    /// Bumped under the entries' lock by every `removeAll…`, so it moves together with what it counts.
     private let removals = Locked<UInt64>(0)
 
     /// Creates an empty store.
@@ -21,9 +21,9 @@ public final class MemoryCacheStore: CacheStore {
         entries.withLock { $0[key.text] = Stored(key: key, entry: entry) }
     }
 
-    /// Forgets the entry under `key`.
+    /// Forgets the entry under `key`; not counted in `removalCount` (see `CacheStore.removalCount`).
     public func removeEntry(for key: CacheKey) {
-        removing { _ = $0.removeValue(forKey: key.text) }
+        entries.withLock { _ = $0.removeValue(forKey: key.text) }
     }
 
     /// Forgets every entry.
@@ -49,7 +49,7 @@ public final class MemoryCacheStore: CacheStore {
         }
     }
 
-    /// Grows with every removal; one lock, no system call.
+    /// Grows with every `removeAll…`; one lock, no system call.
     public var removalCount: UInt64 {
         removals.withLock { $0 }
     }

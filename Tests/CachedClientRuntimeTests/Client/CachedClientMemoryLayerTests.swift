@@ -124,12 +124,12 @@ struct CachedClientMemoryLayerTests {
         }
         func entry(_ size: Int) -> CacheEntry { CacheEntry(body: Data(count: size), date: Fixtures.start) }
 
-        #expect(cache.hold(entry(1_100), value: 1, for: key(1), replacingNewer: true))
+        #expect(cache.hold(entry(1_100), value: 1, for: key(1), replacingNewer: true, removals: 0))
         #expect(cache.count == 0)  // over a quarter of the budget: never held
-        for id in 2...6 { cache.hold(entry(700), value: id, for: key(id), replacingNewer: true) }
+        for id in 2...6 { cache.hold(entry(700), value: id, for: key(id), replacingNewer: true, removals: 0) }
         #expect(cache.count == 4)  // 5 × (700 + overhead) is over 4,000 bytes: the oldest went
-        #expect(cache.lookup("k2") == nil)
-        let held = try #require(cache.lookup("k6"))
+        #expect(cache.lookup("k2", removals: 0) == nil)
+        let held = try #require(cache.lookup("k6", removals: 0))
         #expect(held.key == key(6))
         #expect(held.value(as: Int.self, decodedFrom: held.entry) == 6)
         #expect(held.value(as: String.self, decodedFrom: held.entry) == nil)

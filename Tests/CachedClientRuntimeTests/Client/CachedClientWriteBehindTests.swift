@@ -141,16 +141,18 @@ struct CachedClientWriteBehindTests {
         // Another key's answer pushes the value out of the one-entry layer; its write lands.
         harness.transport.respond(status: 200, body: Fixtures.body(Account(id: "2", balance: 1)))
         _ = try await harness.client.value(for: Fixtures.request(id: "2"), endpoint: Fixtures.endpoint(), as: Account.self)
-        #expect(memory.lookup(harness.key().text) == nil)
+        #expect(memory.lookup(harness.key().text, removals: harness.store.removalCount) == nil)
 
         // The store's older entry may not go back in front of the pending write.
-        harness.client.holdStored(older, value: Fixtures.alice, for: harness.key(), since: harness.client.writes.generation)
-        #expect(memory.lookup(harness.key().text) == nil)
+        harness.client.holdStored(
+            older, value: Fixtures.alice, for: harness.key(), since: harness.client.writes.generation,
+            removals: harness.store.removalCount)
+        #expect(memory.lookup(harness.key().text, removals: harness.store.removalCount) == nil)
 
         let readsBefore = store.reads
         harness.transport.fail()
         #expect(try await harness.value(policy: .cacheFirst, flushing: false) == later)
-        #expect(memory.lookup(harness.key().text)?.entry.date == Fixtures.start.addingTimeInterval(5))
+        #expect(memory.lookup(harness.key().text, removals: harness.store.removalCount)?.entry.date == Fixtures.start.addingTimeInterval(5))
         #expect(try await harness.value(policy: .cacheOnly, flushing: false) == later)
         #expect(store.reads == readsBefore)  // neither asked the store
 

@@ -53,12 +53,17 @@ struct HTTPRevalidationIntegrationTests {
             var status: Int
             var headers: [String: HeaderValue]
             var body: String
+            var times: Int?
         }
 
-        func route(_ path: String, status: Int = 200, headers: [String: HeaderValue] = [:], body: String) async throws {
+        /// Serves `body` for `GET path` from now on; with `times`, for that many requests in
+        /// front of the route there was.
+        func route(
+            _ path: String, status: Int = 200, headers: [String: HeaderValue] = [:], body: String, times: Int? = nil
+        ) async throws {
             var headers = headers
             headers["Content-Type"] = headers["Content-Type"] ?? "application/json"
-            let route = Route(path: prefix + "/v1" + path, status: status, headers: headers, body: body)
+            let route = Route(path: prefix + "/v1" + path, status: status, headers: headers, body: body, times: times)
             _ = try await server.control("POST", "routes", body: try JSONEncoder().encode(route))
         }
 
@@ -120,6 +125,40 @@ struct HTTPRevalidationIntegrationTests {
         let renewed = try #require(try await setup.storedEntry(endpoint))
         #expect(renewed.date == Fixtures.start.addingTimeInterval(60))
         #expect(renewed.freshness?.lifetime == 60)
+    }
+
+    /// RFC 9111 §4.3.4: a 304 that carries another validator confirms another response.
+    @Test func a304WithAnotherETagDoesNotRenewTheEntryAndItIsFetchedAgain() async throws {
+        let setup = try await Setup()
+        let endpoint = Self.endpoint()
+        try await setup.route("/accounts/1", headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"], json: Fixtures.alice)
+        _ = try await setup.account(endpoint)
+        try await setup.route("/accounts/1", headers: ["ETag": "\"v2\"", "Cache-Control": "max-age=60"], json: Fixtures.aliceLater)
+        try await setup.route("/accounts/1", status: 304, headers: ["ETag": "\"v2\""], body: "", times: 1)
+        setup.clock.advance(by: 61)
+
+        #expect(try await setup.account(endpoint, policy: .cacheFirst) == .fresh(value: Fixtures.aliceLater))
+
+        let requests = try await setup.requests()
+        #expect(requests.map(\.status) == [200, 304, 200])
+        #expect(requests[1].header("If-None-Match") == "\"v1\"")
+        #expect(requests[2].header("If-None-Match") == nil)
+        #expect(setup.events.kinds == [.store, .miss, .store])
+        let stored = try #require(try await setup.storedEntry(endpoint))
+        #expect(stored.etag == "\"v2\"")
+        #expect(stored.body == Fixtures.body(Fixtures.aliceLater))
+    }
+
+    @Test func a304WithTheSameWeakETagRenewsTheEntry() async throws {
+        let setup = try await Setup()
+        let endpoint = Self.endpoint()
+        try await setup.route("/accounts/1", headers: ["ETag": "W/\"v1\"", "Cache-Control": "max-age=60"], json: Fixtures.alice)
+        _ = try await setup.account(endpoint)
+        setup.clock.advance(by: 61)
+
+        #expect(try await setup.account(endpoint, policy: .cacheFirst) == .fresh(value: Fixtures.alice))
+        #expect(try await setup.requests().map(\.status) == [200, 304])
+        #expect(setup.events.kinds == [.store, .miss, .revalidated])
     }
 
     @Test func lastModifiedAloneRevalidatesWithIfModifiedSince() async throws {

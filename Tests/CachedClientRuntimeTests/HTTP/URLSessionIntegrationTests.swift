@@ -49,10 +49,11 @@ struct URLSessionIntegrationTests {
 
         func setRoute(
             _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
-            json value: some Encodable, delayMilliseconds: Int = 0
+            json value: some Encodable, delayMilliseconds: Int = 0, times: Int? = nil
         ) async throws {
             try await server.setRoute(
-                prefix + path, method: method, status: status, headers: headers, json: value, delayMilliseconds: delayMilliseconds)
+                prefix + path, method: method, status: status, headers: headers, json: value,
+                delayMilliseconds: delayMilliseconds, times: times)
         }
 
         /// This test's requests, paths without the prefix.

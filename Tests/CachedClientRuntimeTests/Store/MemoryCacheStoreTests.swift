@@ -89,13 +89,12 @@ fileprivate func memoryEntry(_ body: String) -> CacheEntry {
     CacheEntry(body: Data(body.utf8), date: Date(timeIntervalSince1970: 1_700_000_000))
 }
 
-/// Every removal moves `removalCount`; reads and writes do not.
+/// Every `removeAll…` moves `removalCount`; reads and writes do not.
 @Suite("MemoryCacheStore removal count")
 struct MemoryCacheStoreRemovalCountTests {
-    @Test func everyRemovalMovesTheCount() {
+    @Test func everyBulkRemovalMovesTheCount() {
         let store = MemoryCacheStore()
         let removals: [(MemoryCacheStore) -> Void] = [
-            { $0.removeEntry(for: memoryKey("1")) },
             { $0.removeAll() },
             { $0.removeAll(partition: "user-1") },
             { $0.removeAll(endpoint: "Accounts.get") },

@@ -222,6 +222,7 @@ extension ForwardingStore {
 /// `MemoryCacheStore`.
 final class FlakyStore: CacheStore {
     private let inner: any CacheStore
+    var removalCount: UInt64 { inner.removalCount }
     private let state = Locked((failReads: false, failWrites: false, failRemovals: false, reads: 0, writes: 0, removes: 0))
 
     init(failReads: Bool = false, failWrites: Bool = false, failRemovals: Bool = false, wrapping inner: any CacheStore = MemoryCacheStore()) {
@@ -292,7 +293,6 @@ final class FlakyStore: CacheStore {
     }
     func totalSize() async throws -> Int { try await inner.totalSize() }
     func entryCount() async throws -> Int { try await inner.entryCount() }
-    var removalCount: UInt64 { inner.removalCount }
 }
 
 /// Collects events for assertions.

@@ -81,8 +81,8 @@ public final class FileCacheStore: CacheStore {
         trashCleanup = Self.startDeletingTrash(in: root)
     }
 
-    /// Grows with every removal through any store on this folder, in this process or
-    /// another: each removal adds one before it starts and one after it ends. One aligned
+    /// Grows with every `removeAll…` through any store on this folder, in this process or
+    /// another: each adds one before it starts and one after it ends. One aligned
     /// load from a shared mapping, no system call and no lock (see `RemovalCounter`).
     public var removalCount: UInt64 { removals.value }
 
@@ -216,12 +216,9 @@ public final class FileCacheStore: CacheStore {
         record(Usage(bytes: bytes.count - (replaced ?? 0), count: replaced == nil ? 1 : 0), isWrite: true)
     }
 
-    /// Deletes the entry's file.
+    /// Deletes the entry's file. Not counted in `removalCount`: one key's housekeeping,
+    /// which the client does itself (see `CacheStore.removalCount`).
     public func removeEntry(for key: CacheKey) async throws {
-        try removing { () throws(FileCacheStoreError) in try removeEntryFile(for: key) }
-    }
-
-    private func removeEntryFile(for key: CacheKey) throws(FileCacheStoreError) {
         let path = entryPath(for: key)
         let info: POSIX.Status
         do throws(FileCacheStoreError) {

@@ -1,0 +1,65 @@
+/// A Swift expression, as a tree: the translator builds it, the renderer alone writes it.
+///
+/// Only the cases that hold an expression are `indirect`, so names and literals need no
+/// allocation of their own.
+enum Expression: Sendable, Hashable {
+    /// A name written as is: `policy`, `self`, `` `in` ``.
+    case identifier(String)
+    case literal(Literal)
+    /// `base.name`.
+    indirect case member(Expression, String)
+    /// `.name`, the type inferred.
+    case implicitMember(String)
+    /// `\.name`, the root inferred.
+    case keyPath(String)
+    /// `base?`, to call or access a member through an optional.
+    indirect case optionalChaining(Expression)
+    /// `callee(label: value, …)`, then the trailing closure if any; with no arguments and a
+    /// trailing closure, `callee { … }`.
+    indirect case call(Expression, [Argument], trailingClosure: Closure? = nil, wrapping: Wrapping = .never)
+    case closure(Closure)
+    /// `[a, b]`.
+    case array([Expression], wrapping: Wrapping = .never)
+    /// `try expression`.
+    indirect case `try`(Expression)
+    /// `await expression`.
+    indirect case await(Expression)
+
+    /// A literal value; strings are escaped when written.
+    enum Literal: Sendable, Hashable {
+        case string(String)
+        case integer(Int)
+        case boolean(Bool)
+        case `nil`
+    }
+
+    /// One argument of a call, labelled or not.
+    struct Argument: Sendable, Hashable {
+        var label: String?
+        var value: Expression
+    }
+
+    /// `{ parameters in statements }`, always written on one line.
+    struct Closure: Sendable, Hashable {
+        /// Parameter names; none means no `in`.
+        var parameters: [String] = []
+        var body: [Statement]
+    }
+
+    /// What a call or an array literal does when its line would pass the width.
+    enum Wrapping: Sendable, Hashable {
+        /// It stays on one line, however long.
+        case never
+        /// One argument or element a line; elements themselves stay on one line each.
+        case whenLong
+    }
+
+    /// `self`.
+    static let selfValue = Expression.identifier("self")
+
+    /// A string literal.
+    static func string(_ text: String) -> Expression { .literal(.string(text)) }
+
+    /// `self.name`.
+    func dot(_ name: String) -> Expression { .member(self, name) }
+}

@@ -1,0 +1,27 @@
+/// A statement in a function body or a closure.
+enum Statement: Sendable, Hashable {
+    case expression(Expression)
+    /// `let name = value`, or `var` when mutable.
+    case variable(isMutable: Bool, name: String, value: Expression)
+    /// `target = value`.
+    case assignment(Expression, Expression)
+    case `return`(Expression)
+    case `throw`(Expression)
+    /// `switch subject {`, each case level with it and its body indented, `}`.
+    case switchOver(Expression, [SwitchCase])
+
+    /// One case of a `switch`.
+    struct SwitchCase: Sendable, Hashable {
+        /// `nil` for `default`.
+        var pattern: Pattern?
+        var body: [Statement]
+    }
+
+    /// What a switch case matches.
+    enum Pattern: Sendable, Hashable {
+        /// A value: `"wire"`, `.name`.
+        case value(Expression)
+        /// An enum case binding its one associated value: `.name(let variable)`.
+        case binding(caseName: String, variable: String)
+    }
+}

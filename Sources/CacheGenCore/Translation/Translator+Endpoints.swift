@@ -1,0 +1,83 @@
+/// What the live repository sends: an `Endpoint` constant per endpoint (its name, cache
+/// rule, coding and response shape) and a function building each request from the
+/// method's arguments.
+extension Translator {
+    /// The private `Endpoints` enum of `Live…`.
+    func endpoints(_ methods: [Method]) -> TypeDeclaration {
+        TypeDeclaration(
+            visibility: .hidden, kind: .enum, name: "Endpoints", members: methods.map { .property(endpointConstant($0)) })
+    }
+
+    /// The private `Requests` enum of `Live…`.
+    func requests(_ methods: [Method]) -> TypeDeclaration {
+        TypeDeclaration(visibility: .hidden, kind: .enum, name: "Requests", members: methods.map { .function(requestBuilder($0)) })
+    }
+
+    private func endpointConstant(_ method: Method) -> PropertyDeclaration {
+        var arguments: [Expression.Argument] = [
+            .init(label: "name", value: .string("\(method.repository).\(method.endpoint.name.name)"))
+        ]
+        if method.isCached, let cache = method.endpoint.cache {
+            var rule: [Expression.Argument] = [
+                .init(label: "ttl", value: .literal(.integer(cache.settings.ttl))),
+                .init(label: "maxStale", value: .literal(.integer(cache.settings.maxStale))),
+                .init(label: "policy", value: .implicitMember(cache.settings.policy.rawValue)),
+                .init(label: "scope", value: .implicitMember(cache.settings.scope.rawValue)),
+            ]
+            if cache.settings.ttlFromServer { rule.append(.init(label: "ttlFromServer", value: .literal(.boolean(true)))) }
+            arguments.append(.init(label: "cache", value: .call(.identifier("CacheRule"), rule, wrapping: .whenLong)))
+        } else {
+            arguments.append(.init(label: "cache", value: .literal(.nil)))
+        }
+        let dates = Expression.Argument(label: "dates", value: .implicitMember(spec.defaults.dates.rawValue))
+        arguments.append(.init(label: "coding", value: .call(.identifier("JSONCoding"), [dates], wrapping: .whenLong)))
+        if let response = method.endpoint.response, method.isCached {
+            arguments.append(.init(label: "shape", value: .string(fingerprints[response] ?? "")))
+        }
+        return PropertyDeclaration(
+            visibility: .none, isStatic: true, name: method.name,
+            value: .call(.identifier("Endpoint"), arguments, wrapping: .whenLong))
+    }
+
+    private func requestBuilder(_ method: Method) -> FunctionDeclaration {
+        let endpoint = method.endpoint
+        let taken = Set(method.arguments.map { SwiftNaming.parameterValue($0.name) })
+        let name = taken.contains("request") ? "request_" : "request"
+        let local = Expression.identifier(name)
+        let create = Expression.call(
+            .identifier("EndpointRequest"),
+            [.init(label: "method", value: .string(endpoint.method)), .init(label: "path", value: .string(endpoint.path))])
+        var statements: [Statement] = []
+        let cache = method.isCached ? endpoint.cache : nil
+        for argument in method.arguments {
+            guard let parameter = argument.parameter else {
+                let isKey = Expression.literal(.boolean(cache?.bodyInKey ?? false))
+                statements.append(
+                    .expression(.call(local.dot("setJSONBody"), [.init(value: .identifier("body")), .init(label: "isKey", value: isKey)])))
+                continue
+            }
+            let wire = Expression.Argument(value: .string(parameter.name.name))
+            let value = Expression.Argument(value: parameterValue(argument.value, type: parameter.type))
+            let isKey = Expression.Argument(label: "isKey", value: .literal(.boolean(cache?.contains(parameter) ?? false)))
+            switch parameter.place {
+            case .path: statements.append(.expression(.call(local.dot("setPathParameter"), [wire, value])))
+            case .query: statements.append(.expression(.call(local.dot("addQuery"), [wire, value, isKey])))
+            case .header: statements.append(.expression(.call(local.dot("addHeader"), [wire, value, isKey])))
+            }
+        }
+        let body: [Statement] = statements.isEmpty
+            ? [.expression(create)]
+            : [.variable(isMutable: true, name: name, value: create)] + statements + [.return(local)]
+        return FunctionDeclaration(
+            visibility: .none, isStatic: true, name: method.name,
+            parameters: method.parameters(policy: .none, optionalDefaults: false), returnType: .named("EndpointRequest"),
+            body: body)
+    }
+
+    /// Arrays of enums are sent as their raw values.
+    private func parameterValue(_ value: Expression, type: TypeRef) -> Expression {
+        guard case .array(.model(let model)) = type.unwrapped, models.isEnum(model) else { return value }
+        let array = type.isOptional ? Expression.optionalChaining(value) : value
+        return .call(array.dot("map"), [.init(value: .keyPath("rawValue"))])
+    }
+}

@@ -1,0 +1,108 @@
+extension Translator {
+    /// What the repository constructs need to know of one endpoint, named once.
+    struct Method {
+        let endpoint: EndpointSpec
+        let repository: String
+        /// The Swift method name before escaping; doc comments and derived names use it.
+        let baseName: String
+        let arguments: [Argument]
+        let responseType: SwiftType?
+        let isCached: Bool
+        let defaultPolicy: String
+
+        init(
+            endpoint: EndpointSpec, repository: String, arguments: [Argument], responseType: SwiftType?, isCached: Bool,
+            defaultPolicy: String
+        ) {
+            self.endpoint = endpoint
+            self.repository = repository
+            baseName = SwiftNaming.memberName(endpoint.name.name)
+            self.arguments = arguments
+            self.responseType = responseType
+            self.isCached = isCached
+            self.defaultPolicy = defaultPolicy
+            let cachedValue = SwiftType.generic("CachedValue", [responseType ?? .void])
+            returnType = responseType == nil ? nil : isCached ? cachedValue : responseType
+            streamType = .generic("AsyncThrowingStream", [cachedValue, .existential("Error")])
+        }
+
+        struct Argument {
+            /// The Swift name, unescaped.
+            let name: String
+            let type: SwiftType
+            let isOptional: Bool
+            let parameter: Parameter?
+            /// The declared parameter, without a default value.
+            let declaration: FunctionDeclaration.Parameter
+
+            init(name: String, type: SwiftType, isOptional: Bool, parameter: Parameter?) {
+                self.name = name
+                self.type = type
+                self.isOptional = isOptional
+                self.parameter = parameter
+                declaration = FunctionDeclaration.Parameter(swiftName: name, type: type)
+            }
+
+            /// How a body refers to the argument.
+            var value: Expression { .identifier(SwiftNaming.parameterValue(name)) }
+        }
+
+        var hasStream: Bool { isCached }
+        /// The method name, escaped where it is a keyword.
+        var name: String { SwiftNaming.escaped(baseName) }
+        var streamName: String { SwiftNaming.escaped(baseName + "Stream") }
+        /// What the stream method returns.
+        let streamType: SwiftType
+        /// The `Endpoint` constant's and the request builder's name in the live repository.
+        var endpointConstant: Expression { Expression.identifier("Endpoints").dot(name) }
+
+        /// What the method returns: the response, in a `CachedValue` when cached.
+        let returnType: SwiftType?
+
+        func parameters(policy: PolicyArgument, optionalDefaults: Bool) -> [FunctionDeclaration.Parameter] {
+            var list = arguments.map { argument in
+                var declaration = argument.declaration
+                if optionalDefaults && argument.isOptional { declaration.defaultValue = .literal(.nil) }
+                return declaration
+            }
+            switch policy {
+            case .none: break
+            case .optional: list.append(.init(name: "policy", type: .optional(.named("CachePolicy"))))
+            case .defaulted: list.append(.init(name: "policy", type: .named("CachePolicy"), defaultValue: .implicitMember(defaultPolicy)))
+            }
+            return list
+        }
+
+        /// `name: name` arguments forwarding every parameter, with `nil` for left-out optionals.
+        func forwarding(omittingOptionals: Bool) -> [Expression.Argument] {
+            arguments.map { argument in
+                Expression.Argument(
+                    label: SwiftNaming.callLabel(argument.name),
+                    value: omittingOptionals && argument.isOptional ? .literal(.nil) : argument.value)
+            }
+        }
+
+        /// Every parameter passed on under its own name.
+        var forwardedArguments: [Expression.Argument] { forwarding(omittingOptionals: false) }
+
+        enum PolicyArgument {
+            case none, optional, defaulted
+        }
+    }
+
+    func method(_ endpoint: EndpointSpec, in repository: Repository) -> Method {
+        var arguments = endpoint.parameters.map { parameter in
+            Method.Argument(
+                name: SwiftNaming.argumentName(parameter.name.name), type: swiftType(parameter.type),
+                isOptional: parameter.type.isOptional, parameter: parameter)
+        }
+        if let body = endpoint.body {
+            arguments.append(Method.Argument(name: "body", type: swiftType(body), isOptional: false, parameter: nil))
+        }
+        let cache = endpoint.response == nil ? nil : endpoint.cache
+        return Method(
+            endpoint: endpoint, repository: repository.name.name, arguments: arguments,
+            responseType: endpoint.response.map(swiftType), isCached: cache != nil,
+            defaultPolicy: cache?.settings.policy.rawValue ?? "networkFirst")
+    }
+}

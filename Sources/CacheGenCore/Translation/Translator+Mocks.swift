@@ -1,0 +1,61 @@
+/// `Mock…` repositories answering from closures, for previews and tests; a missing
+/// handler throws `MockNotImplemented` rather than inventing data.
+extension Translator {
+    func mockRepository(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration {
+        let name = SwiftNaming.typeName(repository.name.name)
+        var handlers: [Declaration] = []
+        var initParameters: [FunctionDeclaration.Parameter] = []
+        var initBody: [Statement] = []
+        var functions: [Declaration] = []
+        for method in methods {
+            let parameters = method.parameters(policy: method.isCached ? .optional : .none, optionalDefaults: false)
+            let handlerName = SwiftNaming.escaped(method.baseName + "Handler")
+            let handler = Expression.selfValue.dot(handlerName)
+            let closureType = SwiftType.function(
+                .init(
+                    parameters: parameters.map { .init(name: $0.label ?? $0.name, type: $0.type) }, isSendable: true, isAsync: true,
+                    isThrowing: true, result: method.returnType ?? .void))
+            let notImplemented = Expression.call(
+                .identifier("MockNotImplemented"),
+                [.init(label: "endpoint", value: .string("\(method.repository).\(method.endpoint.name.name)"))])
+            handlers.append(
+                .property(
+                    PropertyDeclaration(
+                        doc: ["Answers `\(method.baseName)`."], isMutable: true, name: handlerName, type: closureType)))
+            initParameters.append(
+                .init(
+                    swiftName: method.baseName, type: .escaping(closureType),
+                    defaultValue: .closure(.init(parameters: parameters.map { _ in "_" }, body: [.throw(notImplemented)]))))
+            initBody.append(.assignment(handler, .identifier(SwiftNaming.parameterValue(method.baseName))))
+            let values = parameters.map { Expression.Argument(value: $0.value) }
+            functions.append(
+                .function(
+                    FunctionDeclaration(
+                        doc: ["Calls `\(SwiftNaming.unescaped(handlerName))`."], name: method.name, parameters: parameters,
+                        isAsync: true, isThrowing: true, returnType: method.returnType,
+                        body: [.expression(.try(.await(.call(handler, values))))])))
+            if method.hasStream {
+                // The stream has no policy of its own: the handler gets `nil`, as for a call without one.
+                let local = Expression.identifier("handler")
+                let once = Expression.Closure(
+                    body: [.expression(.try(.await(.call(local, values.dropLast() + [.init(value: .literal(.nil))]))))])
+                functions.append(
+                    .function(
+                        FunctionDeclaration(
+                            doc: ["Yields the value of `\(SwiftNaming.unescaped(handlerName))` once."], name: method.streamName,
+                            parameters: method.parameters(policy: .none, optionalDefaults: false),
+                            returnType: method.streamType,
+                            body: [
+                                .variable(isMutable: false, name: "handler", value: handler),
+                                .return(.call(Expression.identifier("MockStream").dot("once"), [], trailingClosure: once)),
+                            ])))
+            }
+        }
+        let initializer = FunctionDeclaration(
+            doc: ["Creates a mock; endpoints without a handler throw `MockNotImplemented`."], name: "init",
+            parameters: initParameters, body: initBody)
+        return TypeDeclaration(
+            doc: ["An `\(name)` that answers from closures, for previews and tests."], kind: .struct,
+            name: "Mock" + name, conformances: [name], members: handlers + [.function(initializer)] + functions)
+    }
+}

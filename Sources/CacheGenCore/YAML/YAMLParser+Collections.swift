@@ -1,0 +1,236 @@
+/// What comes next inside each kind of open collection, and where finished values go.
+extension YAMLParser {
+    /// Advances the innermost collection by one token or value, handing on each value
+    /// finished on the way (a scalar, an alias or a closed collection).
+    mutating func step() throws(Diagnostic) {
+        let top = frames.count - 1
+        let kind = try scanner.peekKind()
+        let mark = scanner.peekedMark
+        switch frames[top].kind {
+        case .blockSequence:
+            switch kind {
+            case .blockEntry:
+                try scanner.skip()
+                let next = try scanner.peekKind()
+                if next == .blockEntry || next == .blockEnd { return try finish(empty(at: mark)) }
+                return try startNode(block: true, indentless: false)
+            case .blockEnd:
+                try scanner.skip()
+                return try finish(close())
+            default:
+                throw failure(
+                    "expected '- ' for the next item of the sequence that starts at \(start(top)), "
+                        + "found \(describe(scanner.peeked)); check the indentation",
+                    at: mark)
+            }
+        case .indentlessSequence:
+            guard kind == .blockEntry else { return try finish(close()) }
+            try scanner.skip()
+            let next = try scanner.peekKind()
+            if next == .blockEntry || next == .key || next == .value || next == .blockEnd {
+                return try finish(empty(at: mark))
+            }
+            return try startNode(block: true, indentless: false)
+        case .blockMapping:
+            if frames[top].expectingValue {
+                guard kind == .value else {
+                    throw failure("expected ':' after the key \(quoted(frames[top].key))", at: mark)
+                }
+                try scanner.skip()
+                let next = try scanner.peekKind()
+                if next == .key || next == .value || next == .blockEnd { return try finish(empty(at: mark)) }
+                return try startNode(block: true, indentless: true)
+            }
+            switch kind {
+            case .key:
+                try scanner.skip()
+                return try startNode(block: true, indentless: false)
+            case .blockEnd:
+                try scanner.skip()
+                return try finish(close())
+            default:
+                throw failure(
+                    "expected a key of the mapping that starts at \(start(top)), found \(describe(scanner.peeked)); "
+                        + "check the indentation",
+                    at: mark)
+            }
+        case .flowSequence:
+            if kind == .flowSequenceEnd {
+                try scanner.skip()
+                return try finish(close())
+            }
+            if frames[top].needsSeparator {
+                guard kind == .flowEntry else {
+                    throw failure(
+                        "expected ',' or ']' after an item of the sequence that starts at \(start(top)), "
+                            + "found \(describe(scanner.peeked))",
+                        at: mark)
+                }
+                try scanner.skip()
+                frames[top].needsSeparator = false
+                return
+            }
+            switch kind {
+            case .key:
+                try scanner.skip()
+                try pushPair(at: mark)
+                return try startNode(block: false, indentless: false)
+            case .flowEntry:
+                throw failure("expected an item before ','; remove the extra comma", at: mark)
+            default:
+                return try startNode(block: false, indentless: false)
+            }
+        case .flowPair:
+            if frames[top].needsSeparator { return try finish(close()) }
+            guard kind == .value else { return try finish(empty(at: mark)) }
+            try scanner.skip()
+            let next = try scanner.peekKind()
+            if next == .flowEntry || next == .flowSequenceEnd { return try finish(empty(at: mark)) }
+            return try startNode(block: false, indentless: false)
+        case .flowMapping:
+            if frames[top].expectingValue {
+                guard kind == .value else { return try finish(empty(at: mark)) }
+                try scanner.skip()
+                let next = try scanner.peekKind()
+                if next == .flowEntry || next == .flowMappingEnd { return try finish(empty(at: mark)) }
+                return try startNode(block: false, indentless: false)
+            }
+            if kind == .flowMappingEnd {
+                try scanner.skip()
+                return try finish(close())
+            }
+            if frames[top].needsSeparator {
+                guard kind == .flowEntry else {
+                    throw failure(
+                        "expected ',' or '}' after a member of the mapping that starts at \(start(top)), "
+                            + "found \(describe(scanner.peeked))",
+                        at: mark)
+                }
+                try scanner.skip()
+                frames[top].needsSeparator = false
+                return
+            }
+            switch kind {
+            case .key:
+                try scanner.skip()
+                return try startNode(block: false, indentless: false)
+            case .flowEntry:
+                throw failure("expected a key before ','; remove the extra comma", at: mark)
+            default:
+                return try startNode(block: false, indentless: false)
+            }
+        }
+    }
+
+    /// Opens the one-pair mapping of `[key: value]`.
+    private mutating func pushPair(at mark: YAMLMark) throws(Diagnostic) {
+        guard frames.count < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
+        let location = scanner.nodeLocation(mark)
+        frames.append(Frame(kind: .flowPair, start: location, keyLocation: location, nodeCountAtStart: nodeCount))
+    }
+
+    /// Hands a finished value to the innermost collection: an item, a key or a key's value.
+    mutating func deliver(_ node: consuming JSONNode) throws(Diagnostic) {
+        let top = frames.count - 1
+        switch frames[top].kind {
+        case .blockSequence, .indentlessSequence:
+            frames[top].elements.append(node)
+        case .flowSequence:
+            frames[top].elements.append(node)
+            frames[top].needsSeparator = true
+        case .blockMapping, .flowMapping, .flowPair:
+            if !frames[top].expectingValue {
+                let key = try keyText(node)
+                try checkUnique(key, at: node.location)
+                frames[top].key = key
+                frames[top].keyLocation = node.location
+                frames[top].isMergeKey = lastScalarIsMergeKey
+                frames[top].expectingValue = true
+                return
+            }
+            frames[top].expectingValue = false
+            if frames[top].kind != .blockMapping { frames[top].needsSeparator = true }
+            if frames[top].isMergeKey {
+                try addMerge(node)
+            } else {
+                // Swapping the pending key out moves it rather than retaining it only to
+                // release it when the next key replaces it.
+                var key = ""
+                var keyLocation = Self.placeholderLocation
+                swap(&key, &frames[top].key)
+                swap(&keyLocation, &frames[top].keyLocation)
+                frames[top].members.append(JSONMember(key: key, keyLocation: keyLocation, value: node))
+            }
+        }
+    }
+
+    /// A key's text: scalars as written (numbers in their plain decimal form), and an
+    /// error for null and for collections, which JSON cannot hold as keys.
+    private func keyText(_ node: JSONNode) throws(Diagnostic) -> String {
+        switch node.value {
+        case .string(let text): return text
+        case .number(_, let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
+        case .null:
+            throw Diagnostic.error(
+                "a key cannot be null (empty, '~' or 'null'); write a key, or quote it to use it as text",
+                at: node.location)
+        case .object, .array:
+            throw Diagnostic.error(
+                "a mapping or sequence cannot be a key; keys must be scalars such as text or numbers",
+                at: node.location)
+        }
+    }
+
+    /// Throws when the innermost mapping already has `key`.
+    private mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
+        let top = frames.count - 1
+        if frames[top].keyIndex == nil {
+            let count = frames[top].members.count + frames[top].merges.count
+            if count < Self.keyIndexThreshold {
+                let members = frames[top].members.count
+                for index in 0..<members where frames[top].members[index].key == key {
+                    throw duplicateKey(key, first: frames[top].members[index].keyLocation, at: location)
+                }
+                if key == "<<", lastScalarIsMergeKey, !frames[top].merges.isEmpty {
+                    throw Diagnostic.error(
+                        "duplicate merge key '<<'; merge several mappings with '<<: [*a, *b]'", at: location)
+                }
+                return
+            }
+            var index: [String: SourceLocation] = [:]
+            index.reserveCapacity(2 * Self.keyIndexThreshold)
+            for member in frames[top].members { index[member.key] = member.keyLocation }
+            frames[top].keyIndex = index
+        }
+        if let first = frames[top].keyIndex?[key] {
+            throw duplicateKey(key, first: first, at: location)
+        }
+        frames[top].keyIndex?[key] = location
+    }
+
+    private func duplicateKey(_ key: String, first: SourceLocation, at location: SourceLocation) -> Diagnostic {
+        .error("duplicate key \(quoted(key)); it was first used at \(first.line):\(first.column)", at: location)
+    }
+
+    /// Records the value of a `<<` key: a mapping, or a sequence of mappings.
+    private mutating func addMerge(_ node: JSONNode) throws(Diagnostic) {
+        let top = frames.count - 1
+        let sources: [JSONNode]
+        switch node.value {
+        case .object: sources = [node]
+        case .array(let elements) where elements.allSatisfy({ $0.members != nil }): sources = elements
+        default:
+            throw Diagnostic.error(
+                "a merge key ('<<') takes a mapping or a sequence of mappings, usually aliases such as *base; "
+                    + "found \(node.kindName)",
+                at: node.location)
+        }
+        frames[top].merges.append(Merge(position: frames[top].members.count, sources: sources))
+    }
+
+    /// Where the collection in frame `index` starts, as `line:column` for messages.
+    private func start(_ index: Int) -> String {
+        "\(frames[index].start.line):\(frames[index].start.column)"
+    }
+}

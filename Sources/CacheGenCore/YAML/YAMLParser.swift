@@ -1,0 +1,274 @@
+/// Builds located nodes from the scanner's tokens: an iterative parser whose open
+/// collections live on an explicit stack, so deep input is an error, never a stack overflow.
+struct YAMLParser {
+    /// The kinds of collection a frame can be.
+    enum FrameKind {
+        case blockMapping, blockSequence, indentlessSequence, flowMapping, flowSequence
+        /// `[key: value]`: a one-pair mapping inside a flow sequence.
+        case flowPair
+    }
+
+    /// A mapping's pending merge (`<<`): where its members go and where they come from.
+    struct Merge {
+        /// How many explicit members came before the `<<` key.
+        var position: Int
+        /// The mappings to merge, earlier ones first.
+        var sources: [JSONNode]
+    }
+
+    /// A collection that has been opened and not yet closed.
+    struct Frame {
+        var kind: FrameKind
+        /// Where the collection starts.
+        var start: SourceLocation
+        var members: [JSONMember] = []
+        var elements: [JSONNode] = []
+        /// The key whose value is being read, for mappings.
+        var key = ""
+        var keyLocation: SourceLocation
+        /// Whether the pending key is the merge key `<<`.
+        var isMergeKey = false
+        /// For mappings: a key has been read and its value has not.
+        var expectingValue = false
+        /// For flow collections: an entry has been read, so `,` or the end comes next.
+        var needsSeparator = false
+        /// Keys seen so far, built once a mapping grows past a few members.
+        var keyIndex: [String: SourceLocation]?
+        var merges: [Merge] = []
+        /// The anchor to register the finished collection under.
+        var anchor: String?
+        /// How many values had been built when this collection opened, for its size.
+        var nodeCountAtStart: Int
+    }
+
+    /// Fills a frame's key location while no key is pending.
+    static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
+
+    /// Mappings with fewer members than this are checked for duplicate keys by a scan.
+    static let keyIndexThreshold = 16
+
+    var scanner: YAMLScanner
+    var frames: [Frame] = []
+    /// Anchored values by name, with how many values each holds.
+    var anchors: [String: (node: JSONNode, size: Int)] = [:]
+    /// Values built so far, counting each alias as the values it copies.
+    var nodeCount = 0
+    /// Values copied by aliases so far.
+    var aliasExpansion = 0
+    /// Whether the last scalar read was a plain `<<`, the merge key.
+    var lastScalarIsMergeKey = false
+    /// The document's value, once it is complete.
+    var root: JSONNode?
+
+    init(scanner: YAMLScanner) {
+        self.scanner = scanner
+    }
+
+    // MARK: - Document
+
+    /// Reads the stream's one document.
+    mutating func parseDocument() throws(Diagnostic) -> JSONNode {
+        var token = try scanner.peek()
+        if token.kind == .directive {
+            try scanner.skip()
+            token = try scanner.peek()
+            guard token.kind == .documentStart else {
+                throw failure("a %YAML directive must be followed by '---' on its own line", at: token.mark)
+            }
+        }
+        var explicitStart: YAMLToken?
+        if token.kind == .documentStart {
+            explicitStart = try scanner.next()
+            token = try scanner.peek()
+        }
+        let root: JSONNode
+        switch token.kind {
+        case .streamEnd, .documentEnd, .documentStart:
+            guard let explicitStart else {
+                throw failure("the file holds no YAML document; expected a value", at: token.mark)
+            }
+            root = JSONNode(value: .null, location: scanner.location(explicitStart.mark))
+        default:
+            root = try parseRoot()
+        }
+        token = try scanner.peek()
+        var ended = false
+        while token.kind == .documentEnd {
+            ended = true
+            try scanner.skip()
+            token = try scanner.peek()
+        }
+        switch token.kind {
+        case .streamEnd:
+            return root
+        case .documentStart, .directive:
+            throw failure(
+                "a second document starts here; a file may hold only one YAML document", at: token.mark)
+        default:
+            if ended {
+                throw failure(
+                    "content after the end of the document ('...'); a file may hold only one YAML document",
+                    at: token.mark)
+            }
+            throw failure(
+                "found \(describe(token)) after the document's top-level value; check the indentation",
+                at: token.mark)
+        }
+    }
+
+    /// Reads one complete value, including everything nested in it.
+    private mutating func parseRoot() throws(Diagnostic) -> JSONNode {
+        try startNode(block: true, indentless: false)
+        while true {
+            if let root = root.take() { return root }
+            try step()
+        }
+    }
+
+    /// Hands a finished value to the innermost open collection, or makes it the root.
+    mutating func finish(_ node: consuming JSONNode) throws(Diagnostic) {
+        if frames.isEmpty {
+            root = node
+        } else {
+            try deliver(node)
+        }
+    }
+
+    // MARK: - Values
+
+    /// Reads a value's anchor and tag, then the value itself when it is a scalar or an
+    /// alias (handed on with `finish`), or opens the collection it starts.
+    mutating func startNode(block: Bool, indentless: Bool) throws(Diagnostic) {
+        var anchor: YAMLToken?
+        var tag: YAMLToken?
+        var kind = try scanner.peekKind()
+        while kind == .anchor || kind == .tag {
+            let token = try scanner.next()
+            if kind == .anchor {
+                if anchor != nil { throw failure("a value has two anchors; keep one", at: token.mark) }
+                anchor = token
+            } else {
+                if tag != nil { throw failure("a value has two tags; keep one", at: token.mark) }
+                tag = token
+            }
+            kind = try scanner.peekKind()
+        }
+        lastScalarIsMergeKey = false
+        let mark = scanner.peekedMark
+        switch kind {
+        case .alias:
+            if let property = anchor ?? tag {
+                throw failure("an alias cannot have an anchor or a tag; remove it", at: property.mark)
+            }
+            let token = try scanner.next()
+            guard let entry = anchors[token.text] else {
+                throw failure(
+                    "unknown alias '*\(scanner.excerpt(token.text))'; define the anchor "
+                        + "'&\(scanner.excerpt(token.text))' before using it",
+                    at: token.mark)
+            }
+            aliasExpansion += entry.size
+            nodeCount += entry.size
+            if aliasExpansion > YAMLReader.maximumAliasExpansion {
+                throw failure(
+                    "aliases expand to more than \(YAMLReader.maximumAliasExpansion) values; "
+                        + "the document repeats itself too much to read safely",
+                    at: token.mark)
+            }
+            var node = entry.node
+            node.location = scanner.nodeLocation(mark)
+            try finish(node)
+        case .scalar:
+            var token = try scanner.next()
+            let node = JSONNode(value: try resolve(&token, tag: tag), location: scanner.nodeLocation(mark))
+            if tag == nil, token.style == .plain, case .string(let text) = node.value, text.utf8.count == 2 {
+                lastScalarIsMergeKey = text == "<<"
+            }
+            nodeCount += 1
+            if let anchor { anchors[anchor.text] = (node, 1) }
+            try finish(node)
+        case .flowSequenceStart, .flowMappingStart:
+            try scanner.skip()
+            let isMapping = kind == .flowMappingStart
+            try push(isMapping ? .flowMapping : .flowSequence, at: mark, anchor: anchor, tag: tag)
+            return
+        case .blockSequenceStart where block, .blockMappingStart where block:
+            try scanner.skip()
+            let isMapping = kind == .blockMappingStart
+            try push(isMapping ? .blockMapping : .blockSequence, at: mark, anchor: anchor, tag: tag)
+            return
+        case .blockEntry where indentless:
+            try push(.indentlessSequence, at: mark, anchor: anchor, tag: tag)
+            return
+        default:
+            guard let property = anchor ?? tag else {
+                throw failure("expected a value, found \(describe(scanner.peeked))", at: mark)
+            }
+            let node = JSONNode(value: try resolveEmpty(tag: tag), location: scanner.nodeLocation(property.mark))
+            nodeCount += 1
+            if let anchor { anchors[anchor.text] = (node, 1) }
+            try finish(node)
+        }
+    }
+
+    /// An empty value (`key:` with nothing after it): null.
+    mutating func empty(at mark: YAMLMark) -> JSONNode {
+        nodeCount += 1
+        return JSONNode(value: .null, location: scanner.nodeLocation(mark))
+    }
+
+    /// Opens a collection.
+    private mutating func push(
+        _ kind: FrameKind, at mark: YAMLMark, anchor: YAMLToken?, tag: YAMLToken?
+    ) throws(Diagnostic) {
+        guard frames.count < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
+        let isMapping = kind == .blockMapping || kind == .flowMapping || kind == .flowPair
+        if let tag, tag.tag != .nonSpecific, tag.tag != (isMapping ? .mapping : .sequence) {
+            throw failure(
+                "the tag '\(tag.tag.name)' cannot be on a \(isMapping ? "mapping" : "sequence"); remove it",
+                at: tag.mark)
+        }
+        let location = scanner.nodeLocation(mark)
+        var frame = Frame(
+            kind: kind, start: location, keyLocation: location, anchor: anchor?.text, nodeCountAtStart: nodeCount)
+        // Most mappings in API descriptions have a few members: one allocation, not three.
+        if isMapping { frame.members.reserveCapacity(4) }
+        frames.append(frame)
+    }
+
+    /// Closes the innermost collection and returns it as a value.
+    mutating func close() -> JSONNode {
+        let frame = frames.removeLast()
+        let value: JSONNode.Value
+        switch frame.kind {
+        case .blockSequence, .indentlessSequence, .flowSequence:
+            value = .array(frame.elements)
+        case .blockMapping, .flowMapping, .flowPair:
+            value = .object(frame.merges.isEmpty ? frame.members : Self.merged(frame))
+        }
+        let node = JSONNode(value: value, location: frame.start)
+        nodeCount += 1
+        if let anchor = frame.anchor { anchors[anchor] = (node, nodeCount - frame.nodeCountAtStart) }
+        return node
+    }
+
+    /// The members of a mapping with `<<` keys: its own members, and in place of each
+    /// `<<` the members of the mappings it names that the mapping does not set itself.
+    private static func merged(_ frame: Frame) -> [JSONMember] {
+        var present = Set(frame.members.map(\.key))
+        var result: [JSONMember] = []
+        var next = 0
+        for merge in frame.merges {
+            result.append(contentsOf: frame.members[next..<merge.position])
+            next = merge.position
+            for source in merge.sources {
+                for member in source.members ?? [] where !present.contains(member.key) {
+                    present.insert(member.key)
+                    result.append(member)
+                }
+            }
+        }
+        result.append(contentsOf: frame.members[next...])
+        return result
+    }
+}
