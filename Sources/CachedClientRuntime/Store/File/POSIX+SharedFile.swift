@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+// The calls behind the removal counter (`FileCacheStore.RemovalCounter`): a small file
+// shared between processes, mapped for reading, written with `pwrite` under `flock`.
+extension POSIX {
+    /// Opens (creating it, 0600, if `writable`) a small file shared between processes;
+    /// never follows a link or waits on a FIFO.
+    static func openShared(_ path: String, writable: Bool) throws(FileCacheStoreError) -> Int32 {
+        let flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (writable ? O_RDWR | O_CREAT : O_RDONLY)
+        return try call("open", path) { open(path, flags, 0o600) }
+    }
+
+    /// Sets an open file's length.
+    static func setLength(_ fd: Int32, _ length: Int, path: String) throws(FileCacheStoreError) {
+        _ = try call("set the length of", path) { ftruncate(fd, off_t(length)) }
+    }
+
+    /// Maps the first `length` bytes of an open file for reading, shared with every process
+    /// that maps it. Read-only on purpose: a store through a shared mapping that cannot reach
+    /// the file (a full or read-only file system) kills the process with `SIGBUS`, where
+    /// `pwrite` returns an error.
+    static func mapShared(_ fd: Int32, length: Int, path: String) throws(FileCacheStoreError) -> UnsafeRawPointer {
+        while true {
+            // `MAP_FAILED` is `(void *)-1`, a macro Swift does not import.
+            if let address = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0),
+                address != UnsafeMutableRawPointer(bitPattern: -1)
+            {
+                return UnsafeRawPointer(address)
+            }
+            let code = errno
+            if code == EINTR { continue }
+            throw FileCacheStoreError(operation: "map", path: path, code: code)
+        }
+    }
+
+    /// Unmaps what `mapShared` mapped.
+    static func unmap(_ address: UnsafeRawPointer, length: Int) {
+        _ = munmap(UnsafeMutableRawPointer(mutating: address), length)
+    }
+
+    /// The little-endian `UInt64` at the start of an open file; a short read is an I/O error.
+    static func readNumber(_ fd: Int32, path: String) throws(FileCacheStoreError) -> UInt64 {
+        var value: UInt64 = 0
+        let count = try call("read", path) { pread(fd, &value, 8, 0) }
+        guard count == 8 else { throw FileCacheStoreError(operation: "read", path: path, code: EIO) }
+        return UInt64(littleEndian: value)
+    }
+
+    /// Writes a little-endian `UInt64` at the start of an open file; a short write is an I/O error.
+    static func writeNumber(_ fd: Int32, _ number: UInt64, path: String) throws(FileCacheStoreError) {
+        var value = number.littleEndian
+        let count = try call("write", path) { pwrite(fd, &value, 8, 0) }
+        guard count == 8 else { throw FileCacheStoreError(operation: "write", path: path, code: EIO) }
+    }
+
+    /// Takes the exclusive `flock` of an open file, waiting for other holders; it excludes
+    /// other open file descriptions (other processes, other opens), not other threads using
+    /// this descriptor.
+    static func lockExclusively(_ fd: Int32, path: String) throws(FileCacheStoreError) {
+        _ = try call("lock", path) { flock(fd, LOCK_EX) }
+    }
+
+    /// Releases the `flock` taken by `lockExclusively`.
+    static func unlock(_ fd: Int32, path: String) throws(FileCacheStoreError) {
+        _ = try call("unlock", path) { flock(fd, LOCK_UN) }
+    }
+
+    /// Closes a descriptor, ignoring failure, for clean-up paths.
+    static func closeQuietly(_ fd: Int32) {
+        _ = close(fd)
+    }
+}
