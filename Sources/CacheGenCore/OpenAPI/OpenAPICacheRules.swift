@@ -6,7 +6,7 @@ struct OpenAPICacheRules {
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
         /// The overlay's top level.
-        static let overlay = ["$schema", "openapi", "defaults", "operations"]
+        static let overlay = ["$schema", "openapi", "typePrefix", "defaults", "operations"]
         /// `x-cachegen` at the document's root.
         static let documentRoot = ["defaults"]
         /// `defaults` in either place.
@@ -15,6 +15,9 @@ struct OpenAPICacheRules {
         static let operation = ["cache", "ttl", "key", "policy", "maxStale", "scope", "invalidates"]
     }
 
+    /// Put before every model and repository name, so two documents' `Pet`s can live
+    /// in one module (`"typePrefix": "Store"` → `StorePet`).
+    private(set) var typePrefix = ""
     /// Settings every rule starts from.
     private(set) var defaults: CacheSettings = .standard
     /// The overlay's rules by operation name.
@@ -36,6 +39,14 @@ struct OpenAPICacheRules {
         }
         guard let overlay, let members = values.object(overlay, "the overlay", allowed: Keys.overlay) else { return }
         if let node = members["defaults"]?.value { readDefaults(node) }
+        if let node = members["typePrefix"]?.value, let text = values.string(node, "\"typePrefix\"") {
+            if text.isEmpty || SwiftNaming.typeName(text) != text {
+                values.diagnostics.append(
+                    .error("\"typePrefix\" must be a Swift type name such as \"Store\"; found \(quoted(text))", at: node.location))
+            } else {
+                typePrefix = text
+            }
+        }
         if let node = members["operations"]?.value, let entries = values.object(node, "\"operations\"", allowed: nil) {
             for entry in entries.list { rules[entry.key] = entry }
         }

@@ -54,11 +54,13 @@ enum OpenAPIFrontStage {
             return Result(spec: nil, diagnostics: [.error("an OpenAPI document must be an object; found \(root.kindName)", at: root.location)])
         }
         if let version = versionProblem(root) { return Result(spec: nil, diagnostics: [version]) }
+        var rules = OpenAPICacheRules()
+        rules.read(overlay: overlay, document: root)
         let references = OpenAPIReferences(root: root, file: file, read: read)
-        var schemas = OpenAPISchemas(references: references)
-        for member in root["components"]?.value["schemas"]?.value.members ?? [] {
-            schemas.declareComponent(member, in: file)
-        }
+        var schemas = OpenAPISchemas(references: references, prefix: rules.typePrefix)
+        let components = root["components"]?.value["schemas"]?.value.members ?? []
+        for member in components { schemas.declareComponent(member, in: file) }
+        for member in components { schemas.checkComponent(member, in: file) }
         var diagnostics: [Diagnostic] = []
         var mapper = OpenAPIOperations(schemas: schemas, file: file)
         if let paths = root["paths"]?.value { mapper.map(paths: paths) }
@@ -71,13 +73,12 @@ enum OpenAPIFrontStage {
         let index = ModelIndex(Spec(file: file, version: 1, baseURL: nil, defaults: .standard, models: models, repositories: []))
         var operations = OpenAPIOperations.textParameters(mapper.operations, models: index, diagnostics: &diagnostics)
 
-        var rules = OpenAPICacheRules()
-        rules.read(overlay: overlay, document: root)
         if overlay != nil { rules.checkNames(mapper.names, documentName: OpenAPIReferences.baseName(file) + fileExtension(file)) }
         for index in operations.indices {
             rules.apply(to: &operations[index].endpoint, operation: operations[index].node)
         }
-        let repositories = group(operations, root: root, taken: Set(models.map { SwiftNaming.typeName($0.name.name) }))
+        let repositories = group(
+            operations, root: root, prefix: rules.typePrefix, taken: Set(models.map { SwiftNaming.typeName($0.name.name) }))
         if mapper.names.isEmpty {
             diagnostics.append(
                 .warning("the document has no operations to generate a client from; only its schemas become models", at: root.location))
@@ -111,7 +112,9 @@ enum OpenAPIFrontStage {
 
     /// One repository per first tag, in order of first appearance; untagged operations go
     /// into one named after `info.title`.
-    private static func group(_ operations: [OpenAPIOperations.Operation], root: JSONNode, taken: Set<String>) -> [Repository] {
+    private static func group(_ operations: [OpenAPIOperations.Operation], root: JSONNode, prefix: String, taken: Set<String>)
+        -> [Repository]
+    {
         var order: [String?] = []
         var byTag: [String: [OpenAPIOperations.Operation]] = [:]
         for operation in operations {
@@ -127,6 +130,7 @@ enum OpenAPIFrontStage {
             var base = SwiftNaming.typeName(tag ?? title)
             if SwiftNaming.isNameless(base) { base = "API" }
             if !base.hasSuffix("Repository") { base += "Repository" }
+            base = prefix + base
             var name = base
             var number = 2
             while used.contains(name) || used.contains("Live" + name) || used.contains("Mock" + name) {
@@ -137,9 +141,10 @@ enum OpenAPIFrontStage {
             let description = tag.flatMap { tag in
                 tags.first { $0["name"]?.value.stringValue == tag }?["description"]?.value.stringValue
             } ?? (tag == nil ? root["info"]?.value["description"]?.value.stringValue : nil)
+            let trimmed = description?.trimmingCharacters(in: .whitespacesAndNewlines)
             let location = members.first?.endpoint.name.location ?? root.location
             return Repository(
-                name: Named(name: name, location: location), description: description, endpoints: members.map(\.endpoint))
+                name: Named(name: name, location: location), description: trimmed, endpoints: members.map(\.endpoint))
         }
     }
 

@@ -99,7 +99,8 @@ struct OpenAPIOperations {
         }
         let responses = operation["responses"]?.value
         guard let response = self.response(responses, what: what, hint: SwiftNaming.typeName(name) + "Response", method: upper, file: file) else { return nil }
-        let description = [operation["summary"], operation["description"]].compactMap { $0?.value.stringValue }
+        let description = [operation["summary"], operation["description"]]
+            .compactMap { $0?.value.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }.joined(separator: "\n\n")
         return EndpointSpec(
             name: Named(name: name, location: nameLocation), method: upper, methodLocation: method.keyLocation,

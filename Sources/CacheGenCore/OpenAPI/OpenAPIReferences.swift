@@ -78,7 +78,8 @@ final class OpenAPIReferences {
         guard let root = document(targetFile, named: filePart, at: location) else { return nil }
         var node = root
         var name = Self.baseName(filePart)
-        for segment in Self.segments(pointer) {
+        let segments = Self.segments(pointer)
+        for segment in segments {
             let child: JSONNode?
             switch node.value {
             case .object: child = node[segment]?.value
@@ -96,7 +97,8 @@ final class OpenAPIReferences {
             node = child
             name = segment
         }
-        return (node, targetFile, targetFile + "#" + pointer, name)
+        let key = targetFile + "#" + segments.map { "/" + OpenAPISchemas.escaped($0) }.joined()
+        return (node, targetFile, key, name)
     }
 
     /// The parsed file, read on first use.

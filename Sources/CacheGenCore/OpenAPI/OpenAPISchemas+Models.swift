@@ -1,9 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The models themselves: objects (with `allOf` merged), string enums, and
 /// discriminated unions.
 extension OpenAPISchemas {
     /// Builds the model named `name` from its schema.
     mutating func buildModel(named name: Named, _ node: JSONNode, in file: String) -> Model {
-        let description = node["description"]?.value.stringValue ?? node["title"]?.value.stringValue
+        let description = (node["description"]?.value.stringValue ?? node["title"]?.value.stringValue)
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let values = Self.stringEnumValues(node) {
             return Model(name: name, description: description, kind: .enumeration(enumValues(values, of: name.name)))
         }
@@ -124,9 +131,11 @@ extension OpenAPISchemas {
 
     /// A schema's description, or the description of what it refers to.
     static func description(of node: JSONNode, references: OpenAPIReferences, file: String) -> String? {
-        if let text = node["description"]?.value.stringValue { return text }
-        guard OpenAPIReferences.reference(of: node) != nil else { return nil }
-        return references.resolve(node, in: file)?.node["description"]?.value.stringValue
+        var text = node["description"]?.value.stringValue
+        if text == nil, OpenAPIReferences.reference(of: node) != nil {
+            text = references.resolve(node, in: file)?.node["description"]?.value.stringValue
+        }
+        return text.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }
 

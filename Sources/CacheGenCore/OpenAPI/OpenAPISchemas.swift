@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Turns OpenAPI schemas into cachegen types, and the schemas that need a Swift type of
 /// their own (objects, string enums, discriminated `oneOf`s) into models.
 ///
@@ -31,10 +37,14 @@ struct OpenAPISchemas {
     /// Swift type names already taken, by models and by names reserved up front.
     private var taken: Set<String> = []
 
-    /// - Parameter reserved: Swift type names models must not take (repositories').
-    init(references: OpenAPIReferences, reserved: Set<String> = []) {
+    /// Put before every model name.
+    private let prefix: String
+
+    /// - Parameter prefix: put before every model name.
+    init(references: OpenAPIReferences, prefix: String = "") {
         self.references = references
-        taken = reserved.union(SpecValidator.reservedTypeNames)
+        self.prefix = prefix
+        taken = SpecValidator.reservedTypeNames
     }
 
     /// Every model built so far, after building the ones still queued.
@@ -47,9 +57,28 @@ struct OpenAPISchemas {
 
     /// Names a component schema ahead of its first use, so models follow document order.
     mutating func declareComponent(_ member: JSONMember, in file: String) {
-        let key = file + "#/components/schemas/" + member.key
+        let key = file + "#/components/schemas/" + Self.escaped(member.key)
         guard componentNames[key] == nil, isModelSchema(member.value, in: file) else { return }
         componentNames[key] = register(member.key, at: member.keyLocation, node: member.value, file: file)
+    }
+
+    /// Warns about a component schema that is neither a model nor a type, even when no
+    /// operation uses it, so nothing in `components` disappears silently.
+    mutating func checkComponent(_ member: JSONMember, in file: String) {
+        let reference = JSONNode(
+            value: .object([
+                JSONMember(
+                    key: "$ref", keyLocation: member.keyLocation,
+                    value: JSONNode(value: .string("#/components/schemas/" + Self.escaped(member.key)), location: member.keyLocation))
+            ]), location: member.keyLocation)
+        if case .leftOut(let reason) = type(of: reference, in: file, hint: member.key) {
+            warn("schema \(quoted(member.key))", reason, at: member.keyLocation)
+        }
+    }
+
+    /// A key as a JSON pointer segment (`/` as `~1`, `~` as `~0`).
+    static func escaped(_ key: String) -> String {
+        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// The type of `node`; `hint` names a model made for an inline schema.
@@ -89,7 +118,7 @@ struct OpenAPISchemas {
             return .type(.model(register(hint, at: node.location, node: node, file: file)))
         }
         if node["oneOf"] != nil || node["anyOf"] != nil {
-            return .leftOut("a oneOf or anyOf without a discriminator")
+            return .leftOut((node["oneOf"] != nil ? "a oneOf" : "an anyOf") + " without a discriminator, which cannot be decoded faithfully")
         }
         if let parts = node["allOf"]?.value.elements, let first = parts.first {
             return type(of: first, in: file, hint: hint)
@@ -168,7 +197,7 @@ struct OpenAPISchemas {
     /// listing null, or a `oneOf`/`anyOf` with a null variant.
     static func isNullable(_ node: JSONNode) -> Bool {
         if node["nullable"]?.value.boolValue == true { return true }
-        if node["type"]?.value.elements?.contains(where: { $0.stringValue == "null" }) == true { return true }
+        if node["type"]?.value.elements?.contains(where: { $0.stringValue == "null" || $0.isNull }) == true { return true }
         if node["enum"]?.value.elements?.contains(where: \.isNull) == true { return true }
         for key in ["oneOf", "anyOf"] where node[key]?.value.elements?.contains(where: isNullSchema) == true { return true }
         return false
@@ -178,7 +207,8 @@ struct OpenAPISchemas {
     static func types(of node: JSONNode) -> [String] {
         guard let value = node["type"]?.value else { return [] }
         if let text = value.stringValue { return text == "null" ? ["null"] : [text] }
-        let all = value.elements?.compactMap(\.stringValue) ?? []
+        // YAML's unquoted `null` in `type: [string, null]` reads as null, not "null".
+        let all = value.elements?.compactMap { $0.isNull ? "null" : $0.stringValue } ?? []
         let real = all.filter { $0 != "null" }
         return real.isEmpty && !all.isEmpty ? ["null"] : real
     }
@@ -214,6 +244,7 @@ struct OpenAPISchemas {
         var base = hint
         if SwiftNaming.isNameless(base) { base = "Schema" }
         if SpecValidator.reservedTypeNames.contains(SwiftNaming.typeName(base)) { base = "Api" + SwiftNaming.typeName(base) }
+        if !prefix.isEmpty { base = prefix + SwiftNaming.typeName(base) }
         var name = base
         var number = 2
         while taken.contains(SwiftNaming.typeName(name)) {
