@@ -139,7 +139,7 @@ struct OpenAPIOperations {
                 leaveOut(what, "its request body is \(reason)", at: member.keyLocation)
                 return nil
             }
-            diagnostics.append(.warning("the request body of \(what) is left out: it is \(reason)", at: member.keyLocation))
+            warn("the request body of \(what) is left out: it is \(reason)", at: member.keyLocation)
             return (nil, member.keyLocation)
         }
     }
@@ -195,13 +195,15 @@ struct OpenAPIOperations {
         return essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
     }
 
-    /// A warning that an operation is not generated, and why.
+    /// A warning that an operation is not generated, and why; none when the reason is a
+    /// `$ref` whose error is reported already.
     mutating func leaveOut(_ what: String, _ reason: String, at location: SourceLocation) {
-        diagnostics.append(.warning("\(what) is left out: \(reason)", at: location))
+        warn("\(what) is left out: \(reason)", at: location)
     }
 
-    /// A warning from a part of the mapping.
+    /// A warning from a part of the mapping; none when it repeats a `$ref`'s error.
     mutating func warn(_ message: String, at location: SourceLocation) {
+        guard !message.contains(OpenAPISchemas.brokenReference) else { return }
         diagnostics.append(.warning(message, at: location))
     }
 }
