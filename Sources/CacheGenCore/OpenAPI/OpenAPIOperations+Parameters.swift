@@ -44,6 +44,11 @@ extension OpenAPIOperations {
             switch mapped {
             case .type(let type):
                 let location = node["schema"]?.value.location ?? nameLocation
+                if kind == .query, case .array = type.unwrapped, node["explode"]?.value.boolValue != false {
+                    warn(
+                        "\(label) is sent as one comma-separated item (\(wireName)=a,b); the document asks for one item per value (\(wireName)=a&\(wireName)=b), which cachegen does not send yet",
+                        at: nameLocation)
+                }
                 parameters.append(
                     Parameter(
                         name: Named(name: wireName, location: nameLocation), place: kind,

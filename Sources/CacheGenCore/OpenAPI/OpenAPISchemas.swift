@@ -244,7 +244,9 @@ struct OpenAPISchemas {
         var base = hint
         if SwiftNaming.isNameless(base) { base = "Schema" }
         if SpecValidator.reservedTypeNames.contains(SwiftNaming.typeName(base)) { base = "Api" + SwiftNaming.typeName(base) }
-        if !prefix.isEmpty { base = prefix + SwiftNaming.typeName(base) }
+        // Names made from a model's name (`StorePetOwner`) carry the prefix already.
+        let carriesPrefix = base.hasPrefix(prefix) && base.dropFirst(prefix.count).first?.isUppercase == true
+        if !prefix.isEmpty, !carriesPrefix { base = prefix + SwiftNaming.typeName(base) }
         var name = base
         var number = 2
         while taken.contains(SwiftNaming.typeName(name)) {

@@ -29,6 +29,20 @@ import Testing
         #expect(output.source?.contains("func getMe() async throws\n") == true)
     }
 
+    @Test func explodedQueryArraysAreNamed() {
+        let paths = """
+            "/things": { "get": { "operationId": "getThings",
+              "parameters": [{ "name": "tag", "in": "query", "schema": { "type": "array", "items": { "type": "string" } } },
+                { "name": "id", "in": "query", "explode": false, "schema": { "type": "array", "items": { "type": "integer" } } }],
+              "responses": { "204": { "description": "ok" } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:6:25: warning: query parameter \"tag\" of operation \"getThings\" is sent as one comma-separated item (tag=a,b); the document asks for one item per value (tag=a&tag=b), which cachegen does not send yet"
+            ])
+    }
+
     @Test func callbacksAndWebhooksAreLeftOut() {
         let paths = """
             "/subscribe": { "post": { "operationId": "subscribe",

@@ -40,7 +40,9 @@ import Testing
         #expect(!output.hasErrors, "\(output.diagnostics)")
         #expect(output.source != nil)
         for warning in output.diagnostics {
-            #expect(warning.message.contains(" left out") || warning.message.contains("no operations"), "\(warning)")
+            let namesWhatIsMissing = warning.message.contains(" left out") || warning.message.contains("no operations")
+                || warning.message.contains("which cachegen does not send yet")
+            #expect(namesWhatIsMissing, "\(warning)")
         }
         let root = try OpenAPISource.parse(data, file: path)
         let result = OpenAPIFrontStage.spec(document: root, file: path, read: Generator.readFile)

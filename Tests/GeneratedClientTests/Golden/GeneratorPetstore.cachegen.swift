@@ -140,10 +140,10 @@ public struct StoreApiError: Codable, Sendable, Equatable {
 }
 
 public struct StorePetFeeding: Codable, Sendable, Equatable {
-    public var schedule: StoreStorePetFeedingSchedule?
+    public var schedule: StorePetFeedingSchedule?
 
     /// Creates a value; optional properties default to `nil`.
-    public init(schedule: StoreStorePetFeedingSchedule? = nil) {
+    public init(schedule: StorePetFeedingSchedule? = nil) {
         self.schedule = schedule
     }
 }
@@ -309,10 +309,10 @@ public struct StoreRecursivePet: Codable, Sendable, Equatable {
 
 public struct StoreRecursivePetNested: Codable, Sendable, Equatable {
     public var name: String
-    @Indirect public var parent: StoreStoreRecursivePetNestedParent?
+    @Indirect public var parent: StoreRecursivePetNestedParent?
 
     /// Creates a value; optional properties default to `nil`.
-    public init(name: String, parent: StoreStoreRecursivePetNestedParent? = nil) {
+    public init(name: String, parent: StoreRecursivePetNestedParent? = nil) {
         self.name = name
         self.parent = parent
     }
@@ -534,7 +534,7 @@ public struct StoreUpdatePetRequest: Codable, Sendable, Equatable {
 }
 
 /// Values the spec does not list decode as `.unknown(_:)` instead of failing.
-public enum StoreStorePetFeedingSchedule: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+public enum StorePetFeedingSchedule: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case hourly
     case daily
     case weekly
@@ -542,7 +542,7 @@ public enum StoreStorePetFeedingSchedule: RawRepresentable, Codable, Sendable, H
     case unknown(String)
 
     /// The values the spec lists.
-    public static let allCases: [StoreStorePetFeedingSchedule] = [.hourly, .daily, .weekly]
+    public static let allCases: [StorePetFeedingSchedule] = [.hourly, .daily, .weekly]
 
     /// The case for a wire value; values the spec does not list become `.unknown`.
     public init(rawValue: String) {
@@ -573,7 +573,7 @@ public enum StoreStorePetFeedingSchedule: RawRepresentable, Codable, Sendable, H
     }
 }
 
-public struct StoreStoreRecursivePetNestedParent: Codable, Sendable, Equatable {
+public struct StoreRecursivePetNestedParent: Codable, Sendable, Equatable {
     @Indirect public var nested: StoreRecursivePetNested
 
     /// Creates a value.
