@@ -39,7 +39,7 @@ import Testing
         let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
         #expect(
             Support.messages(output) == [
-                "api.json:6:25: warning: query parameter \"tag\" of operation \"getThings\" is sent as one comma-separated item (tag=a,b); the document asks for one item per value (tag=a&tag=b), which cachegen does not send yet"
+                "api.json:5:28: warning: query parameter \"tag\" of operation \"getThings\" is sent as one comma-separated item (tag=a,b); the document asks for one item per value (tag=a&tag=b), which cachegen does not send yet"
             ])
     }
 

@@ -100,5 +100,9 @@ import Testing
         for _ in 0..<120 { schema = "{ \"type\": \"object\", \"properties\": { \"next\": \(schema) } }" }
         let source = try Self.source(schemas: "", response: schema)
         #expect(source.contains("GetItemsByItemIdResponseNextNext"))
+        var arrays = "{ \"type\": \"integer\" }"
+        for _ in 0..<240 { arrays = "{ \"type\": \"array\", \"items\": \(arrays) }" }
+        let nested = try Self.source(schemas: "", response: arrays)
+        #expect(nested.contains(String(repeating: "[", count: 240) + "Int" + String(repeating: "]", count: 240)))
     }
 }
