@@ -52,6 +52,7 @@ struct OpenAPICacheRules {
         }
     }
 
+    /// `defaults.cache` of the overlay or of the root `x-cachegen`.
     private mutating func readDefaults(_ node: JSONNode) {
         guard let members = values.object(node, "\"defaults\"", allowed: Keys.defaults),
             let cache = members["cache"]?.value,
@@ -60,9 +61,14 @@ struct OpenAPICacheRules {
         defaults = values.cacheSettings(fields, base: .standard)
     }
 
-    /// Reports overlay rules for operations the document does not have.
-    mutating func checkNames(_ names: [String], documentName: String) {
+    /// Reports overlay rules for operations the document does not have, and rules that
+    /// have no effect because their operation is left out.
+    mutating func checkNames(_ names: [String], generated: Set<String>, documentName: String) {
         let known = Set(names)
+        for rule in rules.values.sorted(by: { $0.keyLocation < $1.keyLocation }) where known.contains(rule.key) && !generated.contains(rule.key) {
+            values.diagnostics.append(
+                .warning("the rule for \(quoted(rule.key)) has no effect: the operation is left out (see the warning in \(documentName))", at: rule.keyLocation))
+        }
         for rule in rules.values.sorted(by: { $0.keyLocation < $1.keyLocation }) where !known.contains(rule.key) {
             let hint = names.isEmpty
                 ? "; the document has no operations"

@@ -73,7 +73,11 @@ enum OpenAPIFrontStage {
         let index = ModelIndex(Spec(file: file, version: 1, baseURL: nil, defaults: .standard, models: models, repositories: []))
         var operations = OpenAPIOperations.textParameters(mapper.operations, models: index, diagnostics: &diagnostics)
 
-        if overlay != nil { rules.checkNames(mapper.names, documentName: OpenAPIReferences.baseName(file) + fileExtension(file)) }
+        if overlay != nil {
+            rules.checkNames(
+                mapper.names, generated: Set(operations.map(\.endpoint.name.name)),
+                documentName: OpenAPIReferences.baseName(file) + fileExtension(file))
+        }
         for index in operations.indices {
             rules.apply(to: &operations[index].endpoint, operation: operations[index].node)
         }
@@ -154,6 +158,7 @@ enum OpenAPIFrontStage {
         return (url.hasPrefix("https://") || url.hasPrefix("http://")) && !url.contains("{") ? url : nil
     }
 
+    /// `.yaml` of `api.yaml`, for naming the document in messages.
     private static func fileExtension(_ file: String) -> String {
         let name = file.split(separator: "/").last.map(String.init) ?? file
         return name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""

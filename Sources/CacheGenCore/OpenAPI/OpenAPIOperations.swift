@@ -22,7 +22,9 @@ struct OpenAPIOperations {
     /// The HTTP methods a path item may hold, in OpenAPI's order.
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
+    /// The schema mapper; its models and warnings are read back when done.
     var schemas: OpenAPISchemas
+    /// The document's path.
     let file: String
     /// Operations mapped, in document order.
     private(set) var operations: [Operation] = []
@@ -70,6 +72,7 @@ struct OpenAPIOperations {
         return name == method.lowercased() ? name + "Root" : name
     }
 
+    /// One operation as an endpoint; `nil` when it is left out.
     private mutating func endpoint(name: String, method: JSONMember, path: JSONMember, shared: [JSONNode], file: String)
         -> EndpointSpec?
     {
@@ -109,6 +112,7 @@ struct OpenAPIOperations {
             description: description.isEmpty ? nil : description, cache: nil)
     }
 
+    /// Path, then query, then header parameters, as `EndpointSpec` keeps them.
     private static func order(_ place: ParameterPlace) -> Int {
         switch place {
         case .path: 0
@@ -177,6 +181,7 @@ struct OpenAPIOperations {
         case unusable(String)
     }
 
+    /// The JSON entry of a `content` map and its type.
     private mutating func content(_ node: JSONNode?, hint: String, file: String) -> Content {
         guard let members = node?.members, !members.isEmpty else { return .none }
         guard let json = members.first(where: { Self.isJSON($0.key) }) else {

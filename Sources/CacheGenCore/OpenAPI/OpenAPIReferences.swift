@@ -25,8 +25,11 @@ final class OpenAPIReferences {
     /// The most `$ref`s followed in a chain before it counts as a cycle.
     static let maximumHops = 64
 
+    /// Files read so far, by path.
     private var documents: [String: JSONNode]
+    /// Files that could not be read, so each is reported once.
     private var unreadable: Set<String> = []
+    /// Reads a file by path.
     private let read: @Sendable (String) -> Data?
     /// Errors found while following references, each at the `$ref` that failed.
     private(set) var diagnostics: [Diagnostic] = []
@@ -151,6 +154,7 @@ final class OpenAPIReferences {
         return String(name[..<dot])
     }
 
+    /// An error at a `$ref`.
     private func report(_ message: String, at location: SourceLocation) {
         diagnostics.append(.error(message, at: location))
     }

@@ -139,6 +139,7 @@ extension OpenAPISchemas {
     }
 }
 
+/// Discriminator mappings name schemas by `$ref` text.
 extension JSONNode {
     /// `{"$ref": text}` at the same place, for mapping values written as bare references.
     var asReference: JSONNode {

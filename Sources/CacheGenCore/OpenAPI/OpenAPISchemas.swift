@@ -21,6 +21,7 @@ struct OpenAPISchemas {
         case leftOut(String)
     }
 
+    /// Follows `$ref`s, shared with the operations.
     let references: OpenAPIReferences
     /// Warnings about what was left out, each at the schema that caused it.
     var diagnostics: [Diagnostic] = []

@@ -3,6 +3,7 @@
 /// same object, and an unknown case that keeps a value the spec does not list, so a
 /// server that adds a variant does not make older apps fail to decode the response.
 extension Translator {
+    /// The enum for a union model named `name` (already a Swift name).
     func taggedUnion(name: String, doc: DocComment, union: TaggedUnion) -> TypeDeclaration {
         let cases = union.cases.enumerated().map { position, choice in
             (wire: choice.value, name: SwiftNaming.escaped(SwiftNaming.caseName(choice.value, position: position)),

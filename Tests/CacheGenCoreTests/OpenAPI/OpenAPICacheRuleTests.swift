@@ -88,6 +88,17 @@ import Testing
             ])
     }
 
+    @Test func aRuleForAnOperationLeftOutSaysSo() {
+        let document = Self.document.replacingOccurrences(of: "\"application/json\": { \"schema\": { \"type\": \"array\"", with: "\"text/csv\": { \"schema\": { \"type\": \"array\"")
+        let overlay = "{ \"openapi\": \"api.json\", \"operations\": { \"getThings\": { \"ttl\": \"5m\" } } }"
+        let output = Support.generate(["A.cachegen.json": overlay, "api.json": document], main: "A.cachegen.json")
+        #expect(
+            Support.messages(output) == [
+                "A.cachegen.json:1:44: warning: the rule for \"getThings\" has no effect: the operation is left out (see the warning in api.json)",
+                "api.json:6:18: warning: operation \"getThings\" is left out: its 200 response is only text/csv",
+            ])
+    }
+
     @Test func anOverlayWhoseDocumentIsMissing() {
         let overlay = "{ \"openapi\": \"nope.yaml\" }"
         let output = Support.generate(["A.cachegen.json": overlay], main: "A.cachegen.json")
