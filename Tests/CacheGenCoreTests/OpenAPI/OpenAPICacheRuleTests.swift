@@ -94,8 +94,8 @@ import Testing
         let output = Support.generate(["A.cachegen.json": overlay, "api.json": document], main: "A.cachegen.json")
         #expect(
             Support.messages(output) == [
-                "A.cachegen.json:1:44: warning: the rule for \"getThings\" has no effect: the operation is left out (see the warning in api.json)",
-                "api.json:6:18: warning: operation \"getThings\" is left out: its 200 response is only text/csv",
+                "A.cachegen.json:1:42: warning: the rule for \"getThings\" has no effect: the operation is left out (see the warning in api.json)",
+                "api.json:5:18: warning: operation \"getThings\" is left out: its 200 response is only text/csv",
             ])
     }
 
