@@ -14,12 +14,15 @@ struct CacheGenPlugin: BuildToolPlugin {
         let files = target.sourceFiles.map(\.url)
         let specs = files.filter { $0.lastPathComponent.hasSuffix(".cachegen.json") }
         let documents = specs.compactMap(documentOfOverlay)
-        for document in files where isOpenAPIDocument(document) && !documents.contains(document.standardizedFileURL) {
+        let orphans = files.filter { isOpenAPIDocument($0) && !documents.contains($0.standardizedFileURL) }
+        for document in orphans {
             Diagnostics.warning(
                 "CacheGenPlugin found the OpenAPI document \(document.lastPathComponent) in target '\(target.name)' but no overlay for it; add \(overlayName(for: document)) with { \"openapi\": \"\(document.lastPathComponent)\" } next to it to generate a cached client"
             )
         }
         guard !specs.isEmpty else {
+            // A document without overlay was named above; one warning says what to add.
+            if !orphans.isEmpty { return [] }
             Diagnostics.warning(
                 "CacheGenPlugin found no spec in target '\(target.name)'; add a file named Name.cachegen.json to its sources, or remove the plugin"
             )
