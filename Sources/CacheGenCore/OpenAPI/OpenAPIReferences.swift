@@ -31,6 +31,9 @@ final class OpenAPIReferences {
     private var unreadable: Set<String> = []
     /// Reads a file by path.
     private let read: @Sendable (String) -> Data?
+    /// Where each `$ref` text led from each file: a document refers to a few schemas
+    /// many times, and walking a pointer scans every member of `components.schemas`.
+    private var followed: [String: (node: JSONNode, file: String, key: String, name: String)] = [:]
     /// Errors found while following references, each at the `$ref` that failed.
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -60,7 +63,13 @@ final class OpenAPIReferences {
                 report("$ref \(quoted(text)) leads through more than \(Self.maximumHops) references; it refers to itself", at: member.value.location)
                 return nil
             }
+            let cacheKey = current.file + "\u{0}" + text
+            if let known = followed[cacheKey] {
+                current = known
+                continue
+            }
             guard let next = follow(text, from: current.file, at: member.value.location) else { return nil }
+            followed[cacheKey] = next
             current = next
         }
         return Target(node: current.node, file: current.file, key: current.key, name: current.name)
@@ -126,7 +135,10 @@ final class OpenAPIReferences {
 
     /// The pointer's segments, unescaped (`~1` is `/`, `~0` is `~`, `%20` a space).
     static func segments(_ pointer: String) -> [String] {
-        pointer.split(separator: "/", omittingEmptySubsequences: true).map { segment in
+        if !pointer.contains(where: { $0 == "~" || $0 == "%" }) {
+            return pointer.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        }
+        return pointer.split(separator: "/", omittingEmptySubsequences: true).map { segment in
             let text = String(segment).removingPercentEncoding ?? String(segment)
             return text.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }

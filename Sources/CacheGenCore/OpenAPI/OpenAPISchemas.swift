@@ -50,9 +50,14 @@ struct OpenAPISchemas {
 
     /// Every model built so far, after building the ones still queued.
     mutating func finishModels() -> [Model] {
-        while let next = pending.popLast() {
+        // First in, first out, so models built later keep the order they were named in.
+        var index = 0
+        while index < pending.count {
+            let next = pending[index]
+            index += 1
             slots[next.slot] = buildModel(named: slots[next.slot]?.name ?? Named(name: "", location: next.node.location), next.node, in: next.file)
         }
+        pending.removeAll()
         return slots.compactMap { $0 }
     }
 
@@ -79,7 +84,8 @@ struct OpenAPISchemas {
 
     /// A key as a JSON pointer segment (`/` as `~1`, `~` as `~0`).
     static func escaped(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        guard key.contains(where: { $0 == "~" || $0 == "/" }) else { return key }
+        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// The type of `node`; `hint` names a model made for an inline schema.
@@ -256,7 +262,7 @@ struct OpenAPISchemas {
         }
         taken.insert(SwiftNaming.typeName(name))
         slots.append(Model(name: Named(name: name, location: location), description: nil, kind: .object([])))
-        pending.insert((slots.count - 1, node, file), at: 0)
+        pending.append((slots.count - 1, node, file))
         return name
     }
 
