@@ -70,11 +70,13 @@ extension OpenAPISchemas {
                 }
             }
             for child in (shape["allOf"]?.value.elements ?? []).reversed() { stack.append((child, target.file, false)) }
-            if isRoot, shape["oneOf"] != nil || shape["anyOf"] != nil {
+            if isRoot, let choice = shape["oneOf"] ?? shape["anyOf"] {
+                let reason = shape["discriminator"] == nil
+                    ? "it has no discriminator" : "no variant is a $ref to an object schema"
                 diagnostics.append(
                     .warning(
-                        "the oneOf/anyOf of \(quoted(model)) is left out: it has no discriminator; only the shared properties are kept",
-                        at: shape.location))
+                        "the \(choice.key) of \(quoted(model)) is left out: \(reason); only the shared properties are kept",
+                        at: choice.keyLocation))
             }
             if let extra = shape["additionalProperties"]?.value, extra.members?.isEmpty == false, shape["properties"] != nil {
                 diagnostics.append(

@@ -35,13 +35,13 @@ enum OpenAPISource {
     }
 
     /// A document says `openapi: 3.x.y`; an overlay names a file there; a spec has neither.
+    /// Without a file name, a root with neither `paths` nor `info` whose `openapi` is no
+    /// version number counts as an overlay, so its mistake is reported as an overlay's.
     static func kind(of root: JSONNode) -> Kind {
         guard let value = root["openapi"]?.value else { return root["swagger"] == nil ? .spec : .document }
-        if let text = value.stringValue?.lowercased(),
-            [".json", ".yaml", ".yml"].contains(where: text.hasSuffix) || (root["paths"] == nil && root["info"] == nil)
-        {
-            return .overlay
-        }
+        let text = value.stringValue?.lowercased()
+        if let text, [".json", ".yaml", ".yml"].contains(where: text.hasSuffix) { return .overlay }
+        if root["paths"] == nil, root["info"] == nil, text?.first?.isNumber != true { return .overlay }
         return .document
     }
 }
