@@ -83,7 +83,11 @@ final class OpenAPIReferences {
         let filePart = String(hash.map { text[..<$0] } ?? text[...])
         let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
         if filePart.contains("://") {
-            report("$ref \(quoted(text)) points to another server; cachegen reads only files next to the document", at: location)
+            // Not the document's fault: what uses it is left out, with this warning.
+            diagnostics.append(
+                .warning(
+                    "$ref \(quoted(text)) is left out: it points to another server; cachegen reads only files next to the document",
+                    at: location))
             return nil
         }
         let targetFile = filePart.isEmpty ? file : Self.path(filePart, nextTo: file)

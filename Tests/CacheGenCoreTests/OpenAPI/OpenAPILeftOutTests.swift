@@ -27,7 +27,7 @@ import Testing
                 "api.json:7:32: warning: property \"nothing\" of \"Odd\" is left out: it is always null",
                 "api.json:7:63: warning: property \"anything\" of \"Odd\" is left out: it is a schema without a type (any JSON)",
                 "api.json:8:3: warning: property \"file\" of \"Odd\" is left out: it is binary data, which JSON cannot carry",
-                "api.json:8:70: error: $ref \"https://example.com/x.json\" points to another server; cachegen reads only files next to the document",
+                "api.json:8:70: warning: $ref \"https://example.com/x.json\" is left out: it points to another server; cachegen reads only files next to the document",
                 "api.json:9:22: warning: a part of \"Mixed\"'s allOf is left out: it is not an object",
                 "api.json:10:98: warning: additional properties of \"Open\" are left out: only the named properties are kept",
                 "api.json:11:76: warning: the oneOf of \"Shared\" is left out: it has no discriminator; only the shared properties are kept",
