@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validates every example spec against Schemas/cachegen.schema.json, so the schema
+"""Validates every example spec and OpenAPI overlay against Schemas/cachegen.schema.json, so the schema
 that editors use accepts what cachegen accepts. Needs the `jsonschema` package."""
 import glob
 import json
@@ -13,7 +13,8 @@ schema = json.load(open(os.path.join(root, "Schemas/cachegen.schema.json")))
 jsonschema.Draft7Validator.check_schema(schema)
 validator = jsonschema.Draft7Validator(schema)
 specs = sorted(glob.glob(os.path.join(root, "Examples/specs/*.cachegen.json"))
-               + glob.glob(os.path.join(root, "Tests/CacheGenCoreTests/Specs/*.cachegen.json")))
+               + glob.glob(os.path.join(root, "Tests/CacheGenCoreTests/Specs/*.cachegen.json"))
+               + glob.glob(os.path.join(root, "Tests/CacheGenCoreTests/OpenAPI/Documents/*.cachegen.json")))
 failed = False
 for path in specs:
     errors = list(validator.iter_errors(json.load(open(path))))

@@ -36,8 +36,12 @@ public enum Generator {
     /// - Parameters:
     ///   - data: the spec file's bytes.
     ///   - path: the path shown in diagnostics.
-    public static func generate(_ data: Data, path: String, options: Options = Options()) -> Output {
-        let (spec, diagnostics) = check(data, path: path)
+    ///   - read: reads the files the input names (an overlay's document, `$ref`ed files)
+    ///     by path; from disk unless a caller gives its own.
+    public static func generate(
+        _ data: Data, path: String, options: Options = Options(), read: @escaping @Sendable (String) -> Data? = readFile
+    ) -> Output {
+        let (spec, diagnostics) = check(data, path: path, read: read)
         guard let spec, !diagnostics.contains(where: { $0.severity == .error }) else {
             return Output(source: nil, diagnostics: diagnostics)
         }
@@ -51,14 +55,27 @@ public enum Generator {
     }
 
     /// Parses and validates without rendering, as `cachegen validate` does.
-    public static func validate(_ data: Data, path: String) -> [Diagnostic] {
-        check(data, path: path).diagnostics
+    public static func validate(_ data: Data, path: String, read: @escaping @Sendable (String) -> Data? = readFile) -> [Diagnostic] {
+        check(data, path: path, read: read).diagnostics
     }
 
-    /// The Swift file name for a spec: `Accounts.cachegen.json` → `Accounts.cachegen.swift`.
+    /// Reads a file from disk; `nil` when it cannot be read.
+    public static let readFile: @Sendable (String) -> Data? = { path in try? Data(contentsOf: URL(fileURLWithPath: path)) }
+
+    /// The file an overlay names as its OpenAPI document, relative to the overlay's
+    /// folder; `nil` for any other input. The build plugin declares it as an input.
+    public static func documentPath(forOverlay data: Data, path: String) -> String? {
+        guard let root = try? JSONReader.parse(data, file: path), OpenAPISource.kind(of: root) == .overlay,
+            let relative = root["openapi"]?.value.stringValue
+        else { return nil }
+        return OpenAPIReferences.path(relative, nextTo: path)
+    }
+
+    /// The Swift file name for a spec, overlay or document: `Accounts.cachegen.json` →
+    /// `Accounts.cachegen.swift`, `petstore.yaml` → `petstore.cachegen.swift`.
     public static func outputFileName(forSpec path: String) -> String {
         var name = path.split(separator: "/").last.map(String.init) ?? path
-        for suffix in [".json", ".cachegen"] where name.hasSuffix(suffix) {
+        for suffix in [".json", ".yaml", ".yml", ".cachegen"] where name.hasSuffix(suffix) {
             name.removeLast(suffix.count)
         }
         return name + ".cachegen.swift"
@@ -91,17 +108,38 @@ public enum Generator {
         }
     }
 
-    private static func check(_ data: Data, path: String) -> (spec: Spec?, diagnostics: [Diagnostic]) {
+    /// Reads the input as a spec, an OpenAPI document or an overlay (by content), then
+    /// validates the spec it becomes.
+    private static func check(_ data: Data, path: String, read: @escaping @Sendable (String) -> Data?)
+        -> (spec: Spec?, diagnostics: [Diagnostic])
+    {
         let root: JSONNode
         do {
-            root = try JSONReader.parse(data, file: path)
+            root = try OpenAPISource.parse(data, file: path)
         } catch {
             return (nil, [error])
         }
-        var parser = SpecParser()
-        guard let spec = parser.parse(root, file: path) else { return (nil, parser.diagnostics) }
+        let spec: Spec?
+        var diagnostics: [Diagnostic]
+        switch OpenAPISource.kind(of: root) {
+        case .spec:
+            guard OpenAPISource.isJSON(data, file: path) else {
+                let message = "this YAML file is not an OpenAPI document (it has no \"openapi\" key); cachegen reads OpenAPI documents, overlays and *.cachegen.json specs"
+                return (nil, [.error(message, at: root.location)])
+            }
+            var parser = SpecParser()
+            spec = parser.parse(root, file: path)
+            diagnostics = parser.diagnostics
+        case .document:
+            let result = OpenAPIFrontStage.spec(document: root, file: path, read: read)
+            (spec, diagnostics) = (result.spec, result.diagnostics)
+        case .overlay:
+            let result = OpenAPIFrontStage.spec(overlay: root, file: path, read: read)
+            (spec, diagnostics) = (result.spec, result.diagnostics)
+        }
+        guard let spec else { return (nil, diagnostics) }
         var validator = SpecValidator(spec: spec)
-        let diagnostics = (parser.diagnostics + validator.validate()).sorted { $0.location < $1.location }
+        diagnostics = (diagnostics + validator.validate()).sorted { $0.location < $1.location }
         return (spec, diagnostics)
     }
 }

@@ -20,9 +20,14 @@ struct CommandLineTool {
     let output: any ToolOutput
 
     static let help = """
-        OVERVIEW: Generate typed, cached Swift API clients from *.cachegen.json specs.
+        OVERVIEW: Generate typed, cached Swift API clients from *.cachegen.json specs
+        and OpenAPI 3.0/3.1 documents (JSON or YAML).
 
         USAGE: cachegen <command> [options]
+
+        A <spec> is a *.cachegen.json spec, an OpenAPI document (every GET cached with
+        the defaults), or an overlay: a *.cachegen.json with "openapi": "api.yaml" and
+        cache rules per operationId.
 
         COMMANDS:
           generate <spec>... --output <dir> [--access public|internal] [--check]

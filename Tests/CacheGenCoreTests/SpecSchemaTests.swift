@@ -21,7 +21,10 @@ import Testing
 
     /// Each object the parser reads, and the schema definition that describes it.
     static let objects: [(definition: String, keys: [String])] = [
-        ("", SpecParser.Keys.root),
+        ("spec", SpecParser.Keys.root),
+        ("overlay", OpenAPICacheRules.Keys.overlay),
+        ("overlayDefaults", OpenAPICacheRules.Keys.defaults),
+        ("operationRule", OpenAPICacheRules.Keys.operation),
         ("defaults", SpecParser.Keys.defaults),
         ("cacheDefaults", SpecParser.Keys.defaultCache),
         ("objectModel", SpecParser.Keys.objectModel),
@@ -34,7 +37,7 @@ import Testing
 
     @Test(arguments: objects.map(\.definition))
     func schemaObjectsHaveExactlyTheParsersKeys(_ definition: String) throws {
-        let object = try #require(definition.isEmpty ? schema : definitions[definition] as? [String: Any])
+        let object = try #require(definitions[definition] as? [String: Any])
         let keys = try #require(Self.objects.first { $0.definition == definition }?.keys)
         let properties = try #require(object["properties"] as? [String: Any])
         #expect(Set(properties.keys) == Set(keys), "definition '\(definition)'")
@@ -49,8 +52,16 @@ import Testing
         #expect(Set(try #require((defaults["dates"] as? [String: Any])?["enum"] as? [String])) == Set(DateFormat.allCases.map(\.rawValue)))
         let endpoint = try #require(try properties("endpoint"))
         #expect(Set(try #require((endpoint["method"] as? [String: Any])?["enum"] as? [String])) == SpecValidator.methods)
-        let version = try #require((schema["properties"] as? [String: Any])?["version"] as? [String: Any])
+        let version = try #require(try properties("spec")?["version"] as? [String: Any])
         #expect(version["const"] as? Int == 1)
+    }
+
+    /// The root picks the overlay when `openapi` is present, as `OpenAPISource.kind` does.
+    @Test func theRootChoosesOverlayOrSpec() throws {
+        let condition = try #require(schema["if"] as? [String: Any])
+        #expect(condition["required"] as? [String] == ["openapi"])
+        #expect((schema["then"] as? [String: String])?["$ref"] == "#/definitions/overlay")
+        #expect((schema["else"] as? [String: String])?["$ref"] == "#/definitions/spec")
     }
 
     @Test func theTypeDescriptionNamesEveryScalar() throws {

@@ -75,6 +75,43 @@ import Testing
         #expect(result.err == ["/nonexistent/Missing.cachegen.json: error: cannot read the spec file; check the path"])
     }
 
+    @Test func anOpenAPIDocumentAndAnOverlayGenerateValidateAndCheck() throws {
+        let directory = try TemporaryDirectory()
+        let document = try directory.write(
+            "api.yaml",
+            """
+            openapi: 3.0.3
+            info: { title: Notes, version: "1" }
+            paths:
+              /notes:
+                get:
+                  operationId: listNotes
+                  responses:
+                    "200":
+                      description: ok
+                      content: { application/json: { schema: { type: array, items: { type: string } } } }
+            """)
+        let overlay = try directory.write(
+            "Notes.cachegen.json", #"{ "openapi": "api.yaml", "operations": { "listNote": { "ttl": "1h" } } }"#)
+        let output = directory.url.appendingPathComponent("Out").path
+        #expect(run(["validate", document]).out == ["spec is valid"])
+        #expect(run(["generate", document, "--output", output]).out == ["cachegen: 1 written, 0 unchanged in \(output)"])
+        #expect(FileManager.default.fileExists(atPath: output + "/api.cachegen.swift"))
+        #expect(run(["generate", document, "--output", output, "--check"]).status == .success)
+
+        let wrong = run(["validate", overlay])
+        #expect(wrong.status == .failure)
+        #expect(
+            wrong.err == [
+                "\(overlay):1:42: error: \"operations\" names \"listNote\", which is not an operation of api.yaml; did you mean \"listNotes\"?"
+            ])
+        _ = try directory.write("Notes.cachegen.json", #"{ "openapi": "api.yaml", "operations": { "listNotes": { "ttl": "1h" } } }"#)
+        #expect(run(["generate", overlay, "--output", output]).out == ["cachegen: 1 written, 0 unchanged in \(output)"])
+        let source = try String(contentsOfFile: output + "/Notes.cachegen.swift", encoding: .utf8)
+        #expect(source.contains("cache: CacheRule(ttl: 3600, maxStale: 604800, policy: .networkFirst, scope: .user)"))
+        #expect(run(["generate", overlay, "--output", output, "--check"]).out == ["cachegen: 1 up to date in \(output)"])
+    }
+
     @Test func nothingIsWrittenWhenAnySpecHasErrors() throws {
         let directory = try TemporaryDirectory()
         let good = Self.examples.appendingPathComponent("News.cachegen.json").path

@@ -7,6 +7,9 @@ struct TypeDeclaration: Sendable, Hashable {
     var doc: DocComment = []
     var visibility: Visibility = .api
     var kind: Kind
+    /// `indirect enum`: its payloads are stored out of line, so an enum may contain
+    /// itself through them.
+    var isIndirect = false
     var name: String
     var conformances: [String] = []
     var members: [Declaration] = []

@@ -58,7 +58,8 @@ struct SwiftRenderer: Sendable {
         let conformances = type.conformances.isEmpty ? "" : ": " + type.conformances.joined(separator: ", ")
         // Extensions take no modifier: their members say their own.
         let modifier = type.kind == .extension ? "" : modifiers(type.visibility, isStatic: false)
-        writer.write("\(modifier)\(type.kind.rawValue) \(type.name)\(conformances) {")
+        let indirect = type.isIndirect ? "indirect " : ""
+        writer.write("\(modifier)\(indirect)\(type.kind.rawValue) \(type.name)\(conformances) {")
         writer.indented {
             var previous: Declaration?
             for member in type.members {

@@ -166,6 +166,27 @@ public struct Model: Sendable, Hashable {
         case object([Property])
         /// A string enum.
         case enumeration([EnumValue])
+        /// One of several object models, told apart by a property's value (an OpenAPI
+        /// `oneOf`/`anyOf` with a `discriminator`): an enum with a payload per model.
+        case taggedUnion(TaggedUnion)
+    }
+}
+
+/// A choice between models that one JSON property names, such as `"kind": "walk"`.
+public struct TaggedUnion: Sendable, Hashable {
+    /// The JSON name of the property whose value says which model follows.
+    public var propertyName: String
+    /// The choices, in document order.
+    public var cases: [Case]
+
+    /// One choice: the property's value and the model the rest of the object decodes as.
+    public struct Case: Sendable, Hashable {
+        /// The property's value on the wire.
+        public var value: String
+        /// The model the object decodes as.
+        public var model: String
+        /// Where the choice is written.
+        public var location: SourceLocation
     }
 }
 

@@ -4,7 +4,7 @@
 /// Rules that need the whole spec (names resolve, keys name parameters, …) belong to
 /// `SpecValidator`, which runs on the result.
 struct SpecParser {
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
 
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
@@ -271,7 +271,8 @@ struct SpecParser {
         }
     }
 
-    private mutating func cacheSettings(_ fields: ObjectMembers, base: CacheSettings) -> CacheSettings {
+    /// `ttl`, `maxStale`, `policy` and `scope` over `base`; the OpenAPI overlay reads its rules with it too.
+    mutating func cacheSettings(_ fields: ObjectMembers, base: CacheSettings) -> CacheSettings {
         var settings = base
         if let node = fields["ttl"]?.value {
             if case .string("server") = node.value {
@@ -309,7 +310,7 @@ struct SpecParser {
 
     /// The members of an object, reporting a wrong kind of value and unknown keys.
     /// - Parameter allowed: the keys this object may have; `nil` for name → value maps.
-    private mutating func object(_ node: JSONNode, _ what: String, allowed: [String]?) -> ObjectMembers? {
+    mutating func object(_ node: JSONNode, _ what: String, allowed: [String]?) -> ObjectMembers? {
         guard case .object(let list) = node.value else {
             report("\(what) must be an object; found \(node.kindName)", at: node.location)
             return nil
@@ -324,7 +325,8 @@ struct SpecParser {
         return ObjectMembers(list: list)
     }
 
-    private mutating func string(_ node: JSONNode, _ what: String) -> String? {
+    /// The text of a string value, reporting any other kind.
+    mutating func string(_ node: JSONNode, _ what: String) -> String? {
         guard case .string(let text) = node.value else {
             report("\(what) must be a string; found \(node.kindName)", at: node.location)
             return nil

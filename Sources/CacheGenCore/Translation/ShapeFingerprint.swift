@@ -14,8 +14,13 @@ struct ShapeFingerprint {
         var models: [String: (description: String, references: [String])] = [:]
         for model in spec.models where models[model.name.name] == nil {
             var references: [String] = []
-            if case .object(let properties) = model.kind {
+            switch model.kind {
+            case .object(let properties):
                 for property in properties { references += Self.modelNames(in: property.type) }
+            case .taggedUnion(let union):
+                references = union.cases.map(\.model)
+            case .enumeration:
+                break
             }
             models[model.name.name] = (Self.describe(model), references)
         }
@@ -52,6 +57,9 @@ struct ShapeFingerprint {
             return model.name.name + "(" + values.map(\.value).joined(separator: "|") + ")"
         case .object(let properties):
             return model.name.name + "{" + properties.map { "\($0.wireName):\($0.type)" }.joined(separator: ",") + "}"
+        case .taggedUnion(let union):
+            return model.name.name + "<" + union.propertyName + ":"
+                + union.cases.map { "\($0.value)=\($0.model)" }.joined(separator: "|") + ">"
         }
     }
 

@@ -1,5 +1,6 @@
 /// Models: a `Codable` struct per object, with a memberwise initializer and coding keys
-/// where wire names differ; enums are made by `Translator+Enums.swift`.
+/// where wire names differ; enums are made by `Translator+Enums.swift`, unions of models
+/// by `Translator+TaggedUnions.swift`.
 extension Translator {
     func model(_ model: Model) -> Declaration {
         let name = SwiftNaming.typeName(model.name.name)
@@ -7,6 +8,8 @@ extension Translator {
         switch model.kind {
         case .enumeration(let values):
             return .type(enumeration(name: name, doc: doc, values: values))
+        case .taggedUnion(let union):
+            return .type(taggedUnion(name: name, doc: doc, union: union))
         case .object(let properties):
             return .type(structure(name: name, doc: doc, properties: properties, indirect: cycles.indirectProperties(of: model)))
         }

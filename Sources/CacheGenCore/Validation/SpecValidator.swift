@@ -37,6 +37,7 @@ struct SpecValidator {
             switch model.kind {
             case .object(let properties): checkProperties(properties, of: model)
             case .enumeration(let values): checkEnumValues(values, of: model)
+            case .taggedUnion(let union): checkTaggedUnion(union, of: model)
             }
         }
         for repository in spec.repositories {
@@ -139,6 +140,13 @@ struct SpecValidator {
                 caseNames[caseName] = value
             }
         }
+    }
+
+    /// Each choice names a declared model, and values become distinct Swift cases as an
+    /// enum's do.
+    private mutating func checkTaggedUnion(_ union: TaggedUnion, of model: Model) {
+        for choice in union.cases { checkTypeReference(.model(choice.model), at: choice.location) }
+        checkEnumValues(union.cases.map { EnumValue(value: $0.value, location: $0.location) }, of: model)
     }
 
     private mutating func checkEndpointNames(_ repository: Repository) {

@@ -1,0 +1,166 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The OpenAPI front stage: an OpenAPI 3.0/3.1 document (and optionally an overlay with
+/// cache rules) into the same `Spec` that a cachegen spec becomes, so validation,
+/// translation, rendering, naming and fingerprints are shared.
+///
+/// Operations become endpoints grouped into one repository per first tag (untagged ones
+/// into a repository named after `info.title`); schemas become models.
+enum OpenAPIFrontStage {
+    /// What one run made.
+    struct Result {
+        /// The spec, or `nil` when the input could not be read at all.
+        var spec: Spec?
+        /// Errors and warnings, duplicates removed.
+        var diagnostics: [Diagnostic]
+        /// Operations in the document, and operations generated.
+        var operationsPresent = 0
+        /// Operations generated (not left out).
+        var operationsGenerated = 0
+    }
+
+    /// Reads the document an overlay names, then maps it with the overlay's rules.
+    static func spec(overlay: JSONNode, file: String, read: @escaping @Sendable (String) -> Data?) -> Result {
+        guard let member = overlay["openapi"], let relative = member.value.stringValue, !relative.isEmpty else {
+            let location = overlay["openapi"]?.value.location ?? overlay.location
+            return Result(
+                spec: nil,
+                diagnostics: [.error("\"openapi\" must name the OpenAPI document, such as \"openapi.yaml\", relative to this file", at: location)])
+        }
+        let path = OpenAPIReferences.path(relative, nextTo: file)
+        guard let data = read(path) else {
+            return Result(
+                spec: nil,
+                diagnostics: [.error("cannot read the OpenAPI document \(quoted(relative)); the path is relative to this file", at: member.value.location)])
+        }
+        let document: JSONNode
+        do {
+            document = try OpenAPISource.parse(data, file: path)
+        } catch {
+            return Result(spec: nil, diagnostics: [error])
+        }
+        return spec(document: document, file: path, overlay: overlay, read: read)
+    }
+
+    /// Maps a document; `overlay` adds cache rules.
+    static func spec(document root: JSONNode, file: String, overlay: JSONNode? = nil, read: @escaping @Sendable (String) -> Data?)
+        -> Result
+    {
+        guard root.members != nil else {
+            return Result(spec: nil, diagnostics: [.error("an OpenAPI document must be an object; found \(root.kindName)", at: root.location)])
+        }
+        if let version = versionProblem(root) { return Result(spec: nil, diagnostics: [version]) }
+        var rules = OpenAPICacheRules()
+        rules.read(overlay: overlay, document: root)
+        let references = OpenAPIReferences(root: root, file: file, read: read)
+        var schemas = OpenAPISchemas(references: references, prefix: rules.typePrefix)
+        let components = root["components"]?.value["schemas"]?.value.members ?? []
+        for member in components { schemas.declareComponent(member, in: file) }
+        for member in components { schemas.checkComponent(member, in: file) }
+        var diagnostics: [Diagnostic] = []
+        var mapper = OpenAPIOperations(schemas: schemas, file: file)
+        if let paths = root["paths"]?.value { mapper.map(paths: paths) }
+        if let webhooks = root["webhooks"] {
+            diagnostics.append(
+                .warning("\"webhooks\" are left out: they are requests the server makes, not calls the app makes", at: webhooks.keyLocation))
+        }
+        schemas = mapper.schemas
+        let models = schemas.finishModels()
+        let index = ModelIndex(Spec(file: file, version: 1, baseURL: nil, defaults: .standard, models: models, repositories: []))
+        var operations = OpenAPIOperations.textParameters(mapper.operations, models: index, diagnostics: &diagnostics)
+
+        if overlay != nil {
+            rules.checkNames(
+                mapper.names, generated: Set(operations.map(\.endpoint.name.name)),
+                documentName: OpenAPIReferences.baseName(file) + fileExtension(file))
+        }
+        for index in operations.indices {
+            rules.apply(to: &operations[index].endpoint, operation: operations[index].node)
+        }
+        let repositories = group(
+            operations, root: root, prefix: rules.typePrefix, taken: Set(models.map { SwiftNaming.typeName($0.name.name) }))
+        if mapper.names.isEmpty {
+            diagnostics.append(
+                .warning("the document has no operations to generate a client from; only its schemas become models", at: root.location))
+        }
+        let spec = Spec(
+            file: file, version: 1, baseURL: baseURL(root),
+            defaults: Defaults(cache: rules.defaults, jsonKeys: .exact, dates: .iso8601), models: models,
+            repositories: repositories)
+        var seen: Set<Diagnostic> = []
+        let all = (references.diagnostics + schemas.diagnostics + mapper.diagnostics + diagnostics + rules.diagnostics)
+            .filter { seen.insert($0).inserted }
+        return Result(
+            spec: spec, diagnostics: all, operationsPresent: mapper.names.count,
+            operationsGenerated: repositories.reduce(0) { $0 + $1.endpoints.count })
+    }
+
+    /// A located error for Swagger 2.0 and for versions other than 3.x.
+    private static func versionProblem(_ root: JSONNode) -> Diagnostic? {
+        if let swagger = root["swagger"] {
+            return .error(
+                "this is a Swagger 2.0 document; cachegen reads OpenAPI 3.0 and 3.1, so convert it first (for example with swagger2openapi)",
+                at: swagger.value.location)
+        }
+        guard let member = root["openapi"] else { return nil }
+        let text = member.value.stringValue ?? member.value.numberText ?? ""
+        guard text.hasPrefix("3.") else {
+            return .error("unsupported OpenAPI version \(quoted(text)); cachegen reads 3.0 and 3.1", at: member.value.location)
+        }
+        return nil
+    }
+
+    /// One repository per first tag, in order of first appearance; untagged operations go
+    /// into one named after `info.title`.
+    private static func group(_ operations: [OpenAPIOperations.Operation], root: JSONNode, prefix: String, taken: Set<String>)
+        -> [Repository]
+    {
+        var order: [String?] = []
+        var byTag: [String: [OpenAPIOperations.Operation]] = [:]
+        for operation in operations {
+            let key = operation.tag ?? ""
+            if byTag[key] == nil { order.append(operation.tag) }
+            byTag[key, default: []].append(operation)
+        }
+        let title = root["info"]?.value["title"]?.value.stringValue ?? "API"
+        let tags = root["tags"]?.value.elements ?? []
+        var used = taken
+        return order.map { tag in
+            let members = byTag[tag ?? ""] ?? []
+            var base = SwiftNaming.typeName(tag ?? title)
+            if SwiftNaming.isNameless(base) { base = "API" }
+            if !base.hasSuffix("Repository") { base += "Repository" }
+            base = prefix + base
+            var name = base
+            var number = 2
+            while used.contains(name) || used.contains("Live" + name) || used.contains("Mock" + name) {
+                name = base + String(number)
+                number += 1
+            }
+            used.insert(name)
+            let description = tag.flatMap { tag in
+                tags.first { $0["name"]?.value.stringValue == tag }?["description"]?.value.stringValue
+            } ?? (tag == nil ? root["info"]?.value["description"]?.value.stringValue : nil)
+            let trimmed = description?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let location = members.first?.endpoint.name.location ?? root.location
+            return Repository(
+                name: Named(name: name, location: location), description: trimmed, endpoints: members.map(\.endpoint))
+        }
+    }
+
+    /// The first server's URL when it is absolute http or https.
+    private static func baseURL(_ root: JSONNode) -> String? {
+        guard let url = root["servers"]?.value.elements?.first?["url"]?.value.stringValue else { return nil }
+        return (url.hasPrefix("https://") || url.hasPrefix("http://")) && !url.contains("{") ? url : nil
+    }
+
+    /// `.yaml` of `api.yaml`, for naming the document in messages.
+    private static func fileExtension(_ file: String) -> String {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        return name.lastIndex(of: ".").map { String(name[$0...]) } ?? ""
+    }
+}

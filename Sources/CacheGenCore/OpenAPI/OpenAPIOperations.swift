@@ -1,0 +1,214 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Turns `paths` into endpoints: parameters with their types, the JSON request body and
+/// the 2xx JSON response. An operation that cannot be called faithfully (a body that is
+/// not JSON, a required parameter that cannot be sent as text) is left out with a
+/// warning naming it; a part that can be dropped safely is dropped with a warning.
+struct OpenAPIOperations {
+    /// One mapped operation with the tag it is grouped by.
+    struct Operation {
+        /// The endpoint, without its cache rule yet.
+        var endpoint: EndpointSpec
+        /// The operation object, for `x-cachegen`.
+        var node: JSONNode
+        /// The first tag, or `nil`.
+        var tag: String?
+    }
+
+    /// The HTTP methods a path item may hold, in OpenAPI's order.
+    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    /// The schema mapper; its models and warnings are read back when done.
+    var schemas: OpenAPISchemas
+    /// The document's path.
+    let file: String
+    /// Operations mapped, in document order.
+    private(set) var operations: [Operation] = []
+    /// The names of every operation present, mapped or left out, for rules that name them.
+    private(set) var names: [String] = []
+    /// Warnings about what was left out.
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// - Parameters:
+    ///   - schemas: the schema mapper, shared with the components.
+    ///   - file: the document's path.
+    init(schemas: OpenAPISchemas, file: String) {
+        self.schemas = schemas
+        self.file = file
+    }
+
+    /// Maps every operation of every path item.
+    mutating func map(paths: JSONNode) {
+        for pathMember in paths.members ?? [] {
+            guard let item = schemas.references.resolve(pathMember.value, in: file) else { continue }
+            let shared = item.node["parameters"]?.value.elements ?? []
+            for member in item.node.members ?? [] where Self.methods.contains(member.key) {
+                let name = member.value["operationId"]?.value.stringValue ?? Self.derivedName(member.key, pathMember.key)
+                names.append(name)
+                if let endpoint = endpoint(
+                    name: name, method: member, path: pathMember, shared: shared, file: item.file)
+                {
+                    let tag = member.value["tags"]?.value.elements?.first?.stringValue
+                    operations.append(Operation(endpoint: endpoint, node: member.value, tag: tag))
+                }
+            }
+        }
+    }
+
+    /// `get /pets/{id}` → `getPetsById`, for operations without an `operationId`.
+    static func derivedName(_ method: String, _ path: String) -> String {
+        var name = method.lowercased()
+        for segment in path.split(separator: "/") {
+            if segment.hasPrefix("{"), segment.hasSuffix("}") {
+                name += "By" + SwiftNaming.typeName(String(segment.dropFirst().dropLast()))
+            } else {
+                name += SwiftNaming.typeName(String(segment))
+            }
+        }
+        return name == method.lowercased() ? name + "Root" : name
+    }
+
+    /// One operation as an endpoint; `nil` when it is left out.
+    private mutating func endpoint(name: String, method: JSONMember, path: JSONMember, shared: [JSONNode], file: String)
+        -> EndpointSpec?
+    {
+        let operation = method.value
+        let nameNode = operation["operationId"]?.value
+        let nameLocation = nameNode?.location ?? method.keyLocation
+        let what = "operation \(quoted(name))"
+        let upper = method.key.uppercased()
+        if upper == "TRACE" {
+            leaveOut(what, "cachegen does not call TRACE", at: method.keyLocation)
+            return nil
+        }
+        if let callbacks = operation["callbacks"] {
+            diagnostics.append(
+                .warning(
+                    "callbacks of \(what) are left out: they are requests the server makes, not calls the app makes",
+                    at: callbacks.keyLocation))
+        }
+        guard var parameters = parameters(of: operation, shared: shared, path: path, what: what, name: name, file: file) else {
+            return nil
+        }
+        parameters.sort { Self.order($0.place) < Self.order($1.place) }
+        var body: (type: TypeRef, location: SourceLocation)?
+        if let request = operation["requestBody"] {
+            guard let mapped = requestBody(request, what: what, hint: SwiftNaming.typeName(name) + "Request", method: upper, file: file) else { return nil }
+            body = mapped.type.map { ($0, mapped.location) }
+        }
+        let responses = operation["responses"]?.value
+        guard let response = self.response(responses, what: what, hint: SwiftNaming.typeName(name) + "Response", method: upper, file: file) else { return nil }
+        let description = [operation["summary"], operation["description"]]
+            .compactMap { $0?.value.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty }.joined(separator: "\n\n")
+        return EndpointSpec(
+            name: Named(name: name, location: nameLocation), method: upper, methodLocation: method.keyLocation,
+            path: path.key, pathLocation: path.keyLocation, parameters: parameters, body: body?.type,
+            bodyLocation: body?.location, response: response.type, responseLocation: response.location,
+            description: description.isEmpty ? nil : description, cache: nil)
+    }
+
+    /// Path, then query, then header parameters, as `EndpointSpec` keeps them.
+    private static func order(_ place: ParameterPlace) -> Int {
+        switch place {
+        case .path: 0
+        case .query: 1
+        case .header: 2
+        }
+    }
+
+    /// The request body's type; `nil` when the operation must be left out, `type: nil`
+    /// when the body is dropped.
+    private mutating func requestBody(_ member: JSONMember, what: String, hint: String, method: String, file: String)
+        -> (type: TypeRef?, location: SourceLocation)?
+    {
+        guard let target = schemas.references.resolve(member.value, in: file) else { return nil }
+        let required = target.node["required"]?.value.boolValue == true
+        if method == "GET" || method == "HEAD" || method == "DELETE" && !required {
+            diagnostics.append(
+                .warning("the request body of \(what) is left out: a \(method) request carries none here", at: member.keyLocation))
+            return (nil, member.keyLocation)
+        }
+        switch content(target.node["content"]?.value, hint: hint, file: target.file) {
+        case .none:
+            return (nil, member.keyLocation)
+        case .json(let type, let location):
+            return (type, location)
+        case .unusable(let reason):
+            if required {
+                leaveOut(what, "its request body is \(reason)", at: member.keyLocation)
+                return nil
+            }
+            warn("the request body of \(what) is left out: it is \(reason)", at: member.keyLocation)
+            return (nil, member.keyLocation)
+        }
+    }
+
+    /// The 2xx response's type: 200, else 201, else the first 2xx; `nil` when the
+    /// operation must be left out (a GET or HEAD whose body cannot be decoded), `type: nil`
+    /// when there is no body or another method's body is dropped.
+    private mutating func response(_ responses: JSONNode?, what: String, hint: String, method: String, file: String)
+        -> (type: TypeRef?, location: SourceLocation?)?
+    {
+        let members = responses?.members ?? []
+        let success = members.first { $0.key == "200" } ?? members.first { $0.key == "201" }
+            ?? members.first { $0.key.hasPrefix("2") && $0.key.count == 3 }
+        guard let success, let target = schemas.references.resolve(success.value, in: file) else { return (nil, nil) }
+        switch content(target.node["content"]?.value, hint: hint, file: target.file) {
+        case .none: return (nil, nil)
+        case .json(let type, let location): return (type, location)
+        case .unusable(let reason):
+            guard method == "GET" || method == "HEAD" else {
+                warn("the \(success.key) response body of \(what) is left out: it is \(reason); the call returns nothing", at: success.keyLocation)
+                return (nil, nil)
+            }
+            leaveOut(what, "its \(success.key) response is \(reason)", at: success.keyLocation)
+            return nil
+        }
+    }
+
+    /// What a `content` map offers a JSON client.
+    private enum Content {
+        /// No content, or JSON without a schema: no body to decode or send.
+        case none
+        /// JSON of this type, written here.
+        case json(TypeRef, SourceLocation)
+        /// Content that cannot be sent or decoded faithfully, and why.
+        case unusable(String)
+    }
+
+    /// The JSON entry of a `content` map and its type.
+    private mutating func content(_ node: JSONNode?, hint: String, file: String) -> Content {
+        guard let members = node?.members, !members.isEmpty else { return .none }
+        guard let json = members.first(where: { Self.isJSON($0.key) }) else {
+            return .unusable("only " + members.map(\.key).joined(separator: ", "))
+        }
+        guard let schema = json.value["schema"]?.value else { return .none }
+        switch schemas.type(of: schema, in: file, hint: hint) {
+        case .type(let type): return .json(type, schema.location)
+        case .leftOut(let reason): return .unusable(reason)
+        }
+    }
+
+    /// `application/json`, `application/problem+json`, with or without parameters.
+    static func isJSON(_ mediaType: String) -> Bool {
+        let essence = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
+    }
+
+    /// A warning that an operation is not generated, and why; none when the reason is a
+    /// `$ref` whose error is reported already.
+    mutating func leaveOut(_ what: String, _ reason: String, at location: SourceLocation) {
+        warn("\(what) is left out: \(reason)", at: location)
+    }
+
+    /// A warning from a part of the mapping; none when it repeats a `$ref`'s error.
+    mutating func warn(_ message: String, at location: SourceLocation) {
+        guard !message.contains(OpenAPISchemas.brokenReference) else { return }
+        diagnostics.append(.warning(message, at: location))
+    }
+}

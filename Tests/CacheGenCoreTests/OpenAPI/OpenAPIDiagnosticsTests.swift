@@ -1,0 +1,161 @@
+import CacheGenCore
+import Foundation
+import Testing
+
+/// Every error and warning the OpenAPI front stage adds, word for word and where it points.
+@Suite struct OpenAPIDiagnosticsTests {
+    typealias Support = OpenAPITestSupport
+
+    static let getThing = """
+        "/things/{id}": { "get": { "operationId": "getThing",
+          "parameters": [{ "name": "id", "in": "path", "required": true, "schema": { "type": "integer" } }],
+          "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Thing" } } } } } } }
+        """
+    static let thing = """
+        "Thing": { "type": "object", "required": ["id"], "properties": { "id": { "type": "integer" } } }
+        """
+
+    @Test func cookieParametersAreLeftOut() {
+        let paths = """
+            "/me": { "get": { "operationId": "getMe",
+              "parameters": [{ "name": "session", "in": "cookie", "schema": { "type": "string" } }],
+              "responses": { "204": { "description": "ok" } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:5:28: warning: cookie parameter \"session\" of operation \"getMe\" is left out: send cookies through the client's headers provider"
+            ])
+        #expect(output.source?.contains("func getMe() async throws\n") == true)
+    }
+
+    @Test func explodedQueryArraysAreNamed() {
+        let paths = """
+            "/things": { "get": { "operationId": "getThings",
+              "parameters": [{ "name": "tag", "in": "query", "schema": { "type": "array", "items": { "type": "string" } } },
+                { "name": "id", "in": "query", "explode": false, "schema": { "type": "array", "items": { "type": "integer" } } }],
+              "responses": { "204": { "description": "ok" } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:5:28: warning: query parameter \"tag\" of operation \"getThings\" is sent as one comma-separated item (tag=a,b); the document asks for one item per value (tag=a&tag=b), which cachegen does not send yet"
+            ])
+    }
+
+    @Test func callbacksAndWebhooksAreLeftOut() {
+        let paths = """
+            "/subscribe": { "post": { "operationId": "subscribe",
+              "callbacks": { "onEvent": {} },
+              "responses": { "201": { "description": "ok" } } } }
+            """
+        let document = Support.document(paths: paths, extra: "\n  \"webhooks\": {},", version: "3.1.0")
+        let output = Support.generate(["api.json": document], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:4:3: warning: \"webhooks\" are left out: they are requests the server makes, not calls the app makes",
+                "api.json:6:3: warning: callbacks of operation \"subscribe\" are left out: they are requests the server makes, not calls the app makes",
+            ])
+    }
+
+    @Test func operationsThatAreNotJSONAreLeftOutByName() {
+        let paths = """
+            "/upload": { "post": { "operationId": "upload",
+              "requestBody": { "required": true, "content": { "multipart/form-data": { "schema": { "type": "object" } } } },
+              "responses": { "204": { "description": "ok" } } },
+              "get": { "operationId": "download",
+              "responses": { "200": { "description": "ok", "content": { "application/xml": {} } } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:5:3: warning: operation \"upload\" is left out: its request body is only multipart/form-data",
+                "api.json:8:18: warning: operation \"download\" is left out: its 200 response is only application/xml",
+            ])
+        #expect(output.source?.contains("upload") == false)
+    }
+
+    @Test func schemasThatCannotBeMappedFaithfullyAreNamed() {
+        let schemas = """
+            "Shape": { "oneOf": [{ "type": "string" }, { "type": "integer" }] },
+            "Thing": { "type": "object", "properties": { "extra": { "type": "object" }, "size": { "type": ["integer", "string"] } } },
+            "Loop": { "type": "array", "items": { "$ref": "#/components/schemas/Loop" } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: "", schemas: schemas)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:1:1: warning: the document has no operations to generate a client from; only its schemas become models",
+                "api.json:5:31: warning: schema \"Shape\" is left out: it is a oneOf without a discriminator, which cannot be decoded faithfully",
+                "api.json:6:1: warning: model \"Thing\" has no properties",
+                "api.json:6:46: warning: property \"extra\" of \"Thing\" is left out: it is an object without properties (any JSON)",
+                "api.json:6:77: warning: property \"size\" of \"Thing\" is left out: it is a value of several types (integer, string)",
+                "api.json:7:1: warning: schema \"Loop\" is left out: it is a schema that contains itself with no object in between",
+            ])
+    }
+
+    @Test func brokenReferencesAreErrorsWithASuggestion() {
+        let paths = Self.getThing.replacingOccurrences(of: "schemas/Thing", with: "schemas/Thng")
+        let output = Support.generate(["api.json": Support.document(paths: paths, schemas: Self.thing)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:6:103: error: $ref \"#/components/schemas/Thng\" points to nothing: \"Thng\" is not there; did you mean \"Thing\"?"
+            ])
+        #expect(output.source == nil)
+    }
+
+    @Test func cyclesOfReferencesEnd() {
+        let schemas = """
+            "A": { "$ref": "#/components/schemas/B" },
+            "B": { "$ref": "#/components/schemas/A" }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: "", schemas: schemas)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:1:1: warning: the document has no operations to generate a client from; only its schemas become models",
+                "api.json:5:46: error: $ref \"#/components/schemas/B\" leads through more than 64 references; it refers to itself",
+                "api.json:6:16: error: $ref \"#/components/schemas/A\" leads through more than 64 references; it refers to itself",
+            ])
+    }
+
+    @Test func filesNextToTheDocument() {
+        let paths = Self.getThing.replacingOccurrences(of: "#/components/schemas/Thing", with: "models/common.json#/Thing")
+        let files = [
+            "spec/api.json": Support.document(paths: paths, schemas: "\"Gone\": { \"$ref\": \"missing.json\" }"),
+            "spec/models/common.json": "{ \"Thing\": { \"type\": \"object\", \"properties\": { \"owner\": { \"$ref\": \"Owner.json\" } } } }",
+            "spec/models/Owner.json": "{ \"type\": \"object\", \"properties\": { \"name\": { \"type\": \"string\" } } }",
+        ]
+        let output = Support.generate(files, main: "spec/api.json")
+        #expect(
+            Support.messages(output) == [
+                "spec/api.json:7:49: error: cannot read \"missing.json\", which a $ref names; put it next to the document"
+            ])
+        let fixed = files.merging(["spec/missing.json": "{ \"type\": \"string\" }"]) { $1 }
+        let source = Support.generate(fixed, main: "spec/api.json").source ?? ""
+        #expect(source.contains("public struct Thing: Codable"))
+        #expect(source.contains("public var owner: Owner?"))
+        #expect(source.contains("public struct Owner: Codable"))
+    }
+
+    @Test func swaggerTwoAndOtherYAMLAreNamed() {
+        let swagger = Support.generate(["old.yaml": "swagger: \"2.0\"\ninfo: {title: x}\n"], main: "old.yaml")
+        #expect(
+            Support.messages(swagger) == [
+                "old.yaml:1:10: error: this is a Swagger 2.0 document; cachegen reads OpenAPI 3.0 and 3.1, so convert it first (for example with swagger2openapi)"
+            ])
+        let other = Support.generate(["list.yaml": "items: [1, 2]\n"], main: "list.yaml")
+        #expect(
+            Support.messages(other) == [
+                "list.yaml:1:1: error: this YAML file is not an OpenAPI document (it has no \"openapi\" key); cachegen reads OpenAPI documents, overlays and *.cachegen.json specs"
+            ])
+    }
+
+    @Test func emptyAndCollidingEnumValuesDecodeAsUnknown() {
+        let schemas = "\"Habitat\": { \"type\": \"string\", \"enum\": [\"water\", \"\", \"Water\"] }"
+        let output = Support.generate(["api.json": Support.document(paths: "", schemas: schemas)], main: "api.json")
+        #expect(
+            Support.messages(output).dropFirst() == [
+                "api.json:5:80: warning: enum value \"\" of \"Habitat\" is left out: it has no Swift case name of its own; it decodes as the unknown case",
+                "api.json:5:84: warning: enum value \"Water\" of \"Habitat\" is left out: it has no Swift case name of its own; it decodes as the unknown case",
+            ])
+    }
+}

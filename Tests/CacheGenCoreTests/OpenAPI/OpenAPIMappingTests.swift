@@ -1,0 +1,108 @@
+import CacheGenCore
+import Foundation
+import Testing
+
+/// What OpenAPI constructs become in Swift.
+@Suite struct OpenAPIMappingTests {
+    typealias Support = OpenAPITestSupport
+
+    /// One GET per test whose response is `schema`, so only the models differ.
+    static func source(schemas: String, response: String, version: String = "3.0.3") throws -> String {
+        let paths = """
+            "/items/{itemId}": { "get": { "tags": ["items"],
+              "parameters": [{ "name": "itemId", "in": "path", "required": true, "schema": { "type": "integer", "format": "int64" } },
+                { "name": "since", "in": "query", "schema": { "type": "string", "format": "date-time" } },
+                { "name": "X-Trace", "in": "header", "schema": { "type": "string", "format": "uuid" } },
+                { "name": "Accept", "in": "header", "schema": { "type": "string" } }],
+              "responses": { "404": { "description": "no" }, "201": { "description": "ok", "content": { "application/json": { "schema": \(response) } } } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths, schemas: schemas, version: version)], main: "api.json")
+        #expect(!output.hasErrors, "\(output.diagnostics)")
+        return try #require(output.source)
+    }
+
+    @Test func parametersWithFormatsAndADerivedName() throws {
+        let source = try Self.source(schemas: "", response: "{ \"type\": \"number\", \"format\": \"float\" }")
+        #expect(source.contains("public protocol ItemsRepository: Sendable"))
+        #expect(source.contains("getItemsByItemId: @escaping @Sendable (_ itemId: Int, _ since: Date?, _ xTrace: UUID?, _ policy: CachePolicy?) async throws -> CachedValue<Double>"))
+        #expect(source.contains("request.addHeader(\"X-Trace\", xTrace, isKey: false)"))
+        #expect(!source.contains("accept"))
+    }
+
+    @Test func inlineObjectsGetDerivedNamesAndNullabilityIsKept() throws {
+        let response = """
+            { "type": "object", "required": ["owner", "note"], "properties": {
+                "owner": { "type": "object", "properties": { "name": { "type": "string" } } },
+                "note": { "type": "string", "nullable": true },
+                "tags": { "type": "object", "additionalProperties": { "type": "integer" } },
+                "link": { "type": "string", "format": "uri" },
+                "day": { "type": "string", "format": "date" },
+                "blob": { "type": "string", "format": "byte" } } }
+            """
+        let source = try Self.source(schemas: "", response: response)
+        #expect(source.contains("public struct GetItemsByItemIdResponse: Codable"))
+        #expect(source.contains("public var owner: GetItemsByItemIdResponseOwner\n"))
+        #expect(source.contains("public struct GetItemsByItemIdResponseOwner: Codable"))
+        #expect(source.contains("public var note: String?\n"))
+        #expect(source.contains("public var tags: [String: Int]?\n"))
+        #expect(source.contains("public var link: URL?\n"))
+        #expect(source.contains("public var day: String?\n"))
+        #expect(source.contains("public var blob: String?\n"))
+    }
+
+    @Test func openAPI31NullTypesAndAllOfMerged() throws {
+        let schemas = """
+            "Base": { "type": "object", "required": ["id"], "properties": { "id": { "type": "string" } } },
+            "Item": { "allOf": [{ "$ref": "#/components/schemas/Base" },
+              { "type": "object", "required": ["label"], "properties": { "label": { "type": ["string", "null"] },
+                "parts": { "type": "array", "items": { "type": ["integer", "null"] } } } }] }
+            """
+        let source = try Self.source(schemas: schemas, response: "{ \"$ref\": \"#/components/schemas/Item\" }", version: "3.1.0")
+        #expect(source.contains("public var id: String\n"))
+        #expect(source.contains("public var label: String?\n"))
+        #expect(source.contains("public var parts: [Int?]?\n"))
+    }
+
+    @Test func recursiveSchemasBecomeRecursiveModels() throws {
+        let schemas = """
+            "Node": { "type": "object", "properties": { "parent": { "$ref": "#/components/schemas/Node" },
+              "children": { "type": "array", "items": { "$ref": "#/components/schemas/Node" } } } }
+            """
+        let source = try Self.source(schemas: schemas, response: "{ \"$ref\": \"#/components/schemas/Node\" }")
+        #expect(source.contains("@Indirect public var parent: Node?"))
+        #expect(source.contains("public var children: [Node]?"))
+    }
+
+    @Test func discriminatedOneOfBecomesAnEnumWithPayloads() throws {
+        let schemas = """
+            "Walk": { "type": "object", "required": ["kind"], "properties": { "kind": { "type": "string" }, "meters": { "type": "integer" } } },
+            "Swim": { "type": "object", "required": ["kind"], "properties": { "kind": { "type": "string" } } },
+            "Exercise": { "oneOf": [{ "$ref": "#/components/schemas/Walk" }, { "$ref": "#/components/schemas/Swim" }],
+              "discriminator": { "propertyName": "kind", "mapping": { "walk": "#/components/schemas/Walk", "swim": "Swim" } } }
+            """
+        let source = try Self.source(schemas: schemas, response: "{ \"$ref\": \"#/components/schemas/Exercise\" }")
+        #expect(source.contains("public indirect enum Exercise: Codable, Sendable, Equatable {"))
+        #expect(source.contains("    case walk(Walk)\n    case swim(Swim)\n"))
+        #expect(source.contains("case discriminator = \"kind\""))
+        #expect(source.contains("        case \"walk\":\n            self = .walk(try Walk(from: decoder))"))
+        #expect(source.contains("try container.encode(\"swim\", forKey: .discriminator)"))
+    }
+
+    @Test func enumsOfStringsKeepTheUnknownCase() throws {
+        let schemas = "\"Color\": { \"type\": \"string\", \"enum\": [\"red\", \"dark-blue\", null], \"nullable\": true }"
+        let source = try Self.source(schemas: schemas, response: "{ \"type\": \"array\", \"items\": { \"$ref\": \"#/components/schemas/Color\" } }")
+        #expect(source.contains("    case red\n    case darkBlue\n"))
+        #expect(source.contains("CachedValue<[Color?]>"))
+    }
+
+    @Test func deepDocumentsDoNotExhaustTheStack() throws {
+        var schema = "{ \"type\": \"string\" }"
+        for _ in 0..<120 { schema = "{ \"type\": \"object\", \"properties\": { \"next\": \(schema) } }" }
+        let source = try Self.source(schemas: "", response: schema)
+        #expect(source.contains("GetItemsByItemIdResponseNextNext"))
+        var arrays = "{ \"type\": \"integer\" }"
+        for _ in 0..<240 { arrays = "{ \"type\": \"array\", \"items\": \(arrays) }" }
+        let nested = try Self.source(schemas: "", response: arrays)
+        #expect(nested.contains(String(repeating: "[", count: 240) + "Int" + String(repeating: "]", count: 240)))
+    }
+}
