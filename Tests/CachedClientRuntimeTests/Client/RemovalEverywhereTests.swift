@@ -75,4 +75,23 @@ struct RemovalEverywhereTests {
 
         #expect(try await store.inner.entryCount() == 0)
     }
+
+    /// Another process signs the user out of the same folder (a real child process): the
+    /// value this client holds in memory is not served afterwards.
+    @Test func aSignOutInAnotherProcessIsHonouredByTheNextReadFromMemory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "cachegen-removal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let harness = Harness(store: try FileCacheStore(directory: directory))
+        _ = try await harness.value()
+        #expect(try await harness.value(policy: .cacheOnly).isCached)
+        #expect(harness.client.memory.count == 1)
+
+        let child = try await runStoreWriter(["remove-partition", directory.path, "user-1"])
+
+        #expect(child.status == 0, "\(child.errors)")
+        await #expect(throws: CachedClientError.notCached(endpoint: Fixtures.endpoint().name)) {
+            try await harness.value(policy: .cacheOnly)
+        }
+        #expect(harness.client.memory.count == 0)
+    }
 }
