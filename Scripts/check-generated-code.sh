@@ -8,6 +8,6 @@ modules=$(swift build --show-bin-path)/Modules
 [ -d "$modules" ] || modules=$(swift build --show-bin-path)
 for mode in 5 6; do
   swiftc -typecheck -swift-version "$mode" -strict-concurrency=complete -warnings-as-errors \
-    -I "$modules" Tests/GeneratedClientTests/Golden/*.swift
+    -I "$modules" Tests/GeneratedClientTests/Golden/*/*.swift
   echo "generated code: no warnings in Swift $mode language mode"
 done

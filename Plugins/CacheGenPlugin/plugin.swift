@@ -24,17 +24,22 @@ struct CacheGenPlugin: BuildToolPlugin {
                 executable: tool.url,
                 arguments: ["generate", spec.path, "--output", outputDirectory.path],
                 inputFiles: [spec],
-                outputFiles: [outputDirectory.appending(path: outputFileName(for: spec))]
+                outputFiles: Self.outputFileNames(for: spec).map { outputDirectory.appending(path: $0) }
             )
         }
     }
 
-    /// Mirrors `Generator.outputFileName(forSpec:)`: plugins cannot link library targets.
-    private func outputFileName(for spec: URL) -> String {
+    /// Files per kind, the same for every spec. The set is fixed so that outputs are known
+    /// here, before the tool runs, without reading the spec (which may be JSON, YAML or an
+    /// OpenAPI document); declarations are spread over the shards by a stable hash.
+    static let shards = [("Models", 8), ("Repositories", 8), ("Mocks", 4)]
+
+    /// Mirrors `OutputLayout(forSpec:).fileNames`: plugins cannot link library targets.
+    static func outputFileNames(for spec: URL) -> [String] {
         var name = spec.lastPathComponent
         for suffix in [".json", ".cachegen"] where name.hasSuffix(suffix) {
             name.removeLast(suffix.count)
         }
-        return name + ".cachegen.swift"
+        return shards.flatMap { kind, count in (0..<count).map { "\(name)+\(kind)\($0).cachegen.swift" } }
     }
 }
