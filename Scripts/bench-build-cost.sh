@@ -25,11 +25,14 @@ let package = Package(
 )
 SWIFT
 
-# Kills compiler processes under $1 whose resident memory passes the cap; prints what it did.
+# Kills compiler processes descended from $1 (SwiftPM starts each in a process group of its
+# own, so the tree is walked) whose resident memory passes the cap.
 watchdog() {
   local root=$1
   while kill -0 "$root" 2>/dev/null; do
-    for pid in $(pgrep -g "$(ps -o pgid= "$root" | tr -d ' ')" swift-frontend 2>/dev/null); do
+    for pid in $(ps -eo pid=,ppid=,comm= | awk -v root="$root" '
+        { parent[$1] = $2; name[$1] = $3 }
+        END { for (p in parent) { q = p; while (q > 1) { if (q == root) { if (name[p] == "swift-frontend") print p; break } q = parent[q] } } }'); do
       rss=$(awk '/VmRSS/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
       if [ "${rss:-0}" -gt "$cap_kb" ]; then
         echo "watchdog: swift-frontend $pid passed $((cap_kb / 1024)) MB; killed" >&2
@@ -40,12 +43,13 @@ watchdog() {
   done
 }
 
-# One clean build of the Generated target; prints "seconds peak_MB status".
+# One clean build of the Generated target; prints "wall_seconds cpu_seconds peak_MB status"
+# (CPU time, user + system of every process, is the figure to compare on a shared machine).
 build_once() {
   rm -rf "$work/.build/debug/Generated.build" "$work/.build/debug/Modules/Generated.swiftmodule" \
     "$work/.build/x86_64-unknown-linux-gnu/debug/Generated.build"
   set -m
-  ( /usr/bin/time -f "%e %M" -o "$work/time.txt" swift build --package-path "$work" --target Generated \
+  ( /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" swift build --package-path "$work" --target Generated \
       >"$work/build.log" 2>&1; echo $? >"$work/status.txt" ) &
   local job=$!
   set +m
@@ -54,8 +58,8 @@ build_once() {
   wait "$job" || true
   kill "$dog" 2>/dev/null || true
   wait "$dog" 2>/dev/null || true
-  read -r seconds peak_kb <"$work/time.txt" || { seconds=0; peak_kb=0; }
-  echo "$seconds $((peak_kb / 1024)) $(cat "$work/status.txt")"
+  read -r seconds user system peak_kb <"$work/time.txt" || { seconds=0 user=0 system=0 peak_kb=0; }
+  echo "$seconds $(python3 -c "print(f'{$user + $system:.1f}')") $((peak_kb / 1024)) $(cat "$work/status.txt")"
 }
 
 generate() {
@@ -72,12 +76,12 @@ generate empty
 swift build --package-path "$work" >/dev/null 2>&1   # the runtime, once
 for run in $(seq "$runs"); do
   generate empty
-  read -r empty_s empty_mb empty_status < <(build_once)
+  read -r empty_s empty_cpu empty_mb empty_status < <(build_once)
   generate spec
-  read -r gen_s gen_mb gen_status < <(build_once)
+  read -r gen_s gen_cpu gen_mb gen_status < <(build_once)
   files=$(ls "$work/Sources/Generated" | wc -l)
   lines=$(cat "$work/Sources/Generated"/*.swift | wc -l)
-  net=$(python3 -c "print(f'{$gen_s - $empty_s:.1f}')")
-  echo "$(basename "$spec"): $files files, $lines lines; clean build $gen_s s (empty target $empty_s s, net $net s), peak compiler ${gen_mb} MB, exit $gen_status"
+  net=$(python3 -c "print(f'{$gen_s - $empty_s:.1f} s wall, {$gen_cpu - $empty_cpu:.1f} s CPU')")
+  echo "$(basename "$spec"): $files files, $lines lines; clean build $gen_s s wall / $gen_cpu s CPU (empty target $empty_s / $empty_cpu), net $net; peak compiler ${gen_mb} MB; exit $gen_status"
   [ "$gen_status" = 0 ] || tail -n 5 "$work/build.log" >&2
 done

@@ -10,7 +10,8 @@ struct Translator: Sendable {
     /// The spec's file name without folders, for the header.
     let sourceName: String
     let models: ModelIndex
-    let cycles: ModelCycles
+    /// Which model-typed properties are boxed (cycles, and past the inline depth limit).
+    let storage: ModelStorage
     /// The shape fingerprint of each cached response type, computed once per type.
     let fingerprints: [TypeRef: String]
     /// The Swift name of each model, named once.
@@ -20,7 +21,7 @@ struct Translator: Sendable {
         self.spec = spec
         self.sourceName = sourceName
         models = ModelIndex(spec)
-        cycles = ModelCycles(spec: spec)
+        storage = ModelStorage(spec: spec)
         let shapes = ShapeFingerprint(spec: spec)
         var fingerprints: [TypeRef: String] = [:]
         for repository in spec.repositories {
