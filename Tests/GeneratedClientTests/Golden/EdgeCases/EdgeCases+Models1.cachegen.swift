@@ -21,3 +21,12 @@ public struct Category: Codable, Sendable, Equatable {
         self.featured = featured
     }
 }
+
+public struct Level6: Codable, Sendable, Equatable {
+    public var depth: Int
+
+    /// Creates a value.
+    public init(depth: Int) {
+        self.depth = depth
+    }
+}

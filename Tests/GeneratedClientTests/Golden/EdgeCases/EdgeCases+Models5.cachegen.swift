@@ -77,3 +77,14 @@ public struct Keywords: Codable, Sendable, Equatable {
         case httpStatus = "HTTP_STATUS"
     }
 }
+
+public struct Level2: Codable, Sendable, Equatable {
+    public var depth: Int
+    @Indirect public var next: Level3?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(depth: Int, next: Level3? = nil) {
+        self.depth = depth
+        self.next = next
+    }
+}
