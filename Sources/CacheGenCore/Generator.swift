@@ -46,7 +46,8 @@ public enum Generator {
             return Output(files: nil, diagnostics: diagnostics)
         }
         let sourceName = path.split(separator: "/").last.map(String.init) ?? path
-        let translator = Translator(spec: spec, sourceName: sourceName)
+        // Only the endpoints `include` / `exclude` choose, and the models they reach.
+        let translator = Translator(spec: spec.selected(), sourceName: sourceName)
         let renderer = SwiftRenderer(access: options.access)
         let files = files(translator, renderer: renderer, layout: OutputLayout(forSpec: path))
         return Output(files: files, diagnostics: diagnostics)

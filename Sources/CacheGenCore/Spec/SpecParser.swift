@@ -8,7 +8,7 @@ struct SpecParser {
 
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
-        static let root = ["$schema", "version", "baseURL", "defaults", "models", "repositories"]
+        static let root = ["$schema", "version", "baseURL", "defaults", "include", "exclude", "models", "repositories"]
         static let defaults = ["cache", "jsonKeys", "dates"]
         static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
         static let objectModel = ["description", "properties"]
@@ -58,9 +58,12 @@ struct SpecParser {
         } else if members["repositories"] == nil {
             report("missing \"repositories\"; add at least one repository with its endpoints", at: root.location)
         }
+        let selection = Selection(
+            include: members["include"].flatMap { parseFilter($0.value, key: "include") },
+            exclude: members["exclude"].flatMap { parseFilter($0.value, key: "exclude") })
         return Spec(
             file: file, version: version, baseURL: baseURL, defaults: defaults, models: models,
-            repositories: repositories)
+            repositories: repositories, selection: selection)
     }
 
     // MARK: - Sections
@@ -309,7 +312,7 @@ struct SpecParser {
 
     /// The members of an object, reporting a wrong kind of value and unknown keys.
     /// - Parameter allowed: the keys this object may have; `nil` for name → value maps.
-    private mutating func object(_ node: JSONNode, _ what: String, allowed: [String]?) -> ObjectMembers? {
+    mutating func object(_ node: JSONNode, _ what: String, allowed: [String]?) -> ObjectMembers? {
         guard case .object(let list) = node.value else {
             report("\(what) must be an object; found \(node.kindName)", at: node.location)
             return nil
@@ -324,7 +327,7 @@ struct SpecParser {
         return ObjectMembers(list: list)
     }
 
-    private mutating func string(_ node: JSONNode, _ what: String) -> String? {
+    mutating func string(_ node: JSONNode, _ what: String) -> String? {
         guard case .string(let text) = node.value else {
             report("\(what) must be a string; found \(node.kindName)", at: node.location)
             return nil
@@ -385,7 +388,7 @@ struct SpecParser {
         return (scheme == "https" || scheme == "http") && !host.isEmpty && !text.contains(where: \.isWhitespace)
     }
 
-    private mutating func report(_ message: String, at location: SourceLocation) {
+    mutating func report(_ message: String, at location: SourceLocation) {
         diagnostics.append(.error(message, at: location))
     }
 }
