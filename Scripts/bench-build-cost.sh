@@ -58,7 +58,8 @@ build_once() {
   wait "$job" || true
   kill "$dog" 2>/dev/null || true
   wait "$dog" 2>/dev/null || true
-  read -r seconds user system peak_kb <"$work/time.txt" || { seconds=0 user=0 system=0 peak_kb=0; }
+  # GNU time writes "Command exited with non-zero status N" first when the build fails.
+  read -r seconds user system peak_kb < <(tail -n 1 "$work/time.txt") || { seconds=0 user=0 system=0 peak_kb=0; }
   echo "$seconds $(python3 -c "print(f'{$user + $system:.1f}')") $((peak_kb / 1024)) $(cat "$work/status.txt")"
 }
 
