@@ -53,9 +53,9 @@ copy_demo "$plain"
 echo "Preparing the checked-in variant (one plugin build, not timed)..." >&2
 swift build --package-path "$plugin" --scratch-path "$plugin/.build" >"$work/prepare.log" 2>&1 \
     || { cat "$work/prepare.log" >&2; exit 1; }
-generated="$(find "$plugin/.build" -path '*plugins/outputs*' -name 'News.cachegen.swift' | head -n 1)"
-[ -n "$generated" ] || { echo "no generated News.cachegen.swift found under $plugin/.build" >&2; exit 1; }
-cp "$generated" "$plain/Sources/NewsDemo/News.cachegen.swift"
+generated="$(find "$plugin/.build" -path '*plugins/outputs*' -name 'News+Models0.cachegen.swift' | head -n 1)"
+[ -n "$generated" ] || { echo "no generated News+Models0.cachegen.swift found under $plugin/.build" >&2; exit 1; }
+cp "$(dirname "$generated")"/News+*.cachegen.swift "$plain/Sources/NewsDemo/"
 rm "$plain/Sources/NewsDemo/News.cachegen.json"
 python3 - "$plain/Package.swift" <<'PY'
 import re, sys

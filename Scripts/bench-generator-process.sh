@@ -36,7 +36,7 @@ for run in range(runs + 2):
     elapsed = time.perf_counter() - start
     if run >= 2:  # two warm-up runs
         times.append(elapsed)
-size = os.path.getsize(os.path.join(out, "Large.cachegen.swift"))
+size = sum(os.path.getsize(os.path.join(out, name)) for name in os.listdir(out) if name.endswith(".swift"))
 load = open("/proc/loadavg").read().split()[:3] if os.path.exists("/proc/loadavg") else ["?"]
 print(f"cachegen generate, 1,000 endpoints / 330 models -> {size / 1e6:.1f} MB of Swift, {runs} runs, load {' '.join(load)}")
 print(f"  median {statistics.median(times) * 1000:7.1f} ms   min {min(times) * 1000:7.1f} ms   "

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles a sample of fuzzed specs that the generator accepted: GeneratorFuzzTests writes
 # up to CACHEGEN_FUZZ_SAMPLE_COUNT (default 5) accepted mutants whose output differs from
-# the original spec's into a temporary folder, and each generated file is type-checked
+# the original spec's into a temporary folder, and each one's generated files are type-checked together
 # against the built runtime in Swift 6 mode with complete concurrency checking. An accepted
 # spec whose output does not compile, or compiles with warnings, is a generator bug: the
 # script prints the spec and the compiler's messages and exits 1.
@@ -27,19 +27,19 @@ modules=$bin/Modules
 [ -d "$modules" ] || modules=$bin
 
 shopt -s nullglob
-files=("$sample"/*.swift)
-if [ ${#files[@]} -eq 0 ]; then
+sets=("$sample"/fuzz-*/)
+if [ ${#sets[@]} -eq 0 ]; then
   echo "error: the fuzz test wrote no accepted mutants to compile" >&2
   tail -n 20 "$sample/test.log" >&2
   exit 1
 fi
 
 failed=0
-for file in "${files[@]}"; do
-  spec=${file%.swift}.cachegen.json
+for set in "${sets[@]}"; do
+  spec=${set%/}.cachegen.json
   # Nested types slow the type checker down exponentially; a limit turns a hang into a failure.
   if messages=$(timeout 120 swiftc -typecheck -swift-version 6 -strict-concurrency=complete -warnings-as-errors \
-    -I "$modules" "$file" 2>&1); then
+    -I "$modules" "$set"*.swift 2>&1); then
     echo "ok      $(basename "$spec")"
   else
     failed=$((failed + 1))
@@ -51,5 +51,5 @@ for file in "${files[@]}"; do
     echo "---"
   fi
 done
-echo "${#files[@]} accepted mutant(s) type-checked, $failed failed"
+echo "${#sets[@]} accepted mutant(s) type-checked, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,7 +11,7 @@ modules=$(swift build --show-bin-path)/Modules
 cachegen=$(swift build --show-bin-path)/cachegen
 for mode in 5 6; do
   swiftc -typecheck -swift-version "$mode" -strict-concurrency=complete -warnings-as-errors \
-    -I "$modules" Tests/GeneratedClientTests/Golden/*.swift
+    -I "$modules" Tests/GeneratedClientTests/Golden/*/*.swift
   echo "generated code: no warnings in Swift $mode language mode"
 done
 documents=../shared/openapi

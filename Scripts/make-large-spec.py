@@ -11,8 +11,15 @@ uncached writes), 300 per-resource models (a record with nested models, enums, a
 dictionaries, optional, date, url and uuid fields, JSON wire names; a summary; a line
 item; an input body; two enums) and 30 shared models.
 
+With --shape, it writes the build-cost shapes instead (issue 19): N endpoints in
+repositories of 20, N/3 models, each model with an optional `owner` pointing at the next
+model, either ending at the last (chain: N/3 models deep) or pointing back to the first
+(cycle). Each model has a get (cached), a list (cached) and a delete endpoint.
+
 Usage: python3 Scripts/make-large-spec.py PATH
+       python3 Scripts/make-large-spec.py PATH --endpoints 120 --shape chain|cycle
 """
+import argparse
 import json
 import sys
 
@@ -302,11 +309,50 @@ def make_spec():
     }
 
 
+def make_shape_spec(endpoint_count, shape):
+    """The chain or cycle shape: models M0 … M(n-1), each owning the next."""
+    model_count = max(1, endpoint_count // 3)
+    models = {}
+    for index in range(model_count):
+        following = index + 1
+        properties = {"id": "string", "name": "string", "count": "int", "updatedAt": "date?"}
+        if following < model_count:
+            properties["owner"] = f"M{following}?"
+        elif shape == "cycle":
+            properties["owner"] = "M0?"
+        models[f"M{index}"] = {"properties": properties}
+    kinds = ["get", "list", "delete"]
+    endpoints = []
+    for number in range(endpoint_count):
+        model, kind = f"M{(number // 3) % model_count}", kinds[number % 3]
+        path = f"/e{number}/{model.lower()}"
+        if kind == "get":
+            endpoint = {"path": path + "/{id}", "response": model, "cache": {"ttl": "5m"}}
+        elif kind == "list":
+            endpoint = {"path": path, "query": {"page": "int?"}, "response": f"[{model}]", "cache": {"ttl": "1m"}}
+        else:
+            endpoint = {"method": "DELETE", "path": path + "/{id}"}
+        endpoints.append((f"{kind}{model}E{number}", endpoint))
+    repositories = {}
+    for start in range(0, endpoint_count, 20):
+        repositories[f"R{start // 20}Repository"] = {"endpoints": dict(endpoints[start:start + 20])}
+    return {
+        "version": 1,
+        "baseURL": "https://api.example.com/v2",
+        "defaults": {"cache": {"ttl": "5m", "policy": "networkFirst", "maxStale": "7d"}},
+        "models": models,
+        "repositories": repositories,
+    }
+
+
 def main():
-    if len(sys.argv) != 2:
-        sys.stderr.write("usage: make-large-spec.py PATH\n")
-        return 2
-    spec = make_spec()
+    parser = argparse.ArgumentParser(description="Writes a synthetic cachegen spec.")
+    parser.add_argument("path")
+    parser.add_argument("--endpoints", type=int, default=120, help="with --shape: how many endpoints")
+    parser.add_argument("--shape", choices=["chain", "cycle"], help="the build-cost shapes instead of the mix")
+    arguments = parser.parse_args()
+    spec = make_shape_spec(arguments.endpoints, arguments.shape) if arguments.shape else make_spec()
+    sys.argv = [sys.argv[0], arguments.path]
     endpoints = sum(len(r["endpoints"]) for r in spec["repositories"].values())
     with open(sys.argv[1], "w", encoding="utf-8") as file:
         json.dump(spec, file, indent=2)

@@ -36,7 +36,7 @@ struct CacheGenPlugin: BuildToolPlugin {
                 executable: tool.url,
                 arguments: ["generate", spec.path, "--output", outputDirectory.path],
                 inputFiles: [spec] + (documentOfOverlay(spec).map { [$0] } ?? []),
-                outputFiles: [outputDirectory.appending(path: outputFileName(for: spec))]
+                outputFiles: Self.outputFileNames(for: spec).map { outputDirectory.appending(path: $0) }
             )
         }
     }
@@ -68,12 +68,17 @@ struct CacheGenPlugin: BuildToolPlugin {
         document.deletingPathExtension().lastPathComponent + ".cachegen.json"
     }
 
-    /// Mirrors `Generator.outputFileName(forSpec:)`: plugins cannot link library targets.
-    private func outputFileName(for spec: URL) -> String {
+    /// Files per kind, the same for every spec. The set is fixed so that outputs are known
+    /// here, before the tool runs, without reading the spec (which may be JSON, YAML or an
+    /// OpenAPI document); declarations are spread over the shards by a stable hash.
+    static let shards = [("Models", 8), ("Repositories", 8), ("Mocks", 4)]
+
+    /// Mirrors `OutputLayout(forSpec:).fileNames`: plugins cannot link library targets.
+    static func outputFileNames(for spec: URL) -> [String] {
         var name = spec.lastPathComponent
         for suffix in [".json", ".yaml", ".yml", ".cachegen"] where name.hasSuffix(suffix) {
             name.removeLast(suffix.count)
         }
-        return name + ".cachegen.swift"
+        return shards.flatMap { kind, count in (0..<count).map { "\(name)+\(kind)\($0).cachegen.swift" } }
     }
 }

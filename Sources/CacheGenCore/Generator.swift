@@ -1,13 +1,12 @@
-import Dispatch
 import Foundation
 
-/// The generator's one entry point: spec bytes in, Swift source or located diagnostics out.
+/// The generator's one entry point: spec bytes in, Swift files or located diagnostics out.
 ///
 /// Stages with typed boundaries: `JSONReader` (bytes → located JSON), `SpecParser`
 /// (→ `Spec`), `SpecValidator` (rules), `Translator` (→ code model), `SwiftRenderer`
-/// (→ text). The last two work section by section (the models, then each repository), on
-/// all cores at once; the text is the same as one pass would write. The CLI and the build
-/// plugin are thin wrappers over this.
+/// (→ text). The last two work shard by shard (each model shard, then each repository),
+/// on all cores at once, and `OutputLayout` puts each piece in its file. The CLI and the
+/// build plugin are thin wrappers over this.
 public enum Generator {
     /// Options that change the generated text.
     public struct Options: Sendable, Hashable {
@@ -22,20 +21,25 @@ public enum Generator {
 
     /// What one run produced.
     public struct Output: Sendable, Hashable {
-        /// The generated Swift source, or `nil` when the spec has errors.
-        public var source: String?
+        /// The generated files, every one of `OutputLayout(forSpec:).fileNames` in that order,
+        /// or `nil` when the spec has errors.
+        public var files: [GeneratedFile]?
         /// Errors and warnings, in file order.
         public var diagnostics: [Diagnostic]
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+        /// Every file's text joined in file order, one text that type-checks on its own:
+        /// for comparing two runs or compiling a sample at once.
+        public var source: String? { files.map { $0.map(\.contents).joined() } }
     }
 
     /// Parses, validates and, if the spec has no errors, renders it.
     ///
     /// - Parameters:
     ///   - data: the spec file's bytes.
-    ///   - path: the path shown in diagnostics.
+    ///   - path: the path shown in diagnostics; its file name names the output files.
     ///   - read: reads the files the input names (an overlay's document, `$ref`ed files)
     ///     by path; from disk unless a caller gives its own.
     public static func generate(
@@ -43,15 +47,14 @@ public enum Generator {
     ) -> Output {
         let (spec, diagnostics) = check(data, path: path, read: read)
         guard let spec, !diagnostics.contains(where: { $0.severity == .error }) else {
-            return Output(source: nil, diagnostics: diagnostics)
+            return Output(files: nil, diagnostics: diagnostics)
         }
         let sourceName = path.split(separator: "/").last.map(String.init) ?? path
-        let translator = Translator(spec: spec, sourceName: sourceName)
+        // Only the endpoints `include` / `exclude` choose, and the models they reach.
+        let translator = Translator(spec: spec.selected(), sourceName: sourceName)
         let renderer = SwiftRenderer(access: options.access)
-        // Sections are independent: each is translated, rendered and freed on its own core.
-        let sections = concurrentMap(count: translator.sectionCount) { renderer.render(translator.section($0)) }
-        let source = ([renderer.renderOutline(translator.outline())] + sections).joined()
-        return Output(source: source, diagnostics: diagnostics)
+        let files = files(translator, renderer: renderer, layout: OutputLayout(forSpec: path))
+        return Output(files: files, diagnostics: diagnostics)
     }
 
     /// Parses and validates without rendering, as `cachegen validate` does.
@@ -69,43 +72,6 @@ public enum Generator {
             let relative = root["openapi"]?.value.stringValue
         else { return nil }
         return OpenAPIReferences.path(relative, nextTo: path)
-    }
-
-    /// The Swift file name for a spec, overlay or document: `Accounts.cachegen.json` →
-    /// `Accounts.cachegen.swift`, `petstore.yaml` → `petstore.cachegen.swift`.
-    public static func outputFileName(forSpec path: String) -> String {
-        var name = path.split(separator: "/").last.map(String.init) ?? path
-        for suffix in [".json", ".yaml", ".yml", ".cachegen"] where name.hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-        }
-        return name + ".cachegen.swift"
-    }
-
-    /// `transform` of `0..<count` on every core, in order.
-    private static func concurrentMap(count: Int, _ transform: @Sendable (Int) -> String) -> [String] {
-        let results = Results(count: count)
-        DispatchQueue.concurrentPerform(iterations: count) { index in results.set(transform(index), at: index) }
-        return results.values
-    }
-
-    /// One slot per index; `concurrentPerform` fills them from several threads.
-    private final class Results: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [String]
-
-        init(count: Int) { slots = Array(repeating: "", count: count) }
-
-        func set(_ value: String, at index: Int) {
-            lock.lock()
-            slots[index] = value
-            lock.unlock()
-        }
-
-        var values: [String] {
-            lock.lock()
-            defer { lock.unlock() }
-            return slots
-        }
     }
 
     /// Reads the input as a spec, an OpenAPI document or an overlay (by content), then

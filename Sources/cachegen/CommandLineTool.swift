@@ -31,8 +31,10 @@ struct CommandLineTool {
 
         COMMANDS:
           generate <spec>... --output <dir> [--access public|internal] [--check]
-                      Write one Swift file per spec into <dir>. Nothing is written when
-                      any spec has errors; a file is rewritten only when its bytes change.
+                      Write each spec's Swift files into <dir>: Name+Models0.cachegen.swift
+                      and the rest of a fixed set. Nothing is written when any spec has
+                      errors; a file is rewritten only when its bytes change, and files an
+                      earlier run wrote for the spec that are no longer in the set are removed.
                       With --check, write nothing and exit 1 when <dir> is out of date.
           validate <spec>...
                       Check specs and report every problem as file:line:column: error: …
@@ -116,28 +118,29 @@ struct CommandLineTool {
         guard let directory = options.outputDirectory else {
             return usageError("generate needs --output <dir>, the folder for the Swift files")
         }
-        let names = options.specs.map(Generator.outputFileName(forSpec:))
+        let layouts = options.specs.map(OutputLayout.init(forSpec:))
+        let names = layouts.map(\.specName)
         if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
-            return usageError("two specs would both write \(duplicate); rename one of them")
+            return usageError("two specs would both write \(duplicate)+*.cachegen.swift; rename one of them")
         }
 
-        var files: [(name: String, source: String)] = []
+        var sets: [OutputSet] = []
         var failed = false
-        for (spec, name) in zip(options.specs, names) {
+        for (spec, layout) in zip(options.specs, layouts) {
             guard let data = read(spec) else {
                 failed = true
                 continue
             }
             let result = Generator.generate(data, path: spec, options: .init(access: options.access))
             report(result.diagnostics)
-            if let source = result.source { files.append((name, source)) } else { failed = true }
+            if let files = result.files { sets.append(OutputSet(layout: layout, files: files)) } else { failed = true }
         }
         if failed {
             output.error("error: no files written: fix the errors above and run again")
             return .failure
         }
         let outputURL = URL(fileURLWithPath: directory, isDirectory: true)
-        return options.check ? check(files, in: outputURL) : write(files, to: outputURL)
+        return options.check ? check(sets, in: outputURL) : write(sets, to: outputURL)
     }
 
     private func validate(_ arguments: [String]) -> ExitStatus {
@@ -188,61 +191,6 @@ struct CommandLineTool {
                  cachegen generate \(path) --output Generated/
             """)
         return .success
-    }
-
-    // MARK: - Files
-
-    /// Writes each file whose bytes differ, so unchanged output keeps its date and
-    /// dependent builds stay incremental.
-    private func write(_ files: [(name: String, source: String)], to directory: URL) -> ExitStatus {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            output.error("error: cannot create \(directory.path): \(error.localizedDescription)")
-            return .failure
-        }
-        var written = 0
-        for file in files {
-            let url = directory.appendingPathComponent(file.name)
-            let data = Data(file.source.utf8)
-            if (try? Data(contentsOf: url)) == data { continue }
-            do {
-                try data.write(to: url, options: .atomic)
-                written += 1
-            } catch {
-                output.error("error: cannot write \(url.path): \(error.localizedDescription)")
-                return .failure
-            }
-        }
-        let unchanged = files.count - written
-        output.print("cachegen: \(written) written, \(unchanged) unchanged in \(directory.path)")
-        return .success
-    }
-
-    /// Compares without writing, for CI of projects that check generated code in.
-    private func check(_ files: [(name: String, source: String)], in directory: URL) -> ExitStatus {
-        var stale: [String] = []
-        for file in files {
-            let url = directory.appendingPathComponent(file.name)
-            guard let existing = try? Data(contentsOf: url) else {
-                stale.append("\(file.name): missing")
-                continue
-            }
-            if existing != Data(file.source.utf8) {
-                let old = String(decoding: existing, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                let new = file.source.split(separator: "\n", omittingEmptySubsequences: false)
-                let firstDifference = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                    ?? min(old.count, new.count)
-                stale.append("\(file.name): differs from line \(firstDifference + 1)")
-            }
-        }
-        guard !stale.isEmpty else {
-            output.print("cachegen: \(files.count) up to date in \(directory.path)")
-            return .success
-        }
-        for line in stale { output.error("stale: \(line)") }
-        output.error("error: generated code is out of date; run cachegen generate without --check")
-        return .failure
     }
 
     private func read(_ path: String) -> Data? {

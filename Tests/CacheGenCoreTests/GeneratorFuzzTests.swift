@@ -233,10 +233,11 @@ private struct FuzzCase {
 
     /// Writes the mutant and its output as `fuzz-<seed>.cachegen.json` and `.swift`.
     func write(into directory: URL) throws {
-        guard let source = run().source else { return }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        guard let files = run().files else { return }
+        let folder = directory.appendingPathComponent("fuzz-\(seed)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: directory.appendingPathComponent("fuzz-\(seed).cachegen.json"))
-        try Data(source.utf8).write(to: directory.appendingPathComponent("fuzz-\(seed).swift"))
+        for file in files { try Data(file.contents.utf8).write(to: folder.appendingPathComponent(file.name)) }
     }
 }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The generated Swift for every example spec, byte for byte.
 ///
-/// The expected files live in `Tests/GeneratedClientTests/Golden/`, where a test target
+/// The expected files live in `Tests/GeneratedClientTests/Golden/<Spec>/`, where a test target
 /// also compiles them against the runtime and runs them: one copy is both the reference
 /// and the proof that it builds. A change to generated code starts there. To record new
 /// output, run with `CACHEGEN_RECORD=1`; the test then fails so a recording never passes.
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test(arguments: specNames)
-    func generatedCodeMatchesGoldenFile(_ specName: String) throws {
+    func generatedCodeMatchesGoldenFiles(_ specName: String) throws {
         let data = try Data(contentsOf: Self.repository.appendingPathComponent(specName))
         let output = Generator.generate(data, path: specName, read: Self.read)
         if specName.hasPrefix(Self.openAPIFolder) {
@@ -42,21 +42,28 @@ import Testing
         } else {
             #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
         }
-        let source = try #require(output.source)
-        let goldenURL = Self.golden.appendingPathComponent(Generator.outputFileName(forSpec: specName))
+        let files = try #require(output.files)
+        let layout = OutputLayout(forSpec: specName)
+        let folder = Self.golden.appendingPathComponent(layout.specName)
+        let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".swift") }
+        let extra = Set(existing).subtracting(files.map(\.name)).sorted()
         if ProcessInfo.processInfo.environment["CACHEGEN_RECORD"] == "1" {
-            try Data(source.utf8).write(to: goldenURL)
-            Issue.record("Recorded \(goldenURL.lastPathComponent); run again without CACHEGEN_RECORD to check it.")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for file in files { try Data(file.contents.utf8).write(to: folder.appendingPathComponent(file.name)) }
+            for name in extra { try FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+            Issue.record("Recorded \(layout.specName)/; run again without CACHEGEN_RECORD to check it.")
             return
         }
-        let expected = try String(contentsOf: goldenURL, encoding: .utf8)
-        if source != expected {
-            let got = source.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(extra.isEmpty, "\(layout.specName)/ holds files the generator no longer writes: \(extra)")
+        for file in files {
+            let expected = try String(contentsOf: folder.appendingPathComponent(file.name), encoding: .utf8)
+            guard file.contents != expected else { continue }
+            let got = file.contents.split(separator: "\n", omittingEmptySubsequences: false)
             let want = expected.split(separator: "\n", omittingEmptySubsequences: false)
             let line = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
             Issue.record(
                 """
-                \(specName) generates different code from line \(line + 1):
+                \(specName) generates a different \(file.name) from line \(line + 1):
                   golden:    \(line < want.count ? String(want[line]) : "<end of file>")
                   generated: \(line < got.count ? String(got[line]) : "<end of file>")
                 If the change is intended, record with CACHEGEN_RECORD=1 and review the diff.

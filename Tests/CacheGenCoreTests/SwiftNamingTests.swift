@@ -37,9 +37,4 @@ import Testing
         #expect(SwiftNaming.snakeCase("openedAt") == "opened_at")
         #expect(SwiftNaming.snakeCase("receiptURL") == "receipt_url")
     }
-
-    @Test func outputFileNames() {
-        #expect(Generator.outputFileName(forSpec: "Specs/Accounts.cachegen.json") == "Accounts.cachegen.swift")
-        #expect(Generator.outputFileName(forSpec: "news.json") == "news.cachegen.swift")
-    }
 }

@@ -47,6 +47,24 @@ import Testing
         #expect(encoded == #"{"children":[{"children":[],"name":"Bebop"}],"name":"Jazz","parent":{"children":[],"name":"Music"}}"#)
     }
 
+    /// A chain deeper than the inline limit: `Level2.next` is boxed, and nothing shows it.
+    @Test func deepChainsCodeCompareAndCopyAsIfInline() throws {
+        let json = #"{"depth":1,"next":{"depth":2,"next":{"depth":3,"next":{"depth":4,"next":{"depth":5,"next":{"depth":6}}}}}}"#
+        var chain = try JSONCoding().makeDecoder().decode(Level1.self, from: Data(json.utf8))
+        let built = Level1(
+            depth: 1, next: Level2(depth: 2, next: Level3(depth: 3, next: Level4(depth: 4, next: Level5(depth: 5, next: Level6(depth: 6))))))
+        #expect(chain == built)
+        #expect(chain.next?.next?.next?.next?.next?.depth == 6)
+        #expect(String(decoding: try JSONCoding().makeEncoder().encode(chain), as: UTF8.self) == json)
+        let copy = chain
+        chain.next?.next?.depth = 30
+        #expect(copy.next?.next?.depth == 3 && chain.next?.next?.depth == 30)
+        #expect(chain != copy)
+        let short = try JSONCoding().makeDecoder().decode(Level1.self, from: Data(#"{"depth":1,"next":{"depth":2}}"#.utf8))
+        #expect(short.next?.next == nil)
+        #expect(String(decoding: try JSONCoding().makeEncoder().encode(short), as: UTF8.self) == #"{"depth":1,"next":{"depth":2}}"#)
+    }
+
     @Test func epochSecondDatesFromTheSpecDefaults() throws {
         let json = """
             {"matrix": [[1, 2], []], "nested": {"a": {"b": 1.5}}, "listOfOptionals": ["x", null],

@@ -1,3 +1,4 @@
+import CacheGenCore
 import Foundation
 import Testing
 
@@ -26,7 +27,7 @@ import Testing
         #expect(run(["generate", "a.json", "--output"]).err == ["error: --output needs a value"])
         #expect(run(["generate", "a.json", "-o", "x", "--access", "open"]).err == ["error: --access must be 'public' or 'internal', not 'open'"])
         #expect(run(["generate", "a.json", "-o", "x", "--verbose"]).err == ["error: unknown option '--verbose' for generate"])
-        #expect(run(["generate", "a/X.cachegen.json", "b/X.cachegen.json", "-o", "x"]).err == ["error: two specs would both write X.cachegen.swift; rename one of them"])
+        #expect(run(["generate", "a/X.cachegen.json", "b/X.cachegen.json", "-o", "x"]).err == ["error: two specs would both write X+*.cachegen.swift; rename one of them"])
         #expect(run(["validate"]).err == ["error: validate needs at least one spec file"])
         for arguments in [["frobnicate"], ["generate"], ["validate", "--strict", "a.json"]] {
             #expect(run(arguments).status == .usage)
@@ -95,8 +96,8 @@ import Testing
             "Notes.cachegen.json", #"{ "openapi": "api.yaml", "operations": { "listNote": { "ttl": "1h" } } }"#)
         let output = directory.url.appendingPathComponent("Out").path
         #expect(run(["validate", document]).out == ["spec is valid"])
-        #expect(run(["generate", document, "--output", output]).out == ["cachegen: 1 written, 0 unchanged in \(output)"])
-        #expect(FileManager.default.fileExists(atPath: output + "/api.cachegen.swift"))
+        #expect(run(["generate", document, "--output", output]).out == ["cachegen: 20 written, 0 unchanged in \(output)"])
+        #expect(FileManager.default.fileExists(atPath: output + "/api+Repositories0.cachegen.swift"))
         #expect(run(["generate", document, "--output", output, "--check"]).status == .success)
 
         let wrong = run(["validate", overlay])
@@ -106,10 +107,11 @@ import Testing
                 "\(overlay):1:42: error: \"operations\" names \"listNote\", which is not an operation of api.yaml; did you mean \"listNotes\"?"
             ])
         _ = try directory.write("Notes.cachegen.json", #"{ "openapi": "api.yaml", "operations": { "listNotes": { "ttl": "1h" } } }"#)
-        #expect(run(["generate", overlay, "--output", output]).out == ["cachegen: 1 written, 0 unchanged in \(output)"])
-        let source = try String(contentsOfFile: output + "/Notes.cachegen.swift", encoding: .utf8)
+        #expect(run(["generate", overlay, "--output", output]).out == ["cachegen: 20 written, 0 unchanged in \(output)"])
+        let source = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0.hasPrefix("Notes+") }
+            .map { try String(contentsOfFile: output + "/" + $0, encoding: .utf8) }.joined()
         #expect(source.contains("cache: CacheRule(ttl: 3600, maxStale: 604800, policy: .networkFirst, scope: .user)"))
-        #expect(run(["generate", overlay, "--output", output, "--check"]).out == ["cachegen: 1 up to date in \(output)"])
+        #expect(run(["generate", overlay, "--output", output, "--check"]).out == ["cachegen: 20 up to date in \(output)"])
     }
 
     @Test func nothingIsWrittenWhenAnySpecHasErrors() throws {
@@ -133,13 +135,13 @@ import Testing
         let output = directory.url.appendingPathComponent("Generated")
         let first = run(["generate", spec, "--output", output.path])
         #expect(first.status == .success)
-        #expect(first.out == ["cachegen: 1 written, 0 unchanged in \(output.path)"])
+        #expect(first.out == ["cachegen: 20 written, 0 unchanged in \(output.path)"])
 
-        let file = output.appendingPathComponent("Music.cachegen.swift")
+        let file = output.appendingPathComponent(Self.chartFile)
         let past = Date(timeIntervalSince1970: 1_000_000_000)
         try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: file.path)
         let second = run(["generate", spec, "--output", output.path])
-        #expect(second.out == ["cachegen: 0 written, 1 unchanged in \(output.path)"])
+        #expect(second.out == ["cachegen: 0 written, 20 unchanged in \(output.path)"])
         let date = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
         #expect(date == past)
     }
@@ -151,24 +153,52 @@ import Testing
         let missing = run(["generate", spec, "--output", output.path, "--check"])
         #expect(missing.status == .failure)
         #expect(
-            missing.err == [
-                "stale: Music.cachegen.swift: missing",
-                "error: generated code is out of date; run cachegen generate without --check",
+            missing.err == OutputLayout(forSpec: spec).fileNames.map { "stale: \($0): missing" } + [
+                "error: generated code is out of date; run cachegen generate without --check"
             ])
         #expect(!FileManager.default.fileExists(atPath: output.path))
 
         #expect(run(["generate", spec, "--output", output.path]).status == .success)
         let upToDate = run(["generate", spec, "--output", output.path, "--check"])
         #expect(upToDate.status == .success)
-        #expect(upToDate.out == ["cachegen: 1 up to date in \(output.path)"])
+        #expect(upToDate.out == ["cachegen: 20 up to date in \(output.path)"])
 
-        let file = output.appendingPathComponent("Music.cachegen.swift")
+        let file = output.appendingPathComponent(Self.chartFile)
         var text = try String(contentsOf: file, encoding: .utf8)
         text = text.replacingOccurrences(of: "public struct Chart:", with: "public struct Chart2:")
         try Data(text.utf8).write(to: file)
         let stale = run(["generate", spec, "--output", output.path, "--check"])
         #expect(stale.status == .failure)
-        #expect(stale.err.first?.hasPrefix("stale: Music.cachegen.swift: differs from line ") == true)
+        #expect(stale.err.first?.hasPrefix("stale: \(Self.chartFile): differs from line ") == true)
+    }
+
+    /// The file of Music's models that holds `Chart`.
+    static let chartFile = "Music+Models\(OutputLayout.shard(of: "Chart", kind: .models)).cachegen.swift"
+
+    /// Files an earlier run wrote for the spec (the one-file layout, a shard no longer in the
+    /// set) are removed by generate and reported by --check; other files are left alone.
+    @Test func filesNoLongerGeneratedAreRemovedAndCheckedFor() throws {
+        let directory = try TemporaryDirectory()
+        let spec = Self.examples.appendingPathComponent("Music.cachegen.json").path
+        let output = directory.url.appendingPathComponent("Generated")
+        #expect(run(["generate", spec, "--output", output.path]).status == .success)
+        let kept = ["Music.V2+Models0.cachegen.swift", "News+Models0.cachegen.swift", "Music.swift"]
+        for name in ["Music.cachegen.swift", "Music+Models99.cachegen.swift"] + kept {
+            try Data("// old\n".utf8).write(to: output.appendingPathComponent(name))
+        }
+        let check = run(["generate", spec, "--output", output.path, "--check"])
+        #expect(check.status == .failure)
+        #expect(
+            check.err == [
+                "stale: Music+Models99.cachegen.swift: no longer generated; remove it",
+                "stale: Music.cachegen.swift: no longer generated; remove it",
+                "error: generated code is out of date; run cachegen generate without --check",
+            ])
+        let write = run(["generate", spec, "--output", output.path])
+        #expect(write.out == ["cachegen: 0 written, 20 unchanged, 2 stale removed in \(output.path)"])
+        let left = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        #expect(Set(left) == Set(OutputLayout(forSpec: spec).fileNames + kept))
+        #expect(run(["generate", spec, "--output", output.path, "--check"]).status == .success)
     }
 
     @Test func everyMalformedSpecExitsOneWithLocatedErrors() throws {

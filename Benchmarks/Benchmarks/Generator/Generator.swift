@@ -29,7 +29,7 @@ final class SpecFixture: Sendable {
         }
         data = try Data(contentsOf: URL(fileURLWithPath: path))
         let output = Generator.generate(data, path: path, options: .init())
-        guard output.source != nil else { throw SpecInvalid(diagnostics: output.diagnostics.map { "\($0)" }) }
+        guard output.files != nil else { throw SpecInvalid(diagnostics: output.diagnostics.map { "\($0)" }) }
     }
 
     struct SpecInvalid: Error, CustomStringConvertible {

@@ -6,10 +6,12 @@ struct SwiftRenderer: Sendable {
     /// The modifier written for `.api` declarations.
     var access: AccessLevel
 
-    /// The header and imports of `file`, without its sections.
+    /// The header and imports of `file`, without its sections; no blank line ends a file
+    /// without imports.
     func renderOutline(_ file: SwiftFile) -> String {
         var writer = LineWriter()
         for line in file.header { writer.write(line.isEmpty ? "//" : "// " + SwiftLiteral.commentSafe(line)) }
+        guard !file.imports.isEmpty else { return writer.text }
         writer.blank()
         for module in file.imports {
             writer.write(module.spi.map { "@_spi(\($0)) import \(module.module)" } ?? "import \(module.module)")

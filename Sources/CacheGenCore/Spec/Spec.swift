@@ -15,6 +15,8 @@ public struct Spec: Sendable, Hashable {
     public var models: [Model]
     /// Repositories in spec order.
     public var repositories: [Repository]
+    /// Which endpoints to generate (`include` / `exclude`); all by default.
+    public var selection = Selection()
 }
 
 /// Where something was written, and under which name.

@@ -8,7 +8,7 @@ struct SpecParser {
 
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
-        static let root = ["$schema", "version", "baseURL", "defaults", "models", "repositories"]
+        static let root = ["$schema", "version", "baseURL", "defaults", "include", "exclude", "models", "repositories"]
         static let defaults = ["cache", "jsonKeys", "dates"]
         static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
         static let objectModel = ["description", "properties"]
@@ -58,9 +58,12 @@ struct SpecParser {
         } else if members["repositories"] == nil {
             report("missing \"repositories\"; add at least one repository with its endpoints", at: root.location)
         }
+        let selection = Selection(
+            include: members["include"].flatMap { parseFilter($0.value, key: "include") },
+            exclude: members["exclude"].flatMap { parseFilter($0.value, key: "exclude") })
         return Spec(
             file: file, version: version, baseURL: baseURL, defaults: defaults, models: models,
-            repositories: repositories)
+            repositories: repositories, selection: selection)
     }
 
     // MARK: - Sections
@@ -387,7 +390,7 @@ struct SpecParser {
         return (scheme == "https" || scheme == "http") && !host.isEmpty && !text.contains(where: \.isWhitespace)
     }
 
-    private mutating func report(_ message: String, at location: SourceLocation) {
+    mutating func report(_ message: String, at location: SourceLocation) {
         diagnostics.append(.error(message, at: location))
     }
 }

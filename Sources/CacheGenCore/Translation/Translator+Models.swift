@@ -11,11 +11,11 @@ extension Translator {
         case .taggedUnion(let union):
             return .type(taggedUnion(name: name, doc: doc, union: union))
         case .object(let properties):
-            return .type(structure(name: name, doc: doc, properties: properties, indirect: cycles.indirectProperties(of: model)))
+            return .type(structure(name: name, doc: doc, properties: properties, indirect: storage.indirectProperties(of: model)))
         }
     }
 
-    /// `indirect`: the spec names of properties boxed to break a cycle of models.
+    /// `indirect`: the spec names of properties stored out of line (`ModelStorage`).
     private func structure(name: String, doc: DocComment, properties: [Property], indirect: Set<String>) -> TypeDeclaration {
         let names = properties.map { SwiftNaming.memberName($0.name.name) }
         let types = properties.map { swiftType($0.type) }

@@ -50,6 +50,7 @@ struct SpecValidator {
                 checkInvalidates(endpoint, in: repository)
             }
         }
+        checkSelection()
         return diagnostics
     }
 
@@ -352,7 +353,7 @@ struct SpecValidator {
         }
     }
 
-    private mutating func report(_ message: String, at location: SourceLocation) {
+    mutating func report(_ message: String, at location: SourceLocation) {
         diagnostics.append(.error(message, at: location))
     }
 }

@@ -4,43 +4,6 @@
 @_spi(Generated) import CachedClientRuntime
 import Foundation
 
-// MARK: - Models
-
-public struct Pet: Codable, Sendable, Equatable {
-    public var name: String
-    public var tag: String?
-    public var id: Int
-
-    /// Creates a value; optional properties default to `nil`.
-    public init(name: String, tag: String? = nil, id: Int) {
-        self.name = name
-        self.tag = tag
-        self.id = id
-    }
-}
-
-public struct NewPet: Codable, Sendable, Equatable {
-    public var name: String
-    public var tag: String?
-
-    /// Creates a value; optional properties default to `nil`.
-    public init(name: String, tag: String? = nil) {
-        self.name = name
-        self.tag = tag
-    }
-}
-
-public struct ApiError: Codable, Sendable, Equatable {
-    public var code: Int
-    public var message: String
-
-    /// Creates a value.
-    public init(code: Int, message: String) {
-        self.code = code
-        self.message = message
-    }
-}
-
 // MARK: - SwaggerPetstoreRepository
 
 /// A sample API that uses a petstore as an example to demonstrate features in the OpenAPI 3.0 specification
@@ -234,65 +197,5 @@ public struct LiveSwaggerPetstoreRepository: SwaggerPetstoreRepository {
             request.setPathParameter("id", id)
             return request
         }
-    }
-}
-
-/// An `SwaggerPetstoreRepository` that answers from closures, for previews and tests.
-public struct MockSwaggerPetstoreRepository: SwaggerPetstoreRepository {
-    /// Answers `findPets`.
-    public var findPetsHandler: @Sendable (_ tags: [String]?, _ limit: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[Pet]>
-
-    /// Answers `addPet`.
-    public var addPetHandler: @Sendable (_ body: NewPet) async throws -> Pet
-
-    /// Answers `findPetById`.
-    public var findPetByIdHandler: @Sendable (_ id: Int, _ policy: CachePolicy?) async throws -> CachedValue<Pet>
-
-    /// Answers `deletePet`.
-    public var deletePetHandler: @Sendable (_ id: Int) async throws -> Void
-
-    /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
-    public init(
-        findPets: @escaping @Sendable (_ tags: [String]?, _ limit: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[Pet]> = { _, _, _ in throw MockNotImplemented(endpoint: "SwaggerPetstoreRepository.findPets") },
-        addPet: @escaping @Sendable (_ body: NewPet) async throws -> Pet = { _ in throw MockNotImplemented(endpoint: "SwaggerPetstoreRepository.addPet") },
-        findPetById: @escaping @Sendable (_ id: Int, _ policy: CachePolicy?) async throws -> CachedValue<Pet> = { _, _ in throw MockNotImplemented(endpoint: "SwaggerPetstoreRepository.find pet by id") },
-        deletePet: @escaping @Sendable (_ id: Int) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "SwaggerPetstoreRepository.deletePet") }
-    ) {
-        self.findPetsHandler = findPets
-        self.addPetHandler = addPet
-        self.findPetByIdHandler = findPetById
-        self.deletePetHandler = deletePet
-    }
-
-    /// Calls `findPetsHandler`.
-    public func findPets(tags: [String]?, limit: Int?, policy: CachePolicy?) async throws -> CachedValue<[Pet]> {
-        try await self.findPetsHandler(tags, limit, policy)
-    }
-
-    /// Yields the value of `findPetsHandler` once.
-    public func findPetsStream(tags: [String]?, limit: Int?) -> AsyncThrowingStream<CachedValue<[Pet]>, any Error> {
-        let handler = self.findPetsHandler
-        return MockStream.once { try await handler(tags, limit, nil) }
-    }
-
-    /// Calls `addPetHandler`.
-    public func addPet(body: NewPet) async throws -> Pet {
-        try await self.addPetHandler(body)
-    }
-
-    /// Calls `findPetByIdHandler`.
-    public func findPetById(id: Int, policy: CachePolicy?) async throws -> CachedValue<Pet> {
-        try await self.findPetByIdHandler(id, policy)
-    }
-
-    /// Yields the value of `findPetByIdHandler` once.
-    public func findPetByIdStream(id: Int) -> AsyncThrowingStream<CachedValue<Pet>, any Error> {
-        let handler = self.findPetByIdHandler
-        return MockStream.once { try await handler(id, nil) }
-    }
-
-    /// Calls `deletePetHandler`.
-    public func deletePet(id: Int) async throws {
-        try await self.deletePetHandler(id)
     }
 }

@@ -1,0 +1,73 @@
+import Dispatch
+import Foundation
+
+/// Making the files: every model shard and every repository is translated and rendered on
+/// its own core, then each rendered section goes to the file `OutputLayout` assigns it.
+extension Generator {
+    /// Every file of `layout`, in its order; within a file, declarations keep spec order.
+    static func files(_ translator: Translator, renderer: SwiftRenderer, layout: OutputLayout) -> [GeneratedFile] {
+        let spec = translator.spec
+        var shards = Array(repeating: [Model](), count: OutputLayout.modelShardCount)
+        for model in spec.models {
+            shards[OutputLayout.shard(of: model.name.name, kind: .models)].append(model)
+        }
+        let modelShards = shards
+        let repositories = spec.repositories
+        // Each piece is independent: translated, rendered and freed on its own core.
+        let pieces = concurrentMap(count: modelShards.count + repositories.count) { index -> [String] in
+            if index < modelShards.count {
+                return modelShards[index].isEmpty ? [] : [renderer.render(translator.modelSection(modelShards[index]))]
+            }
+            let sections = translator.repositorySections(repositories[index - modelShards.count])
+            return [renderer.render(sections.repository), renderer.render(sections.mock)]
+        }
+        var bodies: [OutputLayout.File: [String]] = [:]
+        for shard in modelShards.indices {
+            bodies[OutputLayout.File(kind: .models, shard: shard)] = pieces[shard]
+        }
+        for (offset, repository) in repositories.enumerated() {
+            let rendered = pieces[modelShards.count + offset]
+            let name = repository.name.name
+            bodies[.init(kind: .repositories, shard: OutputLayout.shard(of: name, kind: .repositories)), default: []]
+                .append(rendered[0])
+            bodies[.init(kind: .mocks, shard: OutputLayout.shard(of: name, kind: .mocks)), default: []].append(rendered[1])
+        }
+        let outline = renderer.renderOutline(translator.outline())
+        let emptyOutline = renderer.renderOutline(translator.outline(isEmpty: true))
+        return OutputLayout.files.map { file in
+            let sections = bodies[file] ?? []
+            return GeneratedFile(
+                name: layout.fileName(file), contents: sections.isEmpty ? emptyOutline : ([outline] + sections).joined())
+        }
+    }
+
+    /// `transform` of `0..<count` on every core, in order.
+    private static func concurrentMap<Value: Sendable>(count: Int, _ transform: @Sendable (Int) -> Value) -> [Value] {
+        let results = Results<Value>(count: count)
+        DispatchQueue.concurrentPerform(iterations: count) { index in results.set(transform(index), at: index) }
+        return results.values.map { value in
+            guard let value else { preconditionFailure("concurrentPerform ran every index") }
+            return value
+        }
+    }
+
+    /// One slot per index; `concurrentPerform` fills them from several threads.
+    private final class Results<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [Value?]
+
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+        func set(_ value: Value, at index: Int) {
+            lock.lock()
+            slots[index] = value
+            lock.unlock()
+        }
+
+        var values: [Value?] {
+            lock.lock()
+            defer { lock.unlock() }
+            return slots
+        }
+    }
+}
