@@ -25,10 +25,14 @@ let package = Package(
         // A child process for the kill -9 test: it writes entries until it is killed.
         // Not a product; a test dependency so that `swift test` builds it.
         .executableTarget(name: "StoreWriter", dependencies: ["CachedClientRuntime"], path: "Tests/StoreWriter"),
-        .testTarget(name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime", "StoreWriter"]),
+        // Tests/Fixtures/fixture_server.py driven from Swift, for both test targets that need a
+        // real server. Not a product.
+        .target(name: "FixtureServerSupport", path: "Tests/FixtureServerSupport"),
+        .testTarget(
+            name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime", "StoreWriter", "FixtureServerSupport"]),
         .testTarget(
             name: "GeneratedClientTests",
-            dependencies: ["CachedClientRuntime", "CachedClientTesting"],
+            dependencies: ["CachedClientRuntime", "CachedClientTesting", "FixtureServerSupport"],
             exclude: ["Golden/README.md"]
         ),
     ]

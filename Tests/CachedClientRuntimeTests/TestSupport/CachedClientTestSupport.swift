@@ -375,17 +375,3 @@ extension CachedClient {
         }
     }
 }
-
-extension FileHandle {
-    /// Blocks until a child process has written its first line (its "ready" signal) or
-    /// closed the pipe, and returns that line without the line break.
-    func readFirstLine() -> String {
-        var buffer = Data()
-        while !buffer.contains(UInt8(ascii: "\n")) {
-            let chunk = availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-        }
-        return String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-    }
-}

@@ -1,7 +1,5 @@
 import Foundation
 
-@_spi(Generated) @testable import CachedClientRuntime
-
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,17 +11,23 @@ import FoundationNetworking
 /// server behind; `stop()` terminates it and waits, after which its port refuses
 /// connections. `@unchecked Sendable`: `Process` is not `Sendable`, and only `stop()`
 /// touches it after `init`.
-final class FixtureServer: @unchecked Sendable {
+///
+/// Shared by the test targets that need a real server (`CachedClientRuntimeTests`,
+/// `GeneratedClientTests`); not a product.
+public final class FixtureServer: @unchecked Sendable {
     /// `http://127.0.0.1:<port>`.
-    let baseURL: URL
-    let port: Int
+    public let baseURL: URL
+    /// The port the OS gave the server.
+    public let port: Int
     private let process: Process
     private let input: Pipe
-    private let stopped = Locked(false)
+    private let stopLock = NSLock()
+    private var stopped = false
     private let session = URLSession(configuration: .ephemeral)
 
-    static let scriptURL = URL(filePath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// `Tests/Fixtures/fixture_server.py`, found from this file's place in `Tests/FixtureServerSupport`.
+    public static let scriptURL = URL(filePath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
         .appending(path: "Fixtures/fixture_server.py")
 
     /// The real `python3` executable, found once: version-manager shims (pyenv, asdf)
@@ -41,16 +45,19 @@ final class FixtureServer: @unchecked Sendable {
         return path.isEmpty ? "/usr/bin/python3" : path
     }()
 
-    struct StartFailure: Error, CustomStringConvertible {
-        var output: String
-        var description: String { "fixture_server.py did not print its port; it wrote: \(output)" }
+    /// The script did not start as expected; `output` is what it wrote instead of its port.
+    public struct StartFailure: Error, CustomStringConvertible {
+        /// The first line the script wrote.
+        public var output: String
+        /// Says what the script wrote.
+        public var description: String { "fixture_server.py did not print its port; it wrote: \(output)" }
     }
 
     /// Starts the server and waits for its `PORT <n>` line.
     ///
     /// The wait is a blocking read, so it runs on a thread of its own rather than on one
     /// of the few threads that run every test's tasks.
-    static func start(routesFile: URL? = nil) async throws -> FixtureServer {
+    public static func start(routesFile: URL? = nil) async throws -> FixtureServer {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try FixtureServer(routesFile: routesFile) }) }.start()
         }
@@ -59,7 +66,7 @@ final class FixtureServer: @unchecked Sendable {
     /// One server for the whole test run, for tests that never stop it: Python's start-up
     /// is most of an integration test's time. Tests keep apart by giving their routes a
     /// path prefix of their own; it exits with the test process (its stdin closes).
-    static var shared: FixtureServer {
+    public static var shared: FixtureServer {
         get async throws { try await sharedStart.value }
     }
 
@@ -92,8 +99,8 @@ final class FixtureServer: @unchecked Sendable {
     ///
     /// Closing its stdin is what stops it for certain (the script exits on EOF); SIGTERM
     /// is the second way.
-    func stop() {
-        let alreadyStopped = stopped.withLock { stopped in
+    public func stop() {
+        let alreadyStopped = stopLock.withLock {
             defer { stopped = true }
             return stopped
         }
@@ -116,7 +123,7 @@ final class FixtureServer: @unchecked Sendable {
     }
 
     /// Serves `body` for `method path` from now on; a path without a query matches any query.
-    func setRoute(
+    public func setRoute(
         _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
         body: String = "", delayMilliseconds: Int = 0, times: Int? = nil
     ) async throws {
@@ -127,7 +134,7 @@ final class FixtureServer: @unchecked Sendable {
     }
 
     /// Serves `value` as JSON for `method path` from now on.
-    func setRoute(
+    public func setRoute(
         _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
         json value: some Encodable, delayMilliseconds: Int = 0, times: Int? = nil
     ) async throws {
@@ -140,39 +147,43 @@ final class FixtureServer: @unchecked Sendable {
     }
 
     /// A request the server received (control requests excluded).
-    struct RecordedRequest: Decodable, Sendable {
-        var method: String
+    public struct RecordedRequest: Decodable, Sendable {
+        /// The request's method, as sent.
+        public var method: String
         /// The path with its query.
-        var path: String
-        var headers: [String: String]
-        var body: String
+        public var path: String
+        /// The request's header fields, as the server read them.
+        public var headers: [String: String]
+        /// The request's body as text.
+        public var body: String
         /// The status answered, once answered.
-        var status: Int?
+        public var status: Int?
         /// Bytes of the response on the wire: status line, header fields and body.
-        var responseBytes: Int?
+        public var responseBytes: Int?
 
         enum CodingKeys: String, CodingKey {
             case method, path, headers, body, status
             case responseBytes = "response_bytes"
         }
 
-        func header(_ name: String) -> String? {
+        /// The value of header field `name`, compared without case.
+        public func header(_ name: String) -> String? {
             headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
         }
     }
 
     /// Every request served so far, oldest first.
-    func requests() async throws -> [RecordedRequest] {
+    public func requests() async throws -> [RecordedRequest] {
         try JSONDecoder().decode([RecordedRequest].self, from: try await control("GET", "requests"))
     }
 
     /// Forgets routes and the request log.
-    func reset() async throws {
+    public func reset() async throws {
         _ = try await control("POST", "reset")
     }
 
     /// Calls a `/__control/…` endpoint and returns its body; throws unless it answers 200.
-    func control(_ method: String, _ name: String, body: Data? = nil) async throws -> Data {
+    public func control(_ method: String, _ name: String, body: Data? = nil) async throws -> Data {
         var request = URLRequest(url: baseURL.appending(path: "__control/\(name)"))
         request.httpMethod = method
         request.httpBody = body
@@ -181,5 +192,19 @@ final class FixtureServer: @unchecked Sendable {
             throw URLError(.badServerResponse, userInfo: ["body": String(decoding: data, as: UTF8.self)])
         }
         return data
+    }
+}
+
+extension FileHandle {
+    /// Blocks until a child process has written its first line (its "ready" signal) or
+    /// closed the pipe, and returns that line without the line break.
+    public func readFirstLine() -> String {
+        var buffer = Data()
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+        }
+        return String(decoding: buffer, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
     }
 }
