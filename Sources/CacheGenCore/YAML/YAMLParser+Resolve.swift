@@ -61,8 +61,10 @@ extension YAMLParser {
         case 0x66, 0x46:  // f F
             if text == "false" || text == "False" || text == "FALSE" { return .bool(false) }
         case 0x30...0x39, YAMLByte.plus, YAMLByte.minus, YAMLByte.dot:
-            if let number = try YAMLNumber.parse(text, failure: { message in failure(message, at: mark) }) {
-                return number
+            do {
+                if let number = try YAMLNumber.parse(text) { return number }
+            } catch {
+                throw failure(error.message, at: mark)
             }
         default:
             break

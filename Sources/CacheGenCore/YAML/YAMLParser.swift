@@ -44,11 +44,22 @@ struct YAMLParser {
     /// Fills a frame's key location while no key is pending.
     static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
 
+    /// What `top` holds while no collection is open.
+    static let emptyFrame = Frame(
+        kind: .blockSequence, start: placeholderLocation, keyLocation: placeholderLocation, nodeCountAtStart: 0)
+
     /// Mappings with fewer members than this are checked for duplicate keys by a scan.
     static let keyIndexThreshold = 16
 
     var scanner: YAMLScanner
+    /// The open collections around the innermost one, outermost first.
     var frames: [Frame] = []
+    /// The innermost open collection when `depth > 0`. Kept out of `frames` so the hot
+    /// path reads and changes it in place, never through an array's accessors (which
+    /// copied the whole frame, retaining each of its arrays and strings).
+    var top = YAMLParser.emptyFrame
+    /// How many collections are open: `frames` and `top`.
+    var depth = 0
     /// Anchored values by name, with how many values each holds.
     var anchors: [String: (node: JSONNode, size: Int)] = [:]
     /// Values built so far, counting each alias as the values it copies.
@@ -127,7 +138,7 @@ struct YAMLParser {
 
     /// Hands a finished value to the innermost open collection, or makes it the root.
     mutating func finish(_ node: consuming JSONNode) throws(Diagnostic) {
-        if frames.isEmpty {
+        if depth == 0 {
             root = node
         } else {
             try deliver(node)
@@ -221,7 +232,7 @@ struct YAMLParser {
     private mutating func push(
         _ kind: FrameKind, at mark: YAMLMark, anchor: YAMLToken?, tag: YAMLToken?
     ) throws(Diagnostic) {
-        guard frames.count < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
+        guard depth < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
         let isMapping = kind == .blockMapping || kind == .flowMapping || kind == .flowPair
         if let tag, tag.tag != .nonSpecific, tag.tag != (isMapping ? .mapping : .sequence) {
             throw failure(
@@ -233,12 +244,22 @@ struct YAMLParser {
             kind: kind, start: location, keyLocation: location, anchor: anchor?.text, nodeCountAtStart: nodeCount)
         // Most mappings in API descriptions have a few members: one allocation, not three.
         if isMapping { frame.members.reserveCapacity(4) }
-        frames.append(frame)
+        open(frame)
+    }
+
+    /// Makes `frame` the innermost open collection.
+    mutating func open(_ frame: consuming Frame) {
+        var frame = frame
+        swap(&frame, &top)
+        if depth > 0 { frames.append(frame) }
+        depth += 1
     }
 
     /// Closes the innermost collection and returns it as a value.
     mutating func close() -> JSONNode {
-        let frame = frames.removeLast()
+        var frame = depth > 1 ? frames.removeLast() : Self.emptyFrame
+        swap(&frame, &top)
+        depth -= 1
         let value: JSONNode.Value
         switch frame.kind {
         case .blockSequence, .indentlessSequence, .flowSequence:

@@ -33,7 +33,9 @@ extension YAMLScanner {
                 index += 1
             }
             if index == position { break }
-            if join != 0 || usesBuffer {
+            // Spaces inside a line are kept as written, so until a line is folded the text
+            // is still one run of the input and needs no buffer.
+            if join > 0 || usesBuffer {
                 if !usesBuffer {
                     swap(&buffer, &scratch)
                     buffer.removeAll(keepingCapacity: true)
@@ -108,11 +110,13 @@ extension YAMLScanner {
         var buffer: [UInt8] = []
         var usesBuffer = false
         while true {
+            // A run ends at the quote, an escape, a line break or the end; spaces and tabs
+            // are part of it, except those just before a line break.
             let runStart = position
             while true {
                 let byte = bytes[position]
-                if byte == quote || byte == YAMLByte.space || byte == YAMLByte.tab || YAMLByte.isBreak(byte)
-                    || byte == YAMLByte.end || (double && byte == YAMLByte.backslash)
+                if byte == quote || YAMLByte.isBreak(byte) || byte == YAMLByte.end
+                    || (double && byte == YAMLByte.backslash)
                 {
                     break
                 }
@@ -129,8 +133,25 @@ extension YAMLScanner {
                 buffer.removeAll(keepingCapacity: true)
                 usesBuffer = true
             }
-            buffer.append(contentsOf: bytes[runStart..<position])
             let byte = bytes[position]
+            if YAMLByte.isBreak(byte) || position >= end {
+                var runEnd = position
+                while runEnd > runStart, bytes[runEnd - 1] == YAMLByte.space || bytes[runEnd - 1] == YAMLByte.tab {
+                    runEnd -= 1
+                }
+                buffer.append(contentsOf: bytes[runStart..<runEnd])
+                if position >= end {
+                    throw failure("unterminated string; add the closing \(double ? "'\"'" : "\"'\"")", at: opening)
+                }
+                let breaks = try scanQuotedLineBreaks(opening: opening)
+                if breaks == 1 {
+                    buffer.append(YAMLByte.space)
+                } else {
+                    for _ in 1..<breaks { buffer.append(YAMLByte.lineFeed) }
+                }
+                continue
+            }
+            buffer.append(contentsOf: bytes[runStart..<position])
             if byte == quote {
                 if !double, bytes[position + 1] == YAMLByte.apostrophe {
                     buffer.append(YAMLByte.apostrophe)
@@ -149,24 +170,6 @@ extension YAMLScanner {
                     try decodeEscape(into: &buffer)
                 }
                 continue
-            }
-            if position >= end {
-                throw failure("unterminated string; add the closing \(double ? "'\"'" : "\"'\"")", at: opening)
-            }
-            // Spaces and tabs: kept unless a line break follows them.
-            var after = position
-            while bytes[after] == YAMLByte.space || bytes[after] == YAMLByte.tab { after += 1 }
-            if YAMLByte.isBreak(bytes[after]) {
-                position = after
-                let breaks = try scanQuotedLineBreaks(opening: opening)
-                if breaks == 1 {
-                    buffer.append(YAMLByte.space)
-                } else {
-                    for _ in 1..<breaks { buffer.append(YAMLByte.lineFeed) }
-                }
-            } else {
-                buffer.append(contentsOf: bytes[position..<after])
-                position = after
             }
         }
         let text = String(decoding: buffer, as: UTF8.self)
