@@ -66,13 +66,14 @@ struct JSONParser {
         var key = ""
         /// Where that key is.
         var keyLocation: SourceLocation
-        /// Keys seen so far with their locations, built once an object grows past a
-        /// few members so duplicate checks stay linear overall.
-        var keyIndex: [String: SourceLocation]?
-    }
+        /// The keys so far, for the duplicate-key check.
+        var keys = DuplicateKeyIndex()
 
-    /// Objects with fewer members than this are checked for duplicate keys by a scan.
-    static let keyIndexThreshold = 16
+        /// Where `key` was first written in this object, or `nil` (then it is remembered).
+        mutating func firstUse(of key: String, at location: SourceLocation) -> SourceLocation? {
+            keys.firstUse(of: key, at: location, among: members, count: members.count)
+        }
+    }
 
     /// Fills a frame's key slot while no key is pending.
     static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
@@ -229,23 +230,9 @@ struct JSONParser {
 
     /// Throws when the innermost object already has `key`.
     mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
-        let top = frames.count - 1
-        if frames[top].keyIndex == nil {
-            if frames[top].members.count < Self.keyIndexThreshold {
-                for member in frames[top].members where member.key == key {
-                    throw duplicateKey(key, first: member.keyLocation, at: location)
-                }
-                return
-            }
-            var index: [String: SourceLocation] = [:]
-            index.reserveCapacity(2 * Self.keyIndexThreshold)
-            for member in frames[top].members { index[member.key] = member.keyLocation }
-            frames[top].keyIndex = index
-        }
-        if let first = frames[top].keyIndex?[key] {
+        if let first = frames[frames.count - 1].firstUse(of: key, at: location) {
             throw duplicateKey(key, first: first, at: location)
         }
-        frames[top].keyIndex?[key] = location
     }
 
     /// Reads `true`, `false` or `null`, or explains what the word at `position` is.

@@ -3,6 +3,9 @@ extension YAMLParser {
     /// Advances the innermost collection by one token or value, handing on each value
     /// finished on the way (a scalar, an alias or a closed collection).
     mutating func step() throws(Diagnostic) {
+        if top.kind == .blockMapping, !top.expectingValue, let line = try scanner.blockMappingKey() {
+            return try readLine(key: line.key, colon: line.colon)
+        }
         let kind = try scanner.peekKind()
         let mark = scanner.peekedMark
         switch top.kind {
@@ -180,30 +183,16 @@ extension YAMLParser {
         }
     }
 
-    /// Throws when the innermost mapping already has `key`.
+    /// Throws when the innermost mapping already has `key`, or a second merge key.
     private mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
-        if top.keyIndex == nil {
-            let count = top.members.count + top.merges.count
-            if count < Self.keyIndexThreshold {
-                let members = top.members.count
-                for index in 0..<members where top.members[index].key == key {
-                    throw duplicateKey(key, first: top.members[index].keyLocation, at: location)
-                }
-                if key == "<<", lastScalarIsMergeKey, !top.merges.isEmpty {
-                    throw Diagnostic.error(
-                        "duplicate merge key '<<'; merge several mappings with '<<: [*a, *b]'", at: location)
-                }
-                return
-            }
-            var index: [String: SourceLocation] = [:]
-            index.reserveCapacity(2 * Self.keyIndexThreshold)
-            for member in top.members { index[member.key] = member.keyLocation }
-            top.keyIndex = index
-        }
-        if let first = top.keyIndex?[key] {
+        let count = top.members.count + top.merges.count
+        if let first = top.keys.firstUse(of: key, at: location, among: top.members, count: count) {
             throw duplicateKey(key, first: first, at: location)
         }
-        top.keyIndex?[key] = location
+        if top.keys.isScanning, key == "<<", lastScalarIsMergeKey, !top.merges.isEmpty {
+            throw Diagnostic.error(
+                "duplicate merge key '<<'; merge several mappings with '<<: [*a, *b]'", at: location)
+        }
     }
 
     private func duplicateKey(_ key: String, first: SourceLocation, at location: SourceLocation) -> Diagnostic {

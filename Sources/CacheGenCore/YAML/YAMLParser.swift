@@ -32,8 +32,8 @@ struct YAMLParser {
         var expectingValue = false
         /// For flow collections: an entry has been read, so `,` or the end comes next.
         var needsSeparator = false
-        /// Keys seen so far, built once a mapping grows past a few members.
-        var keyIndex: [String: SourceLocation]?
+        /// The keys so far, for the duplicate-key check.
+        var keys = DuplicateKeyIndex()
         var merges: [Merge] = []
         /// The anchor to register the finished collection under.
         var anchor: String?
@@ -47,9 +47,6 @@ struct YAMLParser {
     /// What `top` holds while no collection is open.
     static let emptyFrame = Frame(
         kind: .blockSequence, start: placeholderLocation, keyLocation: placeholderLocation, nodeCountAtStart: 0)
-
-    /// Mappings with fewer members than this are checked for duplicate keys by a scan.
-    static let keyIndexThreshold = 16
 
     var scanner: YAMLScanner
     /// The open collections around the innermost one, outermost first.
@@ -191,13 +188,7 @@ struct YAMLParser {
             try finish(node)
         case .scalar:
             var token = try scanner.next()
-            let node = JSONNode(value: try resolve(&token, tag: tag), location: scanner.nodeLocation(mark))
-            if tag == nil, token.style == .plain, case .string(let text) = node.value, text.utf8.count == 2 {
-                lastScalarIsMergeKey = text == "<<"
-            }
-            nodeCount += 1
-            if let anchor { anchors[anchor.text] = (node, 1) }
-            try finish(node)
+            try finishScalar(&token, tag: tag, anchor: anchor)
         case .flowSequenceStart, .flowMappingStart:
             try scanner.skip()
             let isMapping = kind == .flowMappingStart
@@ -220,6 +211,17 @@ struct YAMLParser {
             if let anchor { anchors[anchor.text] = (node, 1) }
             try finish(node)
         }
+    }
+
+    /// Resolves a scalar (moving its text out of `token`) and hands the value on.
+    mutating func finishScalar(_ token: inout YAMLToken, tag: YAMLToken?, anchor: YAMLToken?) throws(Diagnostic) {
+        let node = JSONNode(value: try resolve(&token, tag: tag), location: scanner.nodeLocation(token.mark))
+        if tag == nil, token.style == .plain, case .string(let text) = node.value, text.utf8.count == 2 {
+            lastScalarIsMergeKey = text == "<<"
+        }
+        nodeCount += 1
+        if let anchor { anchors[anchor.text] = (node, 1) }
+        try finish(node)
     }
 
     /// An empty value (`key:` with nothing after it): null.

@@ -38,6 +38,10 @@ struct YAMLScanner {
     var simpleKeys: [SimpleKey?] = [nil]
     /// How many entries of `simpleKeys` are set, so the common case skips looking at them.
     var pendingSimpleKeys = 0
+    /// The line every pending simple key is on (a key on an earlier line is stale), and
+    /// the earliest of their offsets: while both still hold, no key can have gone stale.
+    var simpleKeysLine = -1
+    var simpleKeysEarliest = 0
     /// Whether the last token was a quoted scalar or closed a flow collection, after which
     /// `:` is a value indicator even without a space (`{"a":b}`).
     var adjacentValueAllowed = false
@@ -249,7 +253,7 @@ struct YAMLScanner {
 
     /// Skips to the next token: spaces, comments and line breaks, and tabs where they do
     /// not indent a block.
-    private mutating func scanToNextToken() throws(Diagnostic) {
+    mutating func scanToNextToken() throws(Diagnostic) {
         var crossedLine = false
         var spacesEnd = position
         while true {
@@ -311,16 +315,28 @@ struct YAMLScanner {
 
     // MARK: - Simple keys and indentation
 
-    private mutating func staleSimpleKeys() throws(Diagnostic) {
-        guard pendingSimpleKeys > 0 else { return }
+    /// Drops the simple keys that can no longer be keys (on an earlier line, or more than
+    /// 1,024 bytes back); throws for such a key that had to be one.
+    @inline(__always) private mutating func staleSimpleKeys() throws(Diagnostic) {
+        guard pendingSimpleKeys > 0, line != simpleKeysLine || position - simpleKeysEarliest > 1024 else { return }
+        try dropStaleSimpleKeys()
+    }
+
+    /// `staleSimpleKeys()` after its quick test: looks at every level.
+    private mutating func dropStaleSimpleKeys() throws(Diagnostic) {
+        var earliest = Int.max
         for level in simpleKeys.indices {
             guard let key = simpleKeys[level] else { continue }
             if key.mark.line != line || position - key.mark.offset > 1024 {
                 if key.required { throw missingColon(key) }
                 simpleKeys[level] = nil
                 pendingSimpleKeys -= 1
+            } else {
+                earliest = min(earliest, key.mark.offset)
             }
         }
+        simpleKeysLine = line
+        simpleKeysEarliest = earliest
     }
 
     mutating func saveSimpleKey() throws(Diagnostic) {
@@ -328,6 +344,13 @@ struct YAMLScanner {
         try removeSimpleKey()
         let required = flowLevel == 0 && indent == position - lineStart
         simpleKeys[flowLevel] = SimpleKey(tokenNumber: tokensTaken + tokens.count - head, required: required, mark: mark)
+        if pendingSimpleKeys == 0 {
+            simpleKeysLine = line
+            simpleKeysEarliest = position
+        } else if simpleKeysLine != line {
+            // Not expected (keys are checked before each token), but then the next check looks at all.
+            simpleKeysLine = -1
+        }
         pendingSimpleKeys += 1
     }
 

@@ -1,0 +1,65 @@
+/// The common line of a block mapping, `key: value` with plain scalars, read without
+/// queueing tokens: most of an API description is such lines, and the token queue with
+/// its simple-key bookkeeping cost more than the scalars themselves.
+///
+/// Each read happens only where the token path would produce exactly the same tokens
+/// and leave the scanner in the same state; anywhere else it returns `nil` having changed
+/// nothing the token path would not change in the same way, and the caller takes tokens.
+extension YAMLScanner {
+    /// A plain scalar read by the line path: its text and where it starts.
+    struct PlainScalar {
+        /// The scalar's text, folded as `scanPlain()` folds it.
+        var text: String
+        /// Where the scalar starts.
+        var mark: YAMLMark
+    }
+
+    /// Reads a plain key at the indentation of the innermost block mapping and the `: `
+    /// after it, or returns `nil` (nothing taken) when the next token is anything else.
+    /// - Returns: The key, and the mark of its `:` (where an empty value is placed).
+    mutating func blockMappingKey() throws(Diagnostic) -> (key: PlainScalar, colon: YAMLMark)? {
+        guard head == tokens.count, !streamEnded, pendingSimpleKeys == 0, flowLevel == 0 else { return nil }
+        // What `fetchMoreTokens()` does first; doing it twice changes nothing.
+        try scanToNextToken()
+        guard position < end, allowSimpleKey, position - lineStart == indent, Self.startsLinePath(bytes[position])
+        else { return nil }
+        let start = mark
+        allowSimpleKey = false
+        adjacentValueAllowed = false
+        let text = try scanPlain()
+        let colon = position
+        guard line == start.line, bytes[colon] == YAMLByte.colon, YAMLByte.isBlankOrEnd(bytes[colon + 1]),
+            colon - start.offset <= 1024
+        else {
+            // Not a one-line key: back to where the token path starts.
+            position = start.offset
+            line = start.line
+            lineStart = start.lineStart
+            allowSimpleKey = true
+            return nil
+        }
+        let colonMark = mark
+        position += 1
+        tokensTaken += 3
+        return (PlainScalar(text: text, mark: start), colonMark)
+    }
+
+    /// Reads a plain value on the line of its key, after `blockMappingKey()`, or returns
+    /// `nil` (nothing taken but spaces and a comment) when the value is anything else.
+    mutating func blockMappingValue() throws(Diagnostic) -> PlainScalar? {
+        let keyLine = line
+        try scanToNextToken()
+        guard line == keyLine, position < end, Self.startsLinePath(bytes[position]) else { return nil }
+        let start = mark
+        adjacentValueAllowed = false
+        let text = try scanPlain()
+        tokensTaken += 1
+        return PlainScalar(text: text, mark: start)
+    }
+
+    /// Whether a plain scalar starting with `byte` is read by the line path: letters,
+    /// digits, `$`, `_` and `/`, which start no indicator, directive or document marker.
+    @inline(__always) static func startsLinePath(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x24 || byte == 0x5F || byte == 0x2F
+    }
+}
