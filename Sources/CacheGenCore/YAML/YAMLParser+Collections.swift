@@ -127,8 +127,8 @@ extension YAMLParser {
     /// Opens the one-pair mapping of `[key: value]`.
     private mutating func pushPair(at mark: YAMLMark) throws(Diagnostic) {
         guard depth < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
-        let location = scanner.nodeLocation(mark)
-        open(Frame(kind: .flowPair, start: location, keyLocation: location, nodeCountAtStart: nodeCount))
+        let column = scanner.nodeColumn(mark)
+        open(Frame(kind: .flowPair, startLine: mark.line, startColumn: column, nodeCountAtStart: nodeCount))
     }
 
     /// Hands a finished value to the innermost collection: an item, a key or a key's value.
@@ -144,7 +144,8 @@ extension YAMLParser {
                 let key = try keyText(node)
                 try checkUnique(key, at: node.location)
                 top.key = key
-                top.keyLocation = node.location
+                top.keyLine = node.location.line
+                top.keyColumn = node.location.column
                 top.isMergeKey = lastScalarIsMergeKey
                 top.expectingValue = true
                 return
@@ -157,9 +158,8 @@ extension YAMLParser {
                 // Swapping the pending key out moves it rather than retaining it only to
                 // release it when the next key replaces it.
                 var key = ""
-                var keyLocation = Self.placeholderLocation
                 swap(&key, &top.key)
-                swap(&keyLocation, &top.keyLocation)
+                let keyLocation = SourceLocation(file: scanner.file, line: top.keyLine, column: top.keyColumn)
                 top.members.append(JSONMember(key: key, keyLocation: keyLocation, value: node))
             }
         }
@@ -185,11 +185,11 @@ extension YAMLParser {
 
     /// Throws when the innermost mapping already has `key`, or a second merge key.
     private mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
-        let count = top.members.count + top.merges.count
+        let count = top.members.count + top.mergeCount
         if let first = top.keys.firstUse(of: key, at: location, among: top.members, count: count) {
             throw duplicateKey(key, first: first, at: location)
         }
-        if top.keys.isScanning, key == "<<", lastScalarIsMergeKey, !top.merges.isEmpty {
+        if top.keys.isScanning, key == "<<", lastScalarIsMergeKey, top.mergeCount > 0 {
             throw Diagnostic.error(
                 "duplicate merge key '<<'; merge several mappings with '<<: [*a, *b]'", at: location)
         }
@@ -211,11 +211,12 @@ extension YAMLParser {
                     + "found \(node.kindName)",
                 at: node.location)
         }
-        top.merges.append(Merge(position: top.members.count, sources: sources))
+        openMerges.append(Merge(position: top.members.count, sources: sources))
+        top.mergeCount += 1
     }
 
     /// Where the innermost collection starts, as `line:column` for messages.
     private var topStart: String {
-        "\(top.start.line):\(top.start.column)"
+        "\(top.startLine):\(top.startColumn)"
     }
 }

@@ -17,15 +17,27 @@ struct YAMLParser {
     }
 
     /// A collection that has been opened and not yet closed.
+    ///
+    /// Frames are made and dropped for every collection, so a frame holds few counted
+    /// references: locations as line and column (the file is the scanner's), and the
+    /// rare anchor and merges on the parser's own stacks.
     struct Frame {
+        /// What the collection is.
         var kind: FrameKind
-        /// Where the collection starts.
-        var start: SourceLocation
+        /// The line where the collection starts.
+        var startLine: Int
+        /// The column where the collection starts.
+        var startColumn: Int
+        /// A mapping's members so far.
         var members: [JSONMember] = []
+        /// A sequence's items so far.
         var elements: [JSONNode] = []
         /// The key whose value is being read, for mappings.
         var key = ""
-        var keyLocation: SourceLocation
+        /// The line of `key`.
+        var keyLine = 0
+        /// The column of `key`.
+        var keyColumn = 0
         /// Whether the pending key is the merge key `<<`.
         var isMergeKey = false
         /// For mappings: a key has been read and its value has not.
@@ -34,19 +46,16 @@ struct YAMLParser {
         var needsSeparator = false
         /// The keys so far, for the duplicate-key check.
         var keys = DuplicateKeyIndex()
-        var merges: [Merge] = []
-        /// The anchor to register the finished collection under.
-        var anchor: String?
+        /// How many merges (`<<`) the mapping has: the last ones of `openMerges`.
+        var mergeCount = 0
+        /// Whether the collection has an anchor: then its name is the last of `openAnchors`.
+        var isAnchored = false
         /// How many values had been built when this collection opened, for its size.
         var nodeCountAtStart: Int
     }
 
-    /// Fills a frame's key location while no key is pending.
-    static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
-
     /// What `top` holds while no collection is open.
-    static let emptyFrame = Frame(
-        kind: .blockSequence, start: placeholderLocation, keyLocation: placeholderLocation, nodeCountAtStart: 0)
+    static let emptyFrame = Frame(kind: .blockSequence, startLine: 1, startColumn: 1, nodeCountAtStart: 0)
 
     var scanner: YAMLScanner
     /// The open collections around the innermost one, outermost first.
@@ -57,6 +66,10 @@ struct YAMLParser {
     var top = YAMLParser.emptyFrame
     /// How many collections are open: `frames` and `top`.
     var depth = 0
+    /// The anchors of the open collections that have one, outermost first.
+    var openAnchors: [String] = []
+    /// The merges of the open mappings that have some, outermost mapping first.
+    var openMerges: [Merge] = []
     /// Anchored values by name, with how many values each holds.
     var anchors: [String: (node: JSONNode, size: Int)] = [:]
     /// Values built so far, counting each alias as the values it copies.
@@ -241,12 +254,14 @@ struct YAMLParser {
                 "the tag '\(tag.tag.name)' cannot be on a \(isMapping ? "mapping" : "sequence"); remove it",
                 at: tag.mark)
         }
-        let location = scanner.nodeLocation(mark)
-        var frame = Frame(
-            kind: kind, start: location, keyLocation: location, anchor: anchor?.text, nodeCountAtStart: nodeCount)
+        let column = scanner.nodeColumn(mark)
+        if let anchor { openAnchors.append(anchor.text) }
+        open(
+            Frame(
+                kind: kind, startLine: mark.line, startColumn: column, isAnchored: anchor != nil,
+                nodeCountAtStart: nodeCount))
         // Most mappings in API descriptions have a few members: one allocation, not three.
-        if isMapping { frame.members.reserveCapacity(4) }
-        open(frame)
+        if isMapping { top.members.reserveCapacity(4) }
     }
 
     /// Makes `frame` the innermost open collection.
@@ -267,22 +282,32 @@ struct YAMLParser {
         case .blockSequence, .indentlessSequence, .flowSequence:
             value = .array(frame.elements)
         case .blockMapping, .flowMapping, .flowPair:
-            value = .object(frame.merges.isEmpty ? frame.members : Self.merged(frame))
+            if frame.mergeCount == 0 {
+                value = .object(frame.members)
+            } else {
+                let merges = Array(openMerges.suffix(frame.mergeCount))
+                openMerges.removeLast(frame.mergeCount)
+                value = .object(Self.merged(frame.members, merges))
+            }
         }
-        let node = JSONNode(value: value, location: frame.start)
+        let node = JSONNode(
+            value: value, location: SourceLocation(file: scanner.file, line: frame.startLine, column: frame.startColumn))
         nodeCount += 1
-        if let anchor = frame.anchor { anchors[anchor] = (node, nodeCount - frame.nodeCountAtStart) }
+        if frame.isAnchored {
+            let anchor = openAnchors.removeLast()
+            anchors[anchor] = (node, nodeCount - frame.nodeCountAtStart)
+        }
         return node
     }
 
     /// The members of a mapping with `<<` keys: its own members, and in place of each
     /// `<<` the members of the mappings it names that the mapping does not set itself.
-    private static func merged(_ frame: Frame) -> [JSONMember] {
-        var present = Set(frame.members.map(\.key))
+    private static func merged(_ members: [JSONMember], _ merges: [Merge]) -> [JSONMember] {
+        var present = Set(members.map(\.key))
         var result: [JSONMember] = []
         var next = 0
-        for merge in frame.merges {
-            result.append(contentsOf: frame.members[next..<merge.position])
+        for merge in merges {
+            result.append(contentsOf: members[next..<merge.position])
             next = merge.position
             for source in merge.sources {
                 for member in source.members ?? [] where !present.contains(member.key) {
@@ -291,7 +316,7 @@ struct YAMLParser {
                 }
             }
         }
-        result.append(contentsOf: frame.members[next...])
+        result.append(contentsOf: members[next...])
         return result
     }
 }
