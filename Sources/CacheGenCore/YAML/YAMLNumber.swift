@@ -34,7 +34,8 @@ enum YAMLNumber {
             index = 1
         }
         let rest = bytes[index...]
-        if rest.elementsEqual(".inf".utf8) || rest.elementsEqual(".Inf".utf8) || rest.elementsEqual(".INF".utf8)
+        if rest.first == YAMLByte.dot,
+            rest.elementsEqual(".inf".utf8) || rest.elementsEqual(".Inf".utf8) || rest.elementsEqual(".INF".utf8)
             || (index == 0
                 && (rest.elementsEqual(".nan".utf8) || rest.elementsEqual(".NaN".utf8) || rest.elementsEqual(".NAN".utf8)))
         {

@@ -3,20 +3,20 @@
 extension YAMLParser {
     /// Hands on a key read by `YAMLScanner.blockMappingKey()`, then its value: a plain
     /// value on the same line directly, anything else (or nothing) as after a `:` token.
-    mutating func readLine(key: YAMLScanner.PlainScalar, colon: YAMLMark) throws(Diagnostic) {
-        try finishPlain(key)
+    mutating func readLine(key: YAMLScanner.LineScalar, colon: YAMLMark) throws(Diagnostic) {
+        try finishLineScalar(key)
         if let value = try scanner.blockMappingValue() {
-            return try finishPlain(value)
+            return try finishLineScalar(value)
         }
         let next = try scanner.peekKind()
         if next == .key || next == .value || next == .blockEnd { return try finish(empty(at: colon)) }
         try startNode(block: true, indentless: true)
     }
 
-    /// Hands on a plain scalar with no anchor or tag, as `startNode` would.
-    private mutating func finishPlain(_ scalar: YAMLScanner.PlainScalar) throws(Diagnostic) {
+    /// Hands on a scalar with no anchor or tag, as `startNode` would.
+    private mutating func finishLineScalar(_ scalar: YAMLScanner.LineScalar) throws(Diagnostic) {
         lastScalarIsMergeKey = false
-        var token = YAMLToken(kind: .scalar, mark: scalar.mark, text: scalar.text, style: .plain)
+        var token = YAMLToken(kind: .scalar, mark: scalar.mark, text: scalar.text, style: scalar.style)
         try finishScalar(&token, tag: nil, anchor: nil)
     }
 }

@@ -6,18 +6,20 @@
 /// and leave the scanner in the same state; anywhere else it returns `nil` having changed
 /// nothing the token path would not change in the same way, and the caller takes tokens.
 extension YAMLScanner {
-    /// A plain scalar read by the line path: its text and where it starts.
-    struct PlainScalar {
-        /// The scalar's text, folded as `scanPlain()` folds it.
+    /// A scalar read by the line path: its text, where it starts and how it was written.
+    struct LineScalar {
+        /// The scalar's text, folded and unescaped as the token path does.
         var text: String
         /// Where the scalar starts.
         var mark: YAMLMark
+        /// Plain, or quoted for a value.
+        var style: YAMLToken.Style = .plain
     }
 
     /// Reads a plain key at the indentation of the innermost block mapping and the `: `
     /// after it, or returns `nil` (nothing taken) when the next token is anything else.
     /// - Returns: The key, and the mark of its `:` (where an empty value is placed).
-    mutating func blockMappingKey() throws(Diagnostic) -> (key: PlainScalar, colon: YAMLMark)? {
+    mutating func blockMappingKey() throws(Diagnostic) -> (key: LineScalar, colon: YAMLMark)? {
         guard head == tokens.count, !streamEnded, pendingSimpleKeys == 0, flowLevel == 0 else { return nil }
         // What `fetchMoreTokens()` does first; doing it twice changes nothing.
         try scanToNextToken()
@@ -41,20 +43,30 @@ extension YAMLScanner {
         let colonMark = mark
         position += 1
         tokensTaken += 3
-        return (PlainScalar(text: text, mark: start), colonMark)
+        return (LineScalar(text: text, mark: start), colonMark)
     }
 
-    /// Reads a plain value on the line of its key, after `blockMappingKey()`, or returns
-    /// `nil` (nothing taken but spaces and a comment) when the value is anything else.
-    mutating func blockMappingValue() throws(Diagnostic) -> PlainScalar? {
+    /// Reads a plain or quoted value on the line of its key, after `blockMappingKey()`, or
+    /// returns `nil` (nothing taken but spaces and a comment) when the value is anything else.
+    mutating func blockMappingValue() throws(Diagnostic) -> LineScalar? {
         let keyLine = line
         try scanToNextToken()
-        guard line == keyLine, position < end, Self.startsLinePath(bytes[position]) else { return nil }
+        guard line == keyLine, position < end else { return nil }
+        let byte = bytes[position]
         let start = mark
-        adjacentValueAllowed = false
-        let text = try scanPlain()
+        if Self.startsLinePath(byte) {
+            adjacentValueAllowed = false
+            let text = try scanPlain()
+            tokensTaken += 1
+            return LineScalar(text: text, mark: start)
+        }
+        guard byte == YAMLByte.apostrophe || byte == YAMLByte.quote else { return nil }
+        // As `fetchFlowScalar(double:)`: no simple key can start after `: ` on the line.
+        let double = byte == YAMLByte.quote
+        let text = try scanFlowScalar(double: double)
+        adjacentValueAllowed = true
         tokensTaken += 1
-        return PlainScalar(text: text, mark: start)
+        return LineScalar(text: text, mark: start, style: double ? .doubleQuoted : .singleQuoted)
     }
 
     /// Whether a plain scalar starting with `byte` is read by the line path: letters,
