@@ -13,7 +13,7 @@ enum YAMLNumber {
     static func parse(_ text: String) throws(Failure) -> JSONNode.Value? {
         // Most plain scalars that start like a number are short; an early look at the
         // last byte rules out words such as `2xx` or `1st` without copying.
-        guard let last = text.utf8.last, isDigit(last) || last == YAMLByte.dot || last == 0x66 || last == 0x46
+        guard let last = text.utf8.last, isDigit(last) || last == ASCII.dot || last == 0x66 || last == 0x46
             || last == 0x4E || last == 0x6E
         else { return nil }
         // The bytes are read in place (a small string on the stack), not copied to an array.
@@ -29,12 +29,12 @@ enum YAMLNumber {
     ) -> (value: JSONNode.Value?, failure: String?) {
         var index = 0
         var negative = false
-        if bytes[0] == YAMLByte.plus || bytes[0] == YAMLByte.minus {
-            negative = bytes[0] == YAMLByte.minus
+        if bytes[0] == ASCII.plus || bytes[0] == ASCII.minus {
+            negative = bytes[0] == ASCII.minus
             index = 1
         }
         let rest = bytes[index...]
-        if rest.first == YAMLByte.dot,
+        if rest.first == ASCII.dot,
             rest.elementsEqual(".inf".utf8) || rest.elementsEqual(".Inf".utf8) || rest.elementsEqual(".INF".utf8)
             || (index == 0
                 && (rest.elementsEqual(".nan".utf8) || rest.elementsEqual(".NaN".utf8) || rest.elementsEqual(".NAN".utf8)))
@@ -48,7 +48,7 @@ enum YAMLNumber {
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         let integerDigits = bytes[integerStart..<index]
         var fraction: Slice<UnsafeBufferPointer<UInt8>>?
-        if index < bytes.count, bytes[index] == YAMLByte.dot {
+        if index < bytes.count, bytes[index] == ASCII.dot {
             index += 1
             let start = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
@@ -59,7 +59,7 @@ enum YAMLNumber {
         if index < bytes.count, bytes[index] == 0x65 || bytes[index] == 0x45 {
             let start = index + 1
             index += 1
-            if index < bytes.count, bytes[index] == YAMLByte.plus || bytes[index] == YAMLByte.minus { index += 1 }
+            if index < bytes.count, bytes[index] == ASCII.plus || bytes[index] == ASCII.minus { index += 1 }
             let digitsStart = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             guard index > digitsStart else { return (nil, nil) }

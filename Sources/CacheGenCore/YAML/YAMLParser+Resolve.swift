@@ -64,7 +64,7 @@ extension YAMLParser {
             if text.utf8.count == 4, text == "true" || text == "True" || text == "TRUE" { return .bool(true) }
         case 0x66, 0x46:  // f F
             if text.utf8.count == 5, text == "false" || text == "False" || text == "FALSE" { return .bool(false) }
-        case 0x30...0x39, YAMLByte.plus, YAMLByte.minus, YAMLByte.dot:
+        case 0x30...0x39, ASCII.plus, ASCII.minus, ASCII.dot:
             do {
                 if let number = try YAMLNumber.parse(text) { return number }
             } catch {

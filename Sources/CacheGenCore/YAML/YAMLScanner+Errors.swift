@@ -46,7 +46,7 @@ extension YAMLScanner {
         var index = 0
         while index < target {
             let byte = bytes[index]
-            if byte == YAMLByte.lineFeed || (byte == YAMLByte.carriageReturn && bytes[index + 1] != YAMLByte.lineFeed) {
+            if byte == ASCII.lineFeed || (byte == ASCII.carriageReturn && bytes[index + 1] != ASCII.lineFeed) {
                 line += 1
                 lineStart = index + 1
             }

@@ -30,7 +30,7 @@ extension YAMLScanner {
         adjacentValueAllowed = false
         let text = try scanPlain()
         let colon = position
-        guard line == start.line, bytes[colon] == YAMLByte.colon, YAMLByte.isBlankOrEnd(bytes[colon + 1]),
+        guard line == start.line, bytes[colon] == ASCII.colon, YAMLByte.isBlankOrEnd(bytes[colon + 1]),
             colon - start.offset <= 1024
         else {
             // Not a one-line key: back to where the token path starts.
@@ -60,9 +60,9 @@ extension YAMLScanner {
             tokensTaken += 1
             return LineScalar(text: text, mark: start)
         }
-        guard byte == YAMLByte.apostrophe || byte == YAMLByte.quote else { return nil }
+        guard byte == ASCII.apostrophe || byte == ASCII.quote else { return nil }
         // As `fetchFlowScalar(double:)`: no simple key can start after `: ` on the line.
-        let double = byte == YAMLByte.quote
+        let double = byte == ASCII.quote
         let text = try scanFlowScalar(double: double)
         adjacentValueAllowed = true
         tokensTaken += 1

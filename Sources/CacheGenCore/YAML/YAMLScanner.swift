@@ -183,30 +183,30 @@ struct YAMLScanner {
         switch byte {
         case YAMLByte.percent where column == 0:
             try fetchDirective()
-        case YAMLByte.minus where column == 0 && isDocumentMarker(YAMLByte.minus):
+        case ASCII.minus where column == 0 && isDocumentMarker(ASCII.minus):
             try fetchDocumentIndicator(.documentStart)
-        case YAMLByte.dot where column == 0 && isDocumentMarker(YAMLByte.dot):
+        case ASCII.dot where column == 0 && isDocumentMarker(ASCII.dot):
             try fetchDocumentIndicator(.documentEnd)
-        case YAMLByte.openBracket:
+        case ASCII.openBracket:
             try fetchFlowCollectionStart(.flowSequenceStart)
-        case YAMLByte.openBrace:
+        case ASCII.openBrace:
             try fetchFlowCollectionStart(.flowMappingStart)
-        case YAMLByte.closeBracket:
+        case ASCII.closeBracket:
             try fetchFlowCollectionEnd(.flowSequenceEnd)
-        case YAMLByte.closeBrace:
+        case ASCII.closeBrace:
             try fetchFlowCollectionEnd(.flowMappingEnd)
-        case YAMLByte.comma:
+        case ASCII.comma:
             try fetchFlowEntry()
-        case YAMLByte.minus where YAMLByte.isBlankOrEnd(next):
+        case ASCII.minus where YAMLByte.isBlankOrEnd(next):
             try fetchBlockEntry()
         case YAMLByte.question
         where YAMLByte.isBlankOrEnd(next) || (flowLevel > 0 && YAMLByte.isFlowIndicator(next)):
             throw failure(
                 "explicit keys ('? ') are not supported; write the key as 'key: value' on one line", at: position)
-        case YAMLByte.colon
+        case ASCII.colon
         where YAMLByte.isBlankOrEnd(next) || (flowLevel > 0 && (YAMLByte.isFlowIndicator(next) || adjacentValue)):
             try fetchValue()
-        case YAMLByte.asterisk:
+        case ASCII.asterisk:
             try fetchAnchorOrAlias(.alias)
         case YAMLByte.ampersand:
             try fetchAnchorOrAlias(.anchor)
@@ -214,8 +214,8 @@ struct YAMLScanner {
             try fetchTag()
         case YAMLByte.pipe where flowLevel == 0, YAMLByte.greater where flowLevel == 0:
             try fetchBlockScalar(folded: byte == YAMLByte.greater)
-        case YAMLByte.apostrophe, YAMLByte.quote:
-            try fetchFlowScalar(double: byte == YAMLByte.quote)
+        case ASCII.apostrophe, ASCII.quote:
+            try fetchFlowScalar(double: byte == ASCII.quote)
             adjacentValueAllowed = true
         default:
             guard canStartPlain(byte, next) else { throw unexpectedCharacter(at: position) }
@@ -226,11 +226,11 @@ struct YAMLScanner {
     /// Whether a plain scalar can start with `byte` followed by `next` (YAML 1.2 `ns-plain-first`).
     private func canStartPlain(_ byte: UInt8, _ next: UInt8) -> Bool {
         switch byte {
-        case YAMLByte.minus, YAMLByte.question, YAMLByte.colon:
+        case ASCII.minus, YAMLByte.question, ASCII.colon:
             return !YAMLByte.isBlankOrEnd(next) && !(flowLevel > 0 && YAMLByte.isFlowIndicator(next))
-        case YAMLByte.comma, YAMLByte.openBracket, YAMLByte.closeBracket, YAMLByte.openBrace, YAMLByte.closeBrace,
-            YAMLByte.hash, YAMLByte.ampersand, YAMLByte.asterisk, YAMLByte.exclamation, YAMLByte.pipe,
-            YAMLByte.greater, YAMLByte.apostrophe, YAMLByte.quote, YAMLByte.percent, YAMLByte.at,
+        case ASCII.comma, ASCII.openBracket, ASCII.closeBracket, ASCII.openBrace, ASCII.closeBrace,
+            YAMLByte.hash, YAMLByte.ampersand, ASCII.asterisk, YAMLByte.exclamation, YAMLByte.pipe,
+            YAMLByte.greater, ASCII.apostrophe, ASCII.quote, YAMLByte.percent, YAMLByte.at,
             YAMLByte.backtick:
             return false
         default:
@@ -257,10 +257,10 @@ struct YAMLScanner {
         var crossedLine = false
         var spacesEnd = position
         while true {
-            while bytes[position] == YAMLByte.space { position += 1 }
+            while bytes[position] == ASCII.space { position += 1 }
             spacesEnd = position
-            if bytes[position] == YAMLByte.tab {
-                while bytes[position] == YAMLByte.space || bytes[position] == YAMLByte.tab { position += 1 }
+            if bytes[position] == ASCII.tab {
+                while bytes[position] == ASCII.space || bytes[position] == ASCII.tab { position += 1 }
                 let byte = bytes[position]
                 let onlyIndentation = isOnlyWhitespace(from: lineStart, to: spacesEnd)
                 if flowLevel == 0, onlyIndentation, byte != YAMLByte.hash, !YAMLByte.isBreak(byte), position < end {
@@ -269,7 +269,7 @@ struct YAMLScanner {
             }
             let byte = bytes[position]
             if byte == YAMLByte.hash {
-                if position > lineStart, bytes[position - 1] != YAMLByte.space, bytes[position - 1] != YAMLByte.tab {
+                if position > lineStart, bytes[position - 1] != ASCII.space, bytes[position - 1] != ASCII.tab {
                     throw failure("a comment must be separated from what comes before it by a space", at: position)
                 }
                 while position < end, !YAMLByte.isBreak(bytes[position]) { position += 1 }
@@ -289,11 +289,11 @@ struct YAMLScanner {
     }
 
     /// Whether `bytes[from..<to]` holds only spaces and tabs.
-    func isOnlyWhitespace(from: Int, to: Int, allowing other: UInt8 = YAMLByte.space, tabs: Bool = true) -> Bool {
+    func isOnlyWhitespace(from: Int, to: Int, allowing other: UInt8 = ASCII.space, tabs: Bool = true) -> Bool {
         var index = from
         while index < to {
             let byte = bytes[index]
-            if byte != YAMLByte.space && byte != other && !(tabs && byte == YAMLByte.tab) { return false }
+            if byte != ASCII.space && byte != other && !(tabs && byte == ASCII.tab) { return false }
             index += 1
         }
         return true
@@ -301,7 +301,7 @@ struct YAMLScanner {
 
     /// Steps over the line break at `position` (LF, CRLF or CR) and starts a new line.
     @inline(__always) mutating func consumeBreak() {
-        if bytes[position] == YAMLByte.carriageReturn, bytes[position + 1] == YAMLByte.lineFeed {
+        if bytes[position] == ASCII.carriageReturn, bytes[position + 1] == ASCII.lineFeed {
             position += 2
         } else {
             position += 1
