@@ -94,10 +94,18 @@ extension YAMLScanner {
             }
             join = breaks
         }
-        guard usesBuffer else { return String(decoding: bytes[start..<chunkEnd], as: UTF8.self) }
+        guard usesBuffer else { return text(from: start, to: chunkEnd) }
         let text = String(decoding: buffer, as: UTF8.self)
         swap(&buffer, &scratch)
         return text
+    }
+
+    /// The input's bytes `from..<to` as a string, read in place (a slice of the array
+    /// would retain and release it for each scalar).
+    @inline(__always) func text(from start: Int, to end: Int) -> String {
+        bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+        }
     }
 
     // MARK: - Quoted
@@ -125,7 +133,7 @@ extension YAMLScanner {
             if !usesBuffer {
                 if bytes[position] == quote, !(quote == ASCII.apostrophe && bytes[position + 1] == quote) {
                     // The common case: no escapes, no folding.
-                    let text = String(decoding: bytes[runStart..<position], as: UTF8.self)
+                    let text = text(from: runStart, to: position)
                     position += 1
                     return text
                 }
