@@ -1,4 +1,5 @@
-/// The common line of a block mapping, `key: value` with plain scalars, read without
+/// The common line of a block mapping, `key: value` with a plain key and a plain or
+/// quoted value (or a value on the lines after it), read without
 /// queueing tokens: most of an API description is such lines, and the token queue with
 /// its simple-key bookkeeping cost more than the scalars themselves.
 ///
@@ -26,6 +27,7 @@ extension YAMLScanner {
         guard position < end, allowSimpleKey, position - lineStart == indent, Self.startsLinePath(bytes[position])
         else { return nil }
         let start = mark
+        let adjacentValue = adjacentValueAllowed
         allowSimpleKey = false
         adjacentValueAllowed = false
         let text = try scanPlain()
@@ -38,6 +40,7 @@ extension YAMLScanner {
             line = start.line
             lineStart = start.lineStart
             allowSimpleKey = true
+            adjacentValueAllowed = adjacentValue
             return nil
         }
         let colonMark = mark
