@@ -244,7 +244,7 @@ struct YAMLParser {
     }
 
     /// Opens a collection.
-    private mutating func push(
+    mutating func push(
         _ kind: FrameKind, at mark: YAMLMark, anchor: YAMLToken?, tag: YAMLToken?
     ) throws(Diagnostic) {
         guard depth < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }

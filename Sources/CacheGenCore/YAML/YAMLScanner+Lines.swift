@@ -19,12 +19,16 @@ extension YAMLScanner {
 
     /// Reads a plain key at the indentation of the innermost block mapping and the `: `
     /// after it, or returns `nil` (nothing taken) when the next token is anything else.
+    /// - Parameter opening: Whether the key is instead the first of a mapping nested in
+    ///   the innermost block collection, deeper than it; the mapping is then opened.
     /// - Returns: The key, and the mark of its `:` (where an empty value is placed).
-    mutating func blockMappingKey() throws(Diagnostic) -> (key: LineScalar, colon: YAMLMark)? {
+    mutating func blockMappingKey(opening: Bool = false) throws(Diagnostic) -> (key: LineScalar, colon: YAMLMark)? {
         guard head == tokens.count, !streamEnded, pendingSimpleKeys == 0, flowLevel == 0 else { return nil }
         // What `fetchMoreTokens()` does first; doing it twice changes nothing.
         try scanToNextToken()
-        guard position < end, allowSimpleKey, position - lineStart == indent, Self.startsLinePath(bytes[position])
+        let column = position - lineStart
+        guard position < end, allowSimpleKey, opening ? column > indent : column == indent,
+            Self.startsLinePath(bytes[position])
         else { return nil }
         let start = mark
         let adjacentValue = adjacentValueAllowed
@@ -46,6 +50,8 @@ extension YAMLScanner {
         let colonMark = mark
         position += 1
         tokensTaken += 3
+        // As `fetchValue()` does for a key deeper than the innermost collection.
+        if opening { _ = addIndent(column) }
         return (LineScalar(text: text, mark: start), colonMark)
     }
 
