@@ -230,9 +230,13 @@ struct JSONParser {
 
     /// Throws when the innermost object already has `key`.
     mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
-        if let first = frames[frames.count - 1].firstUse(of: key, at: location) {
-            throw duplicateKey(key, first: first, at: location)
-        }
+        let top = frames.count - 1
+        // Small objects are only read, so the frame is not accessed for changing.
+        let first =
+            frames[top].keys.scans(count: frames[top].members.count)
+            ? DuplicateKeyIndex.scan(for: key, in: frames[top].members)
+            : frames[top].firstUse(of: key, at: location)
+        if let first { throw duplicateKey(key, first: first, at: location) }
     }
 
     /// Reads `true`, `false` or `null`, or explains what the word at `position` is.

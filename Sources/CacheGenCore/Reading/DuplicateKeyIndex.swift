@@ -17,6 +17,18 @@ struct DuplicateKeyIndex: Sendable {
     /// Whether keys are still checked by a scan of the members (no dictionary yet).
     var isScanning: Bool { locations == nil }
 
+    /// Whether the next key of an object with `count` entries is checked by `scan(for:in:)`
+    /// alone, which records nothing; otherwise `firstUse` must see it.
+    @inline(__always) func scans(count: Int) -> Bool {
+        locations == nil && count < Self.scanLimit
+    }
+
+    /// Where `key` was written among `members`, or `nil`: the check while `scans(count:)`.
+    @inline(__always) static func scan(for key: String, in members: [JSONMember]) -> SourceLocation? {
+        for member in members where member.key == key { return member.keyLocation }
+        return nil
+    }
+
     /// Where `key` was first written in the object, or `nil` when it is new (it is then
     /// remembered at `location`).
     /// - Parameters:
@@ -28,10 +40,7 @@ struct DuplicateKeyIndex: Sendable {
         of key: String, at location: SourceLocation, among members: [JSONMember], count: Int
     ) -> SourceLocation? {
         if locations == nil {
-            if count < Self.scanLimit {
-                for member in members where member.key == key { return member.keyLocation }
-                return nil
-            }
+            if count < Self.scanLimit { return Self.scan(for: key, in: members) }
             var index: [String: SourceLocation] = [:]
             index.reserveCapacity(2 * Self.scanLimit)
             for member in members { index[member.key] = member.keyLocation }

@@ -186,9 +186,11 @@ extension YAMLParser {
     /// Throws when the innermost mapping already has `key`, or a second merge key.
     private mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
         let count = top.members.count + top.mergeCount
-        if let first = top.keys.firstUse(of: key, at: location, among: top.members, count: count) {
-            throw duplicateKey(key, first: first, at: location)
-        }
+        let first =
+            top.keys.scans(count: count)
+            ? DuplicateKeyIndex.scan(for: key, in: top.members)
+            : top.keys.firstUse(of: key, at: location, among: top.members, count: count)
+        if let first { throw duplicateKey(key, first: first, at: location) }
         if top.keys.isScanning, key == "<<", lastScalarIsMergeKey, top.mergeCount > 0 {
             throw Diagnostic.error(
                 "duplicate merge key '<<'; merge several mappings with '<<: [*a, *b]'", at: location)
