@@ -100,14 +100,6 @@ extension YAMLScanner {
         return text
     }
 
-    /// The input's bytes `from..<to` as a string, read in place (a slice of the array
-    /// would retain and release it for each scalar).
-    @inline(__always) func text(from start: Int, to end: Int) -> String {
-        bytes.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
-        }
-    }
-
     // MARK: - Quoted
 
     /// Reads a single- or double-quoted scalar whose opening quote is at `position`.

@@ -310,6 +310,14 @@ struct YAMLScanner {
         lineStart = position
     }
 
+    /// The input's bytes `from..<to` as a string, read in place (a slice of the array
+    /// would retain and release it for each scalar).
+    @inline(__always) func text(from start: Int, to end: Int) -> String {
+        bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+        }
+    }
+
     /// The current position as a mark.
     var mark: YAMLMark { YAMLMark(offset: position, line: line, lineStart: lineStart) }
 
