@@ -29,8 +29,8 @@ extension JSONParser {
 
     /// Bytes that read as JSON tokens, named by the location alone in messages.
     private static let punctuation: Set<UInt8> = [
-        JSONByte.openBrace, JSONByte.closeBrace, JSONByte.openBracket, JSONByte.closeBracket,
-        JSONByte.comma, JSONByte.colon, JSONByte.quote, JSONByte.minus,
+        ASCII.openBrace, ASCII.closeBrace, ASCII.openBracket, ASCII.closeBracket,
+        ASCII.comma, ASCII.colon, ASCII.quote, ASCII.minus,
     ]
 
     /// Mistakes worth their own message wherever they appear: comments, curly quotes,
@@ -39,7 +39,7 @@ extension JSONParser {
         guard offset < bytes.count else { return nil }
         let byte = bytes[offset]
         if byte == JSONByte.slash, offset + 1 < bytes.count,
-            bytes[offset + 1] == JSONByte.slash || bytes[offset + 1] == JSONByte.asterisk
+            bytes[offset + 1] == JSONByte.slash || bytes[offset + 1] == ASCII.asterisk
         {
             return failure("comments are not allowed in JSON; remove the comment", at: offset)
         }
@@ -59,11 +59,11 @@ extension JSONParser {
         let byte = bytes[offset]
         let next = offset + 1 < bytes.count ? bytes[offset + 1] : 0
         switch byte {
-        case JSONByte.apostrophe:
+        case ASCII.apostrophe:
             return singleQuotes(at: offset)
-        case JSONByte.plus where JSONByte.isDigit(next):
+        case ASCII.plus where JSONByte.isDigit(next):
             return invalidNumber(at: offset, "remove the '+' sign")
-        case JSONByte.dot where JSONByte.isDigit(next):
+        case ASCII.dot where JSONByte.isDigit(next):
             return invalidNumber(at: offset, "write a 0 before the decimal point")
         default:
             break
@@ -91,12 +91,12 @@ extension JSONParser {
         let expected = afterComma ? "a key in double quotes" : "a key in double quotes or '}'"
         guard position < bytes.count else { return unexpected(at: position, expected: expected) }
         let byte = bytes[position]
-        if byte == JSONByte.apostrophe { return singleQuotes(at: position) }
+        if byte == ASCII.apostrophe { return singleQuotes(at: position) }
         if JSONByte.isWord(byte) {
             // Keys such as `per-page` or `a.b` are common; quote them whole.
             var end = position
             while end < bytes.count,
-                JSONByte.isWord(bytes[end]) || bytes[end] == JSONByte.minus || bytes[end] == JSONByte.dot
+                JSONByte.isWord(bytes[end]) || bytes[end] == ASCII.minus || bytes[end] == ASCII.dot
             {
                 end += 1
             }
@@ -110,7 +110,7 @@ extension JSONParser {
     /// The error after a member or element when neither `,` nor the closing bracket follows.
     func afterChildProblem(top: Frame) -> Diagnostic {
         let (kind, close, wrong) =
-            top.isObject ? ("object", "}", JSONByte.closeBracket) : ("array", "]", JSONByte.closeBrace)
+            top.isObject ? ("object", "}", ASCII.closeBracket) : ("array", "]", ASCII.closeBrace)
         if position < bytes.count, bytes[position] == wrong {
             return failure(
                 "mismatched '\(Character(Unicode.Scalar(wrong)))'; close the \(kind) that starts at "
@@ -146,13 +146,13 @@ extension JSONParser {
     /// The error for a raw control character in a string; a raw line break means the
     /// closing quote is missing, the usual cause.
     func controlCharacter(_ byte: UInt8, at offset: Int, opening: SourceLocation) -> Diagnostic {
-        if byte == JSONByte.lineFeed || byte == JSONByte.carriageReturn {
+        if byte == ASCII.lineFeed || byte == ASCII.carriageReturn {
             return unterminatedString(opening: opening, atLineEnd: true)
         }
         let escape =
             switch byte {
             case 0x08: #"\b"#
-            case JSONByte.tab: #"\t"#
+            case ASCII.tab: #"\t"#
             case 0x0C: #"\f"#
             default: #"\u"# + Self.hex(UInt32(byte), digits: 4)
             }
@@ -180,7 +180,7 @@ extension JSONParser {
         var shown = #"\u"#
         var index = backslash + 2
         while index < min(backslash + 6, bytes.count), (0x21...0x7E).contains(bytes[index]),
-            bytes[index] != JSONByte.quote, bytes[index] != JSONByte.backslash
+            bytes[index] != ASCII.quote, bytes[index] != ASCII.backslash
         {
             shown.append(Character(Unicode.Scalar(bytes[index])))
             index += 1

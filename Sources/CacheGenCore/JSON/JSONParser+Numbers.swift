@@ -5,7 +5,7 @@ extension JSONParser {
         let start = position
         var index = start
         var isNegative = false
-        if bytes[index] == JSONByte.minus {
+        if bytes[index] == ASCII.minus {
             isNegative = true
             index += 1
         }
@@ -22,7 +22,7 @@ extension JSONParser {
             while index < bytes.count, JSONByte.isDigit(bytes[index]) { index += 1 }
         }
         var isInteger = true
-        if index < bytes.count, bytes[index] == JSONByte.dot {
+        if index < bytes.count, bytes[index] == ASCII.dot {
             isInteger = false
             index += 1
             guard index < bytes.count, JSONByte.isDigit(bytes[index]) else {
@@ -33,7 +33,7 @@ extension JSONParser {
         if index < bytes.count, bytes[index] == JSONByte.lowerE || bytes[index] == JSONByte.upperE {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == JSONByte.plus || bytes[index] == JSONByte.minus { index += 1 }
+            if index < bytes.count, bytes[index] == ASCII.plus || bytes[index] == ASCII.minus { index += 1 }
             guard index < bytes.count, JSONByte.isDigit(bytes[index]) else {
                 throw invalidNumber(at: start, "write at least one digit in the exponent")
             }
@@ -65,7 +65,7 @@ extension JSONParser {
 
     /// Bytes that, right after a number, mean the writer meant a longer number or word.
     static func continuesNumber(_ byte: UInt8) -> Bool {
-        JSONByte.isWord(byte) || byte == JSONByte.dot || byte == JSONByte.plus || byte == JSONByte.minus
+        JSONByte.isWord(byte) || byte == ASCII.dot || byte == ASCII.plus || byte == ASCII.minus
     }
 
     /// The run of ASCII word bytes at `index`, for quoting in messages.

@@ -8,11 +8,11 @@ extension JSONParser {
         var index = start
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == JSONByte.quote {
+            if byte == ASCII.quote {
                 position = index + 1
                 return String(decoding: bytes[start..<index], as: UTF8.self)
             }
-            if byte == JSONByte.backslash {
+            if byte == ASCII.backslash {
                 return try parseEscapedString(opening: opening, start: start, firstEscape: index)
             }
             if byte < 0x80 {
@@ -36,13 +36,13 @@ extension JSONParser {
         var index = firstEscape
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == JSONByte.quote {
+            if byte == ASCII.quote {
                 position = index + 1
                 let text = String(decoding: buffer, as: UTF8.self)
                 swap(&buffer, &scratch)
                 return text
             }
-            if byte == JSONByte.backslash {
+            if byte == ASCII.backslash {
                 index = try decodeEscape(at: index, into: &buffer, opening: opening)
             } else if byte < 0x80 {
                 if byte < 0x20 { throw controlCharacter(byte, at: index, opening: opening) }
@@ -64,14 +64,14 @@ extension JSONParser {
         guard backslash + 1 < bytes.count else { throw unterminatedString(opening: opening, atLineEnd: false) }
         let decoded: UInt8
         switch bytes[backslash + 1] {
-        case JSONByte.quote: decoded = JSONByte.quote
-        case JSONByte.backslash: decoded = JSONByte.backslash
+        case ASCII.quote: decoded = ASCII.quote
+        case ASCII.backslash: decoded = ASCII.backslash
         case JSONByte.slash: decoded = JSONByte.slash
         case JSONByte.lowerB: decoded = 0x08
         case JSONByte.lowerF: decoded = 0x0C
-        case JSONByte.lowerN: decoded = JSONByte.lineFeed
-        case JSONByte.lowerR: decoded = JSONByte.carriageReturn
-        case JSONByte.lowerT: decoded = JSONByte.tab
+        case JSONByte.lowerN: decoded = ASCII.lineFeed
+        case JSONByte.lowerR: decoded = ASCII.carriageReturn
+        case JSONByte.lowerT: decoded = ASCII.tab
         case JSONByte.lowerU:
             return try decodeUnicodeEscape(at: backslash, into: &buffer, opening: opening)
         default:
@@ -90,7 +90,7 @@ extension JSONParser {
         var end = backslash + 6
         switch first {
         case 0xD800...0xDBFF:
-            guard end + 1 < bytes.count, bytes[end] == JSONByte.backslash, bytes[end + 1] == JSONByte.lowerU else {
+            guard end + 1 < bytes.count, bytes[end] == ASCII.backslash, bytes[end + 1] == JSONByte.lowerU else {
                 throw loneSurrogate(at: backslash)
             }
             let second = try hexQuad(at: end, opening: opening)

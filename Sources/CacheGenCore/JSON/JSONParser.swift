@@ -1,39 +1,39 @@
-/// The bytes the reader compares against, named so the grammar reads like the RFC.
+/// The bytes only the JSON reader compares against (the shared ones are `ASCII`), named so
+/// the grammar reads like the RFC.
 enum JSONByte {
-    static let tab: UInt8 = 0x09
-    static let lineFeed: UInt8 = 0x0A
-    static let carriageReturn: UInt8 = 0x0D
-    static let space: UInt8 = 0x20
-    static let quote: UInt8 = 0x22
+    /// `$`.
     static let dollar: UInt8 = 0x24
-    static let apostrophe: UInt8 = 0x27
-    static let asterisk: UInt8 = 0x2A
-    static let plus: UInt8 = 0x2B
-    static let comma: UInt8 = 0x2C
-    static let minus: UInt8 = 0x2D
-    static let dot: UInt8 = 0x2E
+    /// `/`.
     static let slash: UInt8 = 0x2F
+    /// `0`.
     static let zero: UInt8 = 0x30
+    /// `9`.
     static let nine: UInt8 = 0x39
-    static let colon: UInt8 = 0x3A
+    /// `E`.
     static let upperE: UInt8 = 0x45
-    static let openBracket: UInt8 = 0x5B
-    static let backslash: UInt8 = 0x5C
-    static let closeBracket: UInt8 = 0x5D
+    /// `_`.
     static let underscore: UInt8 = 0x5F
+    /// `b`.
     static let lowerB: UInt8 = 0x62
+    /// `e`.
     static let lowerE: UInt8 = 0x65
+    /// `f`.
     static let lowerF: UInt8 = 0x66
+    /// `n`.
     static let lowerN: UInt8 = 0x6E
+    /// `r`.
     static let lowerR: UInt8 = 0x72
+    /// `t`.
     static let lowerT: UInt8 = 0x74
+    /// `u`.
     static let lowerU: UInt8 = 0x75
-    static let openBrace: UInt8 = 0x7B
-    static let closeBrace: UInt8 = 0x7D
+    /// DEL.
     static let delete: UInt8 = 0x7F
 
+    /// Whether `byte` is an ASCII digit.
     static func isDigit(_ byte: UInt8) -> Bool { byte &- zero < 10 }
 
+    /// Whether `byte` is an ASCII letter.
     static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- 0x61 < 26 }
 
     /// Letters, digits, `_` and `$`: what a bare word such as `True` or an unquoted
@@ -66,13 +66,14 @@ struct JSONParser {
         var key = ""
         /// Where that key is.
         var keyLocation: SourceLocation
-        /// Keys seen so far with their locations, built once an object grows past a
-        /// few members so duplicate checks stay linear overall.
-        var keyIndex: [String: SourceLocation]?
-    }
+        /// The keys so far, for the duplicate-key check.
+        var keys = DuplicateKeyIndex()
 
-    /// Objects with fewer members than this are checked for duplicate keys by a scan.
-    static let keyIndexThreshold = 16
+        /// Where `key` was first written in this object, or `nil` (then it is remembered).
+        mutating func firstUse(of key: String, at location: SourceLocation) -> SourceLocation? {
+            keys.firstUse(of: key, at: location, among: members, count: members.count)
+        }
+    }
 
     /// Fills a frame's key slot while no key is pending.
     static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
@@ -137,16 +138,16 @@ struct JSONParser {
             let location = currentLocation()
             let byte = bytes[position]
             switch byte {
-            case JSONByte.openBrace, JSONByte.openBracket:
+            case ASCII.openBrace, ASCII.openBracket:
                 guard frames.count < JSONReader.maximumDepth else {
                     throw failure(
                         "nesting is too deep; objects and arrays may nest at most \(JSONReader.maximumDepth) levels",
                         at: position)
                 }
-                let isObject = byte == JSONByte.openBrace
+                let isObject = byte == ASCII.openBrace
                 position += 1
                 skipWhitespace()
-                if position < bytes.count, bytes[position] == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
+                if position < bytes.count, bytes[position] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
                     position += 1
                     node = JSONNode(value: isObject ? .object([]) : .array([]), location: location)
                 } else {
@@ -154,9 +155,9 @@ struct JSONParser {
                     if isObject { try parseKey(afterComma: false) }
                     continue readValue
                 }
-            case JSONByte.quote:
+            case ASCII.quote:
                 node = JSONNode(value: .string(try parseString(opening: location)), location: location)
-            case JSONByte.minus, JSONByte.zero...JSONByte.nine:
+            case ASCII.minus, JSONByte.zero...JSONByte.nine:
                 node = JSONNode(value: try parseNumber(), location: location)
             default:
                 node = JSONNode(value: try parseWord(), location: location)
@@ -183,11 +184,11 @@ struct JSONParser {
                         at: position)
                 }
                 let byte = bytes[position]
-                if byte == JSONByte.comma {
+                if byte == ASCII.comma {
                     let comma = position
                     position += 1
                     skipWhitespace()
-                    let close = isObject ? JSONByte.closeBrace : JSONByte.closeBracket
+                    let close = isObject ? ASCII.closeBrace : ASCII.closeBracket
                     if position < bytes.count, bytes[position] == close {
                         throw failure(
                             "trailing comma before '\(Character(Unicode.Scalar(close)))'; remove it", at: comma)
@@ -195,7 +196,7 @@ struct JSONParser {
                     if isObject { try parseKey(afterComma: true) }
                     continue readValue
                 }
-                if byte == (isObject ? JSONByte.closeBrace : JSONByte.closeBracket) {
+                if byte == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
                     position += 1
                     let frame = frames.removeLast()
                     node = JSONNode(
@@ -210,14 +211,14 @@ struct JSONParser {
 
     /// Reads `"key":` inside an object, leaving the key in the innermost frame.
     mutating func parseKey(afterComma: Bool) throws(Diagnostic) {
-        guard position < bytes.count, bytes[position] == JSONByte.quote else {
+        guard position < bytes.count, bytes[position] == ASCII.quote else {
             throw keyProblem(afterComma: afterComma)
         }
         let location = currentLocation()
         let key = try parseString(opening: location)
         try checkUnique(key, at: location)
         skipWhitespace()
-        guard position < bytes.count, bytes[position] == JSONByte.colon else {
+        guard position < bytes.count, bytes[position] == ASCII.colon else {
             throw unexpected(at: position, expected: "':' after key \(Self.quoted(key))")
         }
         position += 1
@@ -230,22 +231,12 @@ struct JSONParser {
     /// Throws when the innermost object already has `key`.
     mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
         let top = frames.count - 1
-        if frames[top].keyIndex == nil {
-            if frames[top].members.count < Self.keyIndexThreshold {
-                for member in frames[top].members where member.key == key {
-                    throw duplicateKey(key, first: member.keyLocation, at: location)
-                }
-                return
-            }
-            var index: [String: SourceLocation] = [:]
-            index.reserveCapacity(2 * Self.keyIndexThreshold)
-            for member in frames[top].members { index[member.key] = member.keyLocation }
-            frames[top].keyIndex = index
-        }
-        if let first = frames[top].keyIndex?[key] {
-            throw duplicateKey(key, first: first, at: location)
-        }
-        frames[top].keyIndex?[key] = location
+        // Small objects are only read, so the frame is not accessed for changing.
+        let first =
+            frames[top].keys.scans(count: frames[top].members.count)
+            ? DuplicateKeyIndex.scan(for: key, in: frames[top].members)
+            : frames[top].firstUse(of: key, at: location)
+        if let first { throw duplicateKey(key, first: first, at: location) }
     }
 
     /// Reads `true`, `false` or `null`, or explains what the word at `position` is.
@@ -283,9 +274,9 @@ struct JSONParser {
     mutating func skipWhitespace() {
         while position < bytes.count {
             let byte = bytes[position]
-            if byte == JSONByte.space || byte == JSONByte.tab || byte == JSONByte.carriageReturn {
+            if byte == ASCII.space || byte == ASCII.tab || byte == ASCII.carriageReturn {
                 position += 1
-            } else if byte == JSONByte.lineFeed {
+            } else if byte == ASCII.lineFeed {
                 position += 1
                 line += 1
                 knownColumnOffset = position
@@ -319,7 +310,7 @@ struct JSONParser {
         var lineStart = start
         var index = start
         while index < end {
-            if bytes[index] == JSONByte.lineFeed {
+            if bytes[index] == ASCII.lineFeed {
                 line += 1
                 lineStart = index + 1
             }

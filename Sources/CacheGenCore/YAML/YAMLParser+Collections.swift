@@ -3,10 +3,12 @@ extension YAMLParser {
     /// Advances the innermost collection by one token or value, handing on each value
     /// finished on the way (a scalar, an alias or a closed collection).
     mutating func step() throws(Diagnostic) {
-        let top = frames.count - 1
+        if top.kind == .blockMapping, !top.expectingValue, let line = try scanner.blockMappingKey() {
+            return try readLine(key: line.key, colon: line.colon)
+        }
         let kind = try scanner.peekKind()
         let mark = scanner.peekedMark
-        switch frames[top].kind {
+        switch top.kind {
         case .blockSequence:
             switch kind {
             case .blockEntry:
@@ -19,7 +21,7 @@ extension YAMLParser {
                 return try finish(close())
             default:
                 throw failure(
-                    "expected '- ' for the next item of the sequence that starts at \(start(top)), "
+                    "expected '- ' for the next item of the sequence that starts at \(topStart), "
                         + "found \(describe(scanner.peeked)); check the indentation",
                     at: mark)
             }
@@ -32,9 +34,9 @@ extension YAMLParser {
             }
             return try startNode(block: true, indentless: false)
         case .blockMapping:
-            if frames[top].expectingValue {
+            if top.expectingValue {
                 guard kind == .value else {
-                    throw failure("expected ':' after the key \(quoted(frames[top].key))", at: mark)
+                    throw failure("expected ':' after the key \(quoted(top.key))", at: mark)
                 }
                 try scanner.skip()
                 let next = try scanner.peekKind()
@@ -50,7 +52,7 @@ extension YAMLParser {
                 return try finish(close())
             default:
                 throw failure(
-                    "expected a key of the mapping that starts at \(start(top)), found \(describe(scanner.peeked)); "
+                    "expected a key of the mapping that starts at \(topStart), found \(describe(scanner.peeked)); "
                         + "check the indentation",
                     at: mark)
             }
@@ -59,15 +61,15 @@ extension YAMLParser {
                 try scanner.skip()
                 return try finish(close())
             }
-            if frames[top].needsSeparator {
+            if top.needsSeparator {
                 guard kind == .flowEntry else {
                     throw failure(
-                        "expected ',' or ']' after an item of the sequence that starts at \(start(top)), "
+                        "expected ',' or ']' after an item of the sequence that starts at \(topStart), "
                             + "found \(describe(scanner.peeked))",
                         at: mark)
                 }
                 try scanner.skip()
-                frames[top].needsSeparator = false
+                top.needsSeparator = false
                 return
             }
             switch kind {
@@ -81,14 +83,14 @@ extension YAMLParser {
                 return try startNode(block: false, indentless: false)
             }
         case .flowPair:
-            if frames[top].needsSeparator { return try finish(close()) }
+            if top.needsSeparator { return try finish(close()) }
             guard kind == .value else { return try finish(empty(at: mark)) }
             try scanner.skip()
             let next = try scanner.peekKind()
             if next == .flowEntry || next == .flowSequenceEnd { return try finish(empty(at: mark)) }
             return try startNode(block: false, indentless: false)
         case .flowMapping:
-            if frames[top].expectingValue {
+            if top.expectingValue {
                 guard kind == .value else { return try finish(empty(at: mark)) }
                 try scanner.skip()
                 let next = try scanner.peekKind()
@@ -99,15 +101,15 @@ extension YAMLParser {
                 try scanner.skip()
                 return try finish(close())
             }
-            if frames[top].needsSeparator {
+            if top.needsSeparator {
                 guard kind == .flowEntry else {
                     throw failure(
-                        "expected ',' or '}' after a member of the mapping that starts at \(start(top)), "
+                        "expected ',' or '}' after a member of the mapping that starts at \(topStart), "
                             + "found \(describe(scanner.peeked))",
                         at: mark)
                 }
                 try scanner.skip()
-                frames[top].needsSeparator = false
+                top.needsSeparator = false
                 return
             }
             switch kind {
@@ -124,42 +126,41 @@ extension YAMLParser {
 
     /// Opens the one-pair mapping of `[key: value]`.
     private mutating func pushPair(at mark: YAMLMark) throws(Diagnostic) {
-        guard frames.count < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
-        let location = scanner.nodeLocation(mark)
-        frames.append(Frame(kind: .flowPair, start: location, keyLocation: location, nodeCountAtStart: nodeCount))
+        guard depth < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
+        let column = scanner.nodeColumn(mark)
+        open(Frame(kind: .flowPair, startLine: mark.line, startColumn: column, nodeCountAtStart: nodeCount))
     }
 
     /// Hands a finished value to the innermost collection: an item, a key or a key's value.
     mutating func deliver(_ node: consuming JSONNode) throws(Diagnostic) {
-        let top = frames.count - 1
-        switch frames[top].kind {
+        switch top.kind {
         case .blockSequence, .indentlessSequence:
-            frames[top].elements.append(node)
+            top.elements.append(node)
         case .flowSequence:
-            frames[top].elements.append(node)
-            frames[top].needsSeparator = true
+            top.elements.append(node)
+            top.needsSeparator = true
         case .blockMapping, .flowMapping, .flowPair:
-            if !frames[top].expectingValue {
+            if !top.expectingValue {
                 let key = try keyText(node)
                 try checkUnique(key, at: node.location)
-                frames[top].key = key
-                frames[top].keyLocation = node.location
-                frames[top].isMergeKey = lastScalarIsMergeKey
-                frames[top].expectingValue = true
+                top.key = key
+                top.keyLine = node.location.line
+                top.keyColumn = node.location.column
+                top.isMergeKey = lastScalarIsMergeKey
+                top.expectingValue = true
                 return
             }
-            frames[top].expectingValue = false
-            if frames[top].kind != .blockMapping { frames[top].needsSeparator = true }
-            if frames[top].isMergeKey {
+            top.expectingValue = false
+            if top.kind != .blockMapping { top.needsSeparator = true }
+            if top.isMergeKey {
                 try addMerge(node)
             } else {
                 // Swapping the pending key out moves it rather than retaining it only to
                 // release it when the next key replaces it.
                 var key = ""
-                var keyLocation = Self.placeholderLocation
-                swap(&key, &frames[top].key)
-                swap(&keyLocation, &frames[top].keyLocation)
-                frames[top].members.append(JSONMember(key: key, keyLocation: keyLocation, value: node))
+                swap(&key, &top.key)
+                let keyLocation = SourceLocation(file: scanner.file, line: top.keyLine, column: top.keyColumn)
+                top.members.append(JSONMember(key: key, keyLocation: keyLocation, value: node))
             }
         }
     }
@@ -182,31 +183,18 @@ extension YAMLParser {
         }
     }
 
-    /// Throws when the innermost mapping already has `key`.
+    /// Throws when the innermost mapping already has `key`, or a second merge key.
     private mutating func checkUnique(_ key: String, at location: SourceLocation) throws(Diagnostic) {
-        let top = frames.count - 1
-        if frames[top].keyIndex == nil {
-            let count = frames[top].members.count + frames[top].merges.count
-            if count < Self.keyIndexThreshold {
-                let members = frames[top].members.count
-                for index in 0..<members where frames[top].members[index].key == key {
-                    throw duplicateKey(key, first: frames[top].members[index].keyLocation, at: location)
-                }
-                if key == "<<", lastScalarIsMergeKey, !frames[top].merges.isEmpty {
-                    throw Diagnostic.error(
-                        "duplicate merge key '<<'; merge several mappings with '<<: [*a, *b]'", at: location)
-                }
-                return
-            }
-            var index: [String: SourceLocation] = [:]
-            index.reserveCapacity(2 * Self.keyIndexThreshold)
-            for member in frames[top].members { index[member.key] = member.keyLocation }
-            frames[top].keyIndex = index
+        let count = top.members.count + top.mergeCount
+        let first =
+            top.keys.scans(count: count)
+            ? DuplicateKeyIndex.scan(for: key, in: top.members)
+            : top.keys.firstUse(of: key, at: location, among: top.members, count: count)
+        if let first { throw duplicateKey(key, first: first, at: location) }
+        if top.keys.isScanning, key == "<<", lastScalarIsMergeKey, top.mergeCount > 0 {
+            throw Diagnostic.error(
+                "duplicate merge key '<<'; merge several mappings with '<<: [*a, *b]'", at: location)
         }
-        if let first = frames[top].keyIndex?[key] {
-            throw duplicateKey(key, first: first, at: location)
-        }
-        frames[top].keyIndex?[key] = location
     }
 
     private func duplicateKey(_ key: String, first: SourceLocation, at location: SourceLocation) -> Diagnostic {
@@ -215,7 +203,6 @@ extension YAMLParser {
 
     /// Records the value of a `<<` key: a mapping, or a sequence of mappings.
     private mutating func addMerge(_ node: JSONNode) throws(Diagnostic) {
-        let top = frames.count - 1
         let sources: [JSONNode]
         switch node.value {
         case .object: sources = [node]
@@ -226,11 +213,12 @@ extension YAMLParser {
                     + "found \(node.kindName)",
                 at: node.location)
         }
-        frames[top].merges.append(Merge(position: frames[top].members.count, sources: sources))
+        openMerges.append(Merge(position: top.members.count, sources: sources))
+        top.mergeCount += 1
     }
 
-    /// Where the collection in frame `index` starts, as `line:column` for messages.
-    private func start(_ index: Int) -> String {
-        "\(frames[index].start.line):\(frames[index].start.column)"
+    /// Where the innermost collection starts, as `line:column` for messages.
+    private var topStart: String {
+        "\(top.startLine):\(top.startColumn)"
     }
 }

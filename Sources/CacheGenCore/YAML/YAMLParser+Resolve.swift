@@ -53,16 +53,22 @@ extension YAMLParser {
     /// Resolves a plain scalar by the core schema; a string is moved out of `text`.
     func resolvePlain(_ text: inout String, at mark: YAMLMark) throws(Diagnostic) -> JSONNode.Value {
         guard let first = text.utf8.first else { return .null }
+        // The length is looked at first: most keys and words only share a first letter.
         switch first {
         case 0x7E, 0x6E, 0x4E:  // ~ n N
-            if text == "~" || text == "null" || text == "Null" || text == "NULL" { return .null }
+            let count = text.utf8.count
+            if count == 1 && text == "~" || count == 4 && (text == "null" || text == "Null" || text == "NULL") {
+                return .null
+            }
         case 0x74, 0x54:  // t T
-            if text == "true" || text == "True" || text == "TRUE" { return .bool(true) }
+            if text.utf8.count == 4, text == "true" || text == "True" || text == "TRUE" { return .bool(true) }
         case 0x66, 0x46:  // f F
-            if text == "false" || text == "False" || text == "FALSE" { return .bool(false) }
-        case 0x30...0x39, YAMLByte.plus, YAMLByte.minus, YAMLByte.dot:
-            if let number = try YAMLNumber.parse(text, failure: { message in failure(message, at: mark) }) {
-                return number
+            if text.utf8.count == 5, text == "false" || text == "False" || text == "FALSE" { return .bool(false) }
+        case 0x30...0x39, ASCII.plus, ASCII.minus, ASCII.dot:
+            do {
+                if let number = try YAMLNumber.parse(text) { return number }
+            } catch {
+                throw failure(error.message, at: mark)
             }
         default:
             break

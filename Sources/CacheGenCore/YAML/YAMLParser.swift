@@ -17,38 +17,59 @@ struct YAMLParser {
     }
 
     /// A collection that has been opened and not yet closed.
+    ///
+    /// Frames are made and dropped for every collection, so a frame holds few counted
+    /// references: locations as line and column (the file is the scanner's), and the
+    /// rare anchor and merges on the parser's own stacks.
     struct Frame {
+        /// What the collection is.
         var kind: FrameKind
-        /// Where the collection starts.
-        var start: SourceLocation
+        /// The line where the collection starts.
+        var startLine: Int
+        /// The column where the collection starts.
+        var startColumn: Int
+        /// A mapping's members so far.
         var members: [JSONMember] = []
+        /// A sequence's items so far.
         var elements: [JSONNode] = []
         /// The key whose value is being read, for mappings.
         var key = ""
-        var keyLocation: SourceLocation
+        /// The line of `key`.
+        var keyLine = 0
+        /// The column of `key`.
+        var keyColumn = 0
         /// Whether the pending key is the merge key `<<`.
         var isMergeKey = false
         /// For mappings: a key has been read and its value has not.
         var expectingValue = false
         /// For flow collections: an entry has been read, so `,` or the end comes next.
         var needsSeparator = false
-        /// Keys seen so far, built once a mapping grows past a few members.
-        var keyIndex: [String: SourceLocation]?
-        var merges: [Merge] = []
-        /// The anchor to register the finished collection under.
-        var anchor: String?
+        /// The keys so far, for the duplicate-key check.
+        var keys = DuplicateKeyIndex()
+        /// How many merges (`<<`) the mapping has: the last ones of `openMerges`.
+        var mergeCount = 0
+        /// Whether the collection has an anchor: then its name is the last of `openAnchors`.
+        var isAnchored = false
         /// How many values had been built when this collection opened, for its size.
         var nodeCountAtStart: Int
     }
 
-    /// Fills a frame's key location while no key is pending.
-    static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
-
-    /// Mappings with fewer members than this are checked for duplicate keys by a scan.
-    static let keyIndexThreshold = 16
+    /// What `top` holds while no collection is open.
+    static let emptyFrame = Frame(kind: .blockSequence, startLine: 1, startColumn: 1, nodeCountAtStart: 0)
 
     var scanner: YAMLScanner
+    /// The open collections around the innermost one, outermost first.
     var frames: [Frame] = []
+    /// The innermost open collection when `depth > 0`. Kept out of `frames` so the hot
+    /// path reads and changes it in place, never through an array's accessors (which
+    /// copied the whole frame, retaining each of its arrays and strings).
+    var top = YAMLParser.emptyFrame
+    /// How many collections are open: `frames` and `top`.
+    var depth = 0
+    /// The anchors of the open collections that have one, outermost first.
+    var openAnchors: [String] = []
+    /// The merges of the open mappings that have some, outermost mapping first.
+    var openMerges: [Merge] = []
     /// Anchored values by name, with how many values each holds.
     var anchors: [String: (node: JSONNode, size: Int)] = [:]
     /// Values built so far, counting each alias as the values it copies.
@@ -127,7 +148,7 @@ struct YAMLParser {
 
     /// Hands a finished value to the innermost open collection, or makes it the root.
     mutating func finish(_ node: consuming JSONNode) throws(Diagnostic) {
-        if frames.isEmpty {
+        if depth == 0 {
             root = node
         } else {
             try deliver(node)
@@ -180,13 +201,7 @@ struct YAMLParser {
             try finish(node)
         case .scalar:
             var token = try scanner.next()
-            let node = JSONNode(value: try resolve(&token, tag: tag), location: scanner.nodeLocation(mark))
-            if tag == nil, token.style == .plain, case .string(let text) = node.value, text.utf8.count == 2 {
-                lastScalarIsMergeKey = text == "<<"
-            }
-            nodeCount += 1
-            if let anchor { anchors[anchor.text] = (node, 1) }
-            try finish(node)
+            try finishScalar(&token, tag: tag, anchor: anchor)
         case .flowSequenceStart, .flowMappingStart:
             try scanner.skip()
             let isMapping = kind == .flowMappingStart
@@ -211,6 +226,17 @@ struct YAMLParser {
         }
     }
 
+    /// Resolves a scalar (moving its text out of `token`) and hands the value on.
+    mutating func finishScalar(_ token: inout YAMLToken, tag: YAMLToken?, anchor: YAMLToken?) throws(Diagnostic) {
+        let node = JSONNode(value: try resolve(&token, tag: tag), location: scanner.nodeLocation(token.mark))
+        if tag == nil, token.style == .plain, case .string(let text) = node.value, text.utf8.count == 2 {
+            lastScalarIsMergeKey = text == "<<"
+        }
+        nodeCount += 1
+        if let anchor { anchors[anchor.text] = (node, 1) }
+        try finish(node)
+    }
+
     /// An empty value (`key:` with nothing after it): null.
     mutating func empty(at mark: YAMLMark) -> JSONNode {
         nodeCount += 1
@@ -218,48 +244,70 @@ struct YAMLParser {
     }
 
     /// Opens a collection.
-    private mutating func push(
+    mutating func push(
         _ kind: FrameKind, at mark: YAMLMark, anchor: YAMLToken?, tag: YAMLToken?
     ) throws(Diagnostic) {
-        guard frames.count < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
+        guard depth < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
         let isMapping = kind == .blockMapping || kind == .flowMapping || kind == .flowPair
         if let tag, tag.tag != .nonSpecific, tag.tag != (isMapping ? .mapping : .sequence) {
             throw failure(
                 "the tag '\(tag.tag.name)' cannot be on a \(isMapping ? "mapping" : "sequence"); remove it",
                 at: tag.mark)
         }
-        let location = scanner.nodeLocation(mark)
-        var frame = Frame(
-            kind: kind, start: location, keyLocation: location, anchor: anchor?.text, nodeCountAtStart: nodeCount)
+        let column = scanner.nodeColumn(mark)
+        if let anchor { openAnchors.append(anchor.text) }
+        open(
+            Frame(
+                kind: kind, startLine: mark.line, startColumn: column, isAnchored: anchor != nil,
+                nodeCountAtStart: nodeCount))
         // Most mappings in API descriptions have a few members: one allocation, not three.
-        if isMapping { frame.members.reserveCapacity(4) }
-        frames.append(frame)
+        if isMapping { top.members.reserveCapacity(4) }
+    }
+
+    /// Makes `frame` the innermost open collection.
+    mutating func open(_ frame: consuming Frame) {
+        var frame = frame
+        swap(&frame, &top)
+        if depth > 0 { frames.append(frame) }
+        depth += 1
     }
 
     /// Closes the innermost collection and returns it as a value.
     mutating func close() -> JSONNode {
-        let frame = frames.removeLast()
+        var frame = depth > 1 ? frames.removeLast() : Self.emptyFrame
+        swap(&frame, &top)
+        depth -= 1
         let value: JSONNode.Value
         switch frame.kind {
         case .blockSequence, .indentlessSequence, .flowSequence:
             value = .array(frame.elements)
         case .blockMapping, .flowMapping, .flowPair:
-            value = .object(frame.merges.isEmpty ? frame.members : Self.merged(frame))
+            if frame.mergeCount == 0 {
+                value = .object(frame.members)
+            } else {
+                let merges = Array(openMerges.suffix(frame.mergeCount))
+                openMerges.removeLast(frame.mergeCount)
+                value = .object(Self.merged(frame.members, merges))
+            }
         }
-        let node = JSONNode(value: value, location: frame.start)
+        let node = JSONNode(
+            value: value, location: SourceLocation(file: scanner.file, line: frame.startLine, column: frame.startColumn))
         nodeCount += 1
-        if let anchor = frame.anchor { anchors[anchor] = (node, nodeCount - frame.nodeCountAtStart) }
+        if frame.isAnchored {
+            let anchor = openAnchors.removeLast()
+            anchors[anchor] = (node, nodeCount - frame.nodeCountAtStart)
+        }
         return node
     }
 
     /// The members of a mapping with `<<` keys: its own members, and in place of each
     /// `<<` the members of the mappings it names that the mapping does not set itself.
-    private static func merged(_ frame: Frame) -> [JSONMember] {
-        var present = Set(frame.members.map(\.key))
+    private static func merged(_ members: [JSONMember], _ merges: [Merge]) -> [JSONMember] {
+        var present = Set(members.map(\.key))
         var result: [JSONMember] = []
         var next = 0
-        for merge in frame.merges {
-            result.append(contentsOf: frame.members[next..<merge.position])
+        for merge in merges {
+            result.append(contentsOf: members[next..<merge.position])
             next = merge.position
             for source in merge.sources {
                 for member in source.members ?? [] where !present.contains(member.key) {
@@ -268,7 +316,7 @@ struct YAMLParser {
                 }
             }
         }
-        result.append(contentsOf: frame.members[next...])
+        result.append(contentsOf: members[next...])
         return result
     }
 }

@@ -75,7 +75,18 @@ public enum YAMLReader {
             func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
                 index + offset < count && range.contains(buffer[index + offset])
             }
+            guard let base = UnsafeRawPointer(buffer.baseAddress) else { return nil }
             while index < count {
+                // Eight bytes at a time while all are printable ASCII (0x20...0x7E): no high
+                // bit, none below 0x20 (subtracting 0x20 borrows) and no 0x7F (adding 1 carries).
+                if index + 8 <= count {
+                    let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    let ones: UInt64 = 0x0101_0101_0101_0101
+                    if (word | (word &- 0x20 &* ones) | (word &+ ones)) & (0x80 &* ones) == 0 {
+                        index += 8
+                        continue
+                    }
+                }
                 let byte = buffer[index]
                 if byte >= 0x20 && byte < 0x7F {
                     index += 1

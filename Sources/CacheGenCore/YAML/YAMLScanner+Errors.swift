@@ -19,6 +19,11 @@ extension YAMLScanner {
     /// The location of a mark, counting the column on from the last mark on the same line
     /// so a long line is not counted again for each value on it.
     mutating func nodeLocation(_ mark: YAMLMark) -> SourceLocation {
+        SourceLocation(file: file, line: mark.line, column: nodeColumn(mark))
+    }
+
+    /// The column of a mark, counted as `nodeLocation(_:)` counts it.
+    mutating func nodeColumn(_ mark: YAMLMark) -> Int {
         var column = 1
         var index = mark.lineStart
         if mark.lineStart == columnCache.lineStart && mark.offset >= columnCache.offset {
@@ -30,7 +35,7 @@ extension YAMLScanner {
             index += 1
         }
         columnCache = (mark.lineStart, mark.offset, column)
-        return SourceLocation(file: file, line: mark.line, column: column)
+        return column
     }
 
     /// The location of any byte offset, counted from the start of the file; for errors only.
@@ -41,7 +46,7 @@ extension YAMLScanner {
         var index = 0
         while index < target {
             let byte = bytes[index]
-            if byte == YAMLByte.lineFeed || (byte == YAMLByte.carriageReturn && bytes[index + 1] != YAMLByte.lineFeed) {
+            if byte == ASCII.lineFeed || (byte == ASCII.carriageReturn && bytes[index + 1] != ASCII.lineFeed) {
                 line += 1
                 lineStart = index + 1
             }

@@ -24,7 +24,7 @@ extension YAMLScanner {
                     continue
                 }
                 if YAMLByte.isBlankOrEnd(byte) { break }
-                if byte == YAMLByte.colon {
+                if byte == ASCII.colon {
                     let next = bytes[index + 1]
                     if YAMLByte.isBlankOrEnd(next) || (flowLevel > 0 && YAMLByte.isFlowIndicator(next)) { break }
                 } else if flowLevel > 0 && YAMLByte.isFlowIndicator(byte) {
@@ -33,7 +33,9 @@ extension YAMLScanner {
                 index += 1
             }
             if index == position { break }
-            if join != 0 || usesBuffer {
+            // Spaces inside a line are kept as written, so until a line is folded the text
+            // is still one run of the input and needs no buffer.
+            if join > 0 || usesBuffer {
                 if !usesBuffer {
                     swap(&buffer, &scratch)
                     buffer.removeAll(keepingCapacity: true)
@@ -43,9 +45,9 @@ extension YAMLScanner {
                 if join < 0 {
                     buffer.append(contentsOf: bytes[spaceStart..<spaceEnd])
                 } else if join == 1 {
-                    buffer.append(YAMLByte.space)
+                    buffer.append(ASCII.space)
                 } else if join > 1 {
-                    for _ in 1..<join { buffer.append(YAMLByte.lineFeed) }
+                    for _ in 1..<join { buffer.append(ASCII.lineFeed) }
                 }
                 buffer.append(contentsOf: bytes[position..<index])
             }
@@ -55,7 +57,7 @@ extension YAMLScanner {
 
             // The whitespace after the chunk.
             var after = position
-            while bytes[after] == YAMLByte.space || bytes[after] == YAMLByte.tab { after += 1 }
+            while bytes[after] == ASCII.space || bytes[after] == ASCII.tab { after += 1 }
             guard YAMLByte.isBreak(bytes[after]) else {
                 guard after > position else { break }
                 spaceStart = position
@@ -71,10 +73,10 @@ extension YAMLScanner {
                 consumeBreak()
                 breaks += 1
                 allowSimpleKey = true
-                if isDocumentMarker(YAMLByte.minus) || isDocumentMarker(YAMLByte.dot) { break scan }
-                while bytes[position] == YAMLByte.space { position += 1 }
+                if isDocumentMarker(ASCII.minus) || isDocumentMarker(ASCII.dot) { break scan }
+                while bytes[position] == ASCII.space { position += 1 }
                 let spacesEnd = position
-                while bytes[position] == YAMLByte.space || bytes[position] == YAMLByte.tab { position += 1 }
+                while bytes[position] == ASCII.space || bytes[position] == ASCII.tab { position += 1 }
                 let byte = bytes[position]
                 if YAMLByte.isBreak(byte) { continue }
                 if position >= end || byte == YAMLByte.hash { break scan }
@@ -92,7 +94,7 @@ extension YAMLScanner {
             }
             join = breaks
         }
-        guard usesBuffer else { return String(decoding: bytes[start..<chunkEnd], as: UTF8.self) }
+        guard usesBuffer else { return text(from: start, to: chunkEnd) }
         let text = String(decoding: buffer, as: UTF8.self)
         swap(&buffer, &scratch)
         return text
@@ -103,25 +105,27 @@ extension YAMLScanner {
     /// Reads a single- or double-quoted scalar whose opening quote is at `position`.
     mutating func scanFlowScalar(double: Bool) throws(Diagnostic) -> String {
         let opening = position
-        let quote = double ? YAMLByte.quote : YAMLByte.apostrophe
+        let quote = double ? ASCII.quote : ASCII.apostrophe
         position += 1
         var buffer: [UInt8] = []
         var usesBuffer = false
         while true {
+            // A run ends at the quote, an escape, a line break or the end; spaces and tabs
+            // are part of it, except those just before a line break.
             let runStart = position
             while true {
                 let byte = bytes[position]
-                if byte == quote || byte == YAMLByte.space || byte == YAMLByte.tab || YAMLByte.isBreak(byte)
-                    || byte == YAMLByte.end || (double && byte == YAMLByte.backslash)
+                if byte == quote || YAMLByte.isBreak(byte) || byte == YAMLByte.end
+                    || (double && byte == ASCII.backslash)
                 {
                     break
                 }
                 position += 1
             }
             if !usesBuffer {
-                if bytes[position] == quote, !(quote == YAMLByte.apostrophe && bytes[position + 1] == quote) {
+                if bytes[position] == quote, !(quote == ASCII.apostrophe && bytes[position + 1] == quote) {
                     // The common case: no escapes, no folding.
-                    let text = String(decoding: bytes[runStart..<position], as: UTF8.self)
+                    let text = text(from: runStart, to: position)
                     position += 1
                     return text
                 }
@@ -129,44 +133,43 @@ extension YAMLScanner {
                 buffer.removeAll(keepingCapacity: true)
                 usesBuffer = true
             }
-            buffer.append(contentsOf: bytes[runStart..<position])
             let byte = bytes[position]
+            if YAMLByte.isBreak(byte) || position >= end {
+                var runEnd = position
+                while runEnd > runStart, bytes[runEnd - 1] == ASCII.space || bytes[runEnd - 1] == ASCII.tab {
+                    runEnd -= 1
+                }
+                buffer.append(contentsOf: bytes[runStart..<runEnd])
+                if position >= end {
+                    throw failure("unterminated string; add the closing \(double ? "'\"'" : "\"'\"")", at: opening)
+                }
+                let breaks = try scanQuotedLineBreaks(opening: opening)
+                if breaks == 1 {
+                    buffer.append(ASCII.space)
+                } else {
+                    for _ in 1..<breaks { buffer.append(ASCII.lineFeed) }
+                }
+                continue
+            }
+            buffer.append(contentsOf: bytes[runStart..<position])
             if byte == quote {
-                if !double, bytes[position + 1] == YAMLByte.apostrophe {
-                    buffer.append(YAMLByte.apostrophe)
+                if !double, bytes[position + 1] == ASCII.apostrophe {
+                    buffer.append(ASCII.apostrophe)
                     position += 2
                     continue
                 }
                 position += 1
                 break
             }
-            if byte == YAMLByte.backslash {
+            if byte == ASCII.backslash {
                 if YAMLByte.isBreak(bytes[position + 1]) {
                     position += 1
                     let breaks = try scanQuotedLineBreaks(opening: opening)
-                    for _ in 0..<breaks - 1 { buffer.append(YAMLByte.lineFeed) }
+                    for _ in 0..<breaks - 1 { buffer.append(ASCII.lineFeed) }
                 } else {
                     try decodeEscape(into: &buffer)
                 }
                 continue
-            }
-            if position >= end {
-                throw failure("unterminated string; add the closing \(double ? "'\"'" : "\"'\"")", at: opening)
-            }
-            // Spaces and tabs: kept unless a line break follows them.
-            var after = position
-            while bytes[after] == YAMLByte.space || bytes[after] == YAMLByte.tab { after += 1 }
-            if YAMLByte.isBreak(bytes[after]) {
-                position = after
-                let breaks = try scanQuotedLineBreaks(opening: opening)
-                if breaks == 1 {
-                    buffer.append(YAMLByte.space)
-                } else {
-                    for _ in 1..<breaks { buffer.append(YAMLByte.lineFeed) }
-                }
-            } else {
-                buffer.append(contentsOf: bytes[position..<after])
-                position = after
             }
         }
         let text = String(decoding: buffer, as: UTF8.self)
@@ -181,12 +184,12 @@ extension YAMLScanner {
         while true {
             consumeBreak()
             breaks += 1
-            if isDocumentMarker(YAMLByte.minus) || isDocumentMarker(YAMLByte.dot) {
+            if isDocumentMarker(ASCII.minus) || isDocumentMarker(ASCII.dot) {
                 throw failure("a document marker inside a quoted string; add the closing quote", at: position)
             }
-            while bytes[position] == YAMLByte.space { position += 1 }
+            while bytes[position] == ASCII.space { position += 1 }
             let spacesEnd = position
-            while bytes[position] == YAMLByte.space || bytes[position] == YAMLByte.tab { position += 1 }
+            while bytes[position] == ASCII.space || bytes[position] == ASCII.tab { position += 1 }
             if YAMLByte.isBreak(bytes[position]) { continue }
             if position >= end { return breaks }
             if flowLevel == 0 ? spacesEnd - lineStart <= indent : (indent >= 0 && spacesEnd - lineStart <= indent) {
@@ -206,13 +209,13 @@ extension YAMLScanner {
         case 0x30: buffer.append(0x00)  // \0
         case 0x61: buffer.append(0x07)  // \a
         case 0x62: buffer.append(0x08)  // \b
-        case 0x74, YAMLByte.tab: buffer.append(YAMLByte.tab)  // \t
-        case 0x6E: buffer.append(YAMLByte.lineFeed)  // \n
+        case 0x74, ASCII.tab: buffer.append(ASCII.tab)  // \t
+        case 0x6E: buffer.append(ASCII.lineFeed)  // \n
         case 0x76: buffer.append(0x0B)  // \v
         case 0x66: buffer.append(0x0C)  // \f
-        case 0x72: buffer.append(YAMLByte.carriageReturn)  // \r
+        case 0x72: buffer.append(ASCII.carriageReturn)  // \r
         case 0x65: buffer.append(0x1B)  // \e
-        case YAMLByte.space, YAMLByte.quote, 0x2F, YAMLByte.backslash: buffer.append(code)
+        case ASCII.space, ASCII.quote, 0x2F, ASCII.backslash: buffer.append(code)
         case 0x4E: buffer.append(contentsOf: [0xC2, 0x85])  // \N, U+0085
         case 0x5F: buffer.append(contentsOf: [0xC2, 0xA0])  // \_, U+00A0
         case 0x4C: buffer.append(contentsOf: [0xE2, 0x80, 0xA8])  // \L, U+2028
@@ -264,8 +267,8 @@ extension YAMLScanner {
         var increment = 0
         for _ in 0..<2 {
             let byte = bytes[position]
-            if (byte == YAMLByte.plus || byte == YAMLByte.minus) && chomping == 0 {
-                chomping = byte == YAMLByte.plus ? 1 : -1
+            if (byte == ASCII.plus || byte == ASCII.minus) && chomping == 0 {
+                chomping = byte == ASCII.plus ? 1 : -1
                 position += 1
             } else if (0x31...0x39).contains(byte) && increment == 0 {
                 increment = Int(byte - 0x30)
@@ -275,7 +278,7 @@ extension YAMLScanner {
             }
         }
         let headerEnd = position
-        while bytes[position] == YAMLByte.space || bytes[position] == YAMLByte.tab { position += 1 }
+        while bytes[position] == ASCII.space || bytes[position] == ASCII.tab { position += 1 }
         if bytes[position] == YAMLByte.hash {
             if position == headerEnd {
                 throw failure("a comment must be separated from what comes before it by a space", at: position)
@@ -298,8 +301,8 @@ extension YAMLScanner {
             var emptyLineSpaces = 0
             var emptyLineOffset = position
             while true {
-                while bytes[position] == YAMLByte.space { position += 1 }
-                if bytes[position] == YAMLByte.tab && position - lineStart < minimumIndent {
+                while bytes[position] == ASCII.space { position += 1 }
+                if bytes[position] == ASCII.tab && position - lineStart < minimumIndent {
                     throw blockScalarTab(at: position)
                 }
                 guard YAMLByte.isBreak(bytes[position]) else {
@@ -334,8 +337,8 @@ extension YAMLScanner {
         buffer.removeAll(keepingCapacity: true)
         var endsWithBreak = false
         while position - lineStart == contentIndent && position < end && !isDocumentMarkerLine {
-            for _ in 0..<breaks { buffer.append(YAMLByte.lineFeed) }
-            let leadingNonSpace = bytes[position] != YAMLByte.space && bytes[position] != YAMLByte.tab
+            for _ in 0..<breaks { buffer.append(ASCII.lineFeed) }
+            let leadingNonSpace = bytes[position] != ASCII.space && bytes[position] != ASCII.tab
             let lineContent = position
             while position < end, !YAMLByte.isBreak(bytes[position]) { position += 1 }
             buffer.append(contentsOf: bytes[lineContent..<position])
@@ -343,17 +346,17 @@ extension YAMLScanner {
             if position < end { consumeBreak() }
             breaks = try scanBlockBreaks(indent: contentIndent)
             guard position - lineStart == contentIndent && position < end && !isDocumentMarkerLine else { break }
-            if folded, endsWithBreak, leadingNonSpace, bytes[position] != YAMLByte.space,
-                bytes[position] != YAMLByte.tab
+            if folded, endsWithBreak, leadingNonSpace, bytes[position] != ASCII.space,
+                bytes[position] != ASCII.tab
             {
-                if breaks == 0 { buffer.append(YAMLByte.space) }
+                if breaks == 0 { buffer.append(ASCII.space) }
             } else {
-                buffer.append(YAMLByte.lineFeed)
+                buffer.append(ASCII.lineFeed)
             }
         }
-        if chomping >= 0 && endsWithBreak { buffer.append(YAMLByte.lineFeed) }
+        if chomping >= 0 && endsWithBreak { buffer.append(ASCII.lineFeed) }
         if chomping > 0 {
-            for _ in 0..<breaks { buffer.append(YAMLByte.lineFeed) }
+            for _ in 0..<breaks { buffer.append(ASCII.lineFeed) }
         }
         let text = String(decoding: buffer, as: UTF8.self)
         swap(&buffer, &scratch)
@@ -362,7 +365,7 @@ extension YAMLScanner {
 
     /// Whether `position` is at the start of a line that starts with `---` or `...`.
     private var isDocumentMarkerLine: Bool {
-        position == lineStart && (isDocumentMarker(YAMLByte.minus) || isDocumentMarker(YAMLByte.dot))
+        position == lineStart && (isDocumentMarker(ASCII.minus) || isDocumentMarker(ASCII.dot))
     }
 
     /// Steps over empty lines inside a block scalar, up to `indent` spaces on each;
@@ -370,10 +373,10 @@ extension YAMLScanner {
     private mutating func scanBlockBreaks(indent: Int) throws(Diagnostic) -> Int {
         var breaks = 0
         while true {
-            while position - lineStart < indent && bytes[position] == YAMLByte.space { position += 1 }
-            if bytes[position] == YAMLByte.tab && position - lineStart < indent {
+            while position - lineStart < indent && bytes[position] == ASCII.space { position += 1 }
+            if bytes[position] == ASCII.tab && position - lineStart < indent {
                 var index = position
-                while bytes[index] == YAMLByte.tab || bytes[index] == YAMLByte.space { index += 1 }
+                while bytes[index] == ASCII.tab || bytes[index] == ASCII.space { index += 1 }
                 if YAMLByte.isBreak(bytes[index]) || index >= end { throw blockScalarTab(at: position) }
             }
             guard YAMLByte.isBreak(bytes[position]) else {

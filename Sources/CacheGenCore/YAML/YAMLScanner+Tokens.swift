@@ -20,7 +20,7 @@ extension YAMLScanner {
         guard name == "YAML" else {
             throw failure("the directive '%\(name)' is not supported; only %YAML is", at: position)
         }
-        while bytes[index] == YAMLByte.space || bytes[index] == YAMLByte.tab { index += 1 }
+        while bytes[index] == ASCII.space || bytes[index] == ASCII.tab { index += 1 }
         let versionStart = index
         while !YAMLByte.isBlankOrEnd(bytes[index]) { index += 1 }
         let version = String(decoding: bytes[versionStart..<index], as: UTF8.self)
@@ -82,7 +82,7 @@ extension YAMLScanner {
         guard allowSimpleKey else {
             throw failure("a sequence entry ('- ') is not allowed here; start it on a new line", at: position)
         }
-        if !isOnlyWhitespace(from: lineStart, to: position, allowing: YAMLByte.minus, tabs: false) {
+        if !isOnlyWhitespace(from: lineStart, to: position, allowing: ASCII.minus, tabs: false) {
             throw failure("a tab separates this '- ' from the one before it; use spaces", at: position)
         }
         if addIndent(position - lineStart) {

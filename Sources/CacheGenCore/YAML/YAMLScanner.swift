@@ -38,6 +38,10 @@ struct YAMLScanner {
     var simpleKeys: [SimpleKey?] = [nil]
     /// How many entries of `simpleKeys` are set, so the common case skips looking at them.
     var pendingSimpleKeys = 0
+    /// The line every pending simple key is on (a key on an earlier line is stale), and
+    /// the earliest of their offsets: while both still hold, no key can have gone stale.
+    var simpleKeysLine = -1
+    var simpleKeysEarliest = 0
     /// Whether the last token was a quoted scalar or closed a flow collection, after which
     /// `:` is a value indicator even without a space (`{"a":b}`).
     var adjacentValueAllowed = false
@@ -179,30 +183,30 @@ struct YAMLScanner {
         switch byte {
         case YAMLByte.percent where column == 0:
             try fetchDirective()
-        case YAMLByte.minus where column == 0 && isDocumentMarker(YAMLByte.minus):
+        case ASCII.minus where column == 0 && isDocumentMarker(ASCII.minus):
             try fetchDocumentIndicator(.documentStart)
-        case YAMLByte.dot where column == 0 && isDocumentMarker(YAMLByte.dot):
+        case ASCII.dot where column == 0 && isDocumentMarker(ASCII.dot):
             try fetchDocumentIndicator(.documentEnd)
-        case YAMLByte.openBracket:
+        case ASCII.openBracket:
             try fetchFlowCollectionStart(.flowSequenceStart)
-        case YAMLByte.openBrace:
+        case ASCII.openBrace:
             try fetchFlowCollectionStart(.flowMappingStart)
-        case YAMLByte.closeBracket:
+        case ASCII.closeBracket:
             try fetchFlowCollectionEnd(.flowSequenceEnd)
-        case YAMLByte.closeBrace:
+        case ASCII.closeBrace:
             try fetchFlowCollectionEnd(.flowMappingEnd)
-        case YAMLByte.comma:
+        case ASCII.comma:
             try fetchFlowEntry()
-        case YAMLByte.minus where YAMLByte.isBlankOrEnd(next):
+        case ASCII.minus where YAMLByte.isBlankOrEnd(next):
             try fetchBlockEntry()
         case YAMLByte.question
         where YAMLByte.isBlankOrEnd(next) || (flowLevel > 0 && YAMLByte.isFlowIndicator(next)):
             throw failure(
                 "explicit keys ('? ') are not supported; write the key as 'key: value' on one line", at: position)
-        case YAMLByte.colon
+        case ASCII.colon
         where YAMLByte.isBlankOrEnd(next) || (flowLevel > 0 && (YAMLByte.isFlowIndicator(next) || adjacentValue)):
             try fetchValue()
-        case YAMLByte.asterisk:
+        case ASCII.asterisk:
             try fetchAnchorOrAlias(.alias)
         case YAMLByte.ampersand:
             try fetchAnchorOrAlias(.anchor)
@@ -210,8 +214,8 @@ struct YAMLScanner {
             try fetchTag()
         case YAMLByte.pipe where flowLevel == 0, YAMLByte.greater where flowLevel == 0:
             try fetchBlockScalar(folded: byte == YAMLByte.greater)
-        case YAMLByte.apostrophe, YAMLByte.quote:
-            try fetchFlowScalar(double: byte == YAMLByte.quote)
+        case ASCII.apostrophe, ASCII.quote:
+            try fetchFlowScalar(double: byte == ASCII.quote)
             adjacentValueAllowed = true
         default:
             guard canStartPlain(byte, next) else { throw unexpectedCharacter(at: position) }
@@ -222,11 +226,11 @@ struct YAMLScanner {
     /// Whether a plain scalar can start with `byte` followed by `next` (YAML 1.2 `ns-plain-first`).
     private func canStartPlain(_ byte: UInt8, _ next: UInt8) -> Bool {
         switch byte {
-        case YAMLByte.minus, YAMLByte.question, YAMLByte.colon:
+        case ASCII.minus, YAMLByte.question, ASCII.colon:
             return !YAMLByte.isBlankOrEnd(next) && !(flowLevel > 0 && YAMLByte.isFlowIndicator(next))
-        case YAMLByte.comma, YAMLByte.openBracket, YAMLByte.closeBracket, YAMLByte.openBrace, YAMLByte.closeBrace,
-            YAMLByte.hash, YAMLByte.ampersand, YAMLByte.asterisk, YAMLByte.exclamation, YAMLByte.pipe,
-            YAMLByte.greater, YAMLByte.apostrophe, YAMLByte.quote, YAMLByte.percent, YAMLByte.at,
+        case ASCII.comma, ASCII.openBracket, ASCII.closeBracket, ASCII.openBrace, ASCII.closeBrace,
+            YAMLByte.hash, YAMLByte.ampersand, ASCII.asterisk, YAMLByte.exclamation, YAMLByte.pipe,
+            YAMLByte.greater, ASCII.apostrophe, ASCII.quote, YAMLByte.percent, YAMLByte.at,
             YAMLByte.backtick:
             return false
         default:
@@ -249,14 +253,14 @@ struct YAMLScanner {
 
     /// Skips to the next token: spaces, comments and line breaks, and tabs where they do
     /// not indent a block.
-    private mutating func scanToNextToken() throws(Diagnostic) {
+    mutating func scanToNextToken() throws(Diagnostic) {
         var crossedLine = false
         var spacesEnd = position
         while true {
-            while bytes[position] == YAMLByte.space { position += 1 }
+            while bytes[position] == ASCII.space { position += 1 }
             spacesEnd = position
-            if bytes[position] == YAMLByte.tab {
-                while bytes[position] == YAMLByte.space || bytes[position] == YAMLByte.tab { position += 1 }
+            if bytes[position] == ASCII.tab {
+                while bytes[position] == ASCII.space || bytes[position] == ASCII.tab { position += 1 }
                 let byte = bytes[position]
                 let onlyIndentation = isOnlyWhitespace(from: lineStart, to: spacesEnd)
                 if flowLevel == 0, onlyIndentation, byte != YAMLByte.hash, !YAMLByte.isBreak(byte), position < end {
@@ -265,7 +269,7 @@ struct YAMLScanner {
             }
             let byte = bytes[position]
             if byte == YAMLByte.hash {
-                if position > lineStart, bytes[position - 1] != YAMLByte.space, bytes[position - 1] != YAMLByte.tab {
+                if position > lineStart, bytes[position - 1] != ASCII.space, bytes[position - 1] != ASCII.tab {
                     throw failure("a comment must be separated from what comes before it by a space", at: position)
                 }
                 while position < end, !YAMLByte.isBreak(bytes[position]) { position += 1 }
@@ -285,11 +289,11 @@ struct YAMLScanner {
     }
 
     /// Whether `bytes[from..<to]` holds only spaces and tabs.
-    func isOnlyWhitespace(from: Int, to: Int, allowing other: UInt8 = YAMLByte.space, tabs: Bool = true) -> Bool {
+    func isOnlyWhitespace(from: Int, to: Int, allowing other: UInt8 = ASCII.space, tabs: Bool = true) -> Bool {
         var index = from
         while index < to {
             let byte = bytes[index]
-            if byte != YAMLByte.space && byte != other && !(tabs && byte == YAMLByte.tab) { return false }
+            if byte != ASCII.space && byte != other && !(tabs && byte == ASCII.tab) { return false }
             index += 1
         }
         return true
@@ -297,7 +301,7 @@ struct YAMLScanner {
 
     /// Steps over the line break at `position` (LF, CRLF or CR) and starts a new line.
     @inline(__always) mutating func consumeBreak() {
-        if bytes[position] == YAMLByte.carriageReturn, bytes[position + 1] == YAMLByte.lineFeed {
+        if bytes[position] == ASCII.carriageReturn, bytes[position + 1] == ASCII.lineFeed {
             position += 2
         } else {
             position += 1
@@ -306,21 +310,41 @@ struct YAMLScanner {
         lineStart = position
     }
 
+    /// The input's bytes `from..<to` as a string, read in place (a slice of the array
+    /// would retain and release it for each scalar).
+    @inline(__always) func text(from start: Int, to end: Int) -> String {
+        bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+        }
+    }
+
     /// The current position as a mark.
     var mark: YAMLMark { YAMLMark(offset: position, line: line, lineStart: lineStart) }
 
     // MARK: - Simple keys and indentation
 
-    private mutating func staleSimpleKeys() throws(Diagnostic) {
-        guard pendingSimpleKeys > 0 else { return }
+    /// Drops the simple keys that can no longer be keys (on an earlier line, or more than
+    /// 1,024 bytes back); throws for such a key that had to be one.
+    @inline(__always) private mutating func staleSimpleKeys() throws(Diagnostic) {
+        guard pendingSimpleKeys > 0, line != simpleKeysLine || position - simpleKeysEarliest > 1024 else { return }
+        try dropStaleSimpleKeys()
+    }
+
+    /// `staleSimpleKeys()` after its quick test: looks at every level.
+    private mutating func dropStaleSimpleKeys() throws(Diagnostic) {
+        var earliest = Int.max
         for level in simpleKeys.indices {
             guard let key = simpleKeys[level] else { continue }
             if key.mark.line != line || position - key.mark.offset > 1024 {
                 if key.required { throw missingColon(key) }
                 simpleKeys[level] = nil
                 pendingSimpleKeys -= 1
+            } else {
+                earliest = min(earliest, key.mark.offset)
             }
         }
+        simpleKeysLine = line
+        simpleKeysEarliest = earliest
     }
 
     mutating func saveSimpleKey() throws(Diagnostic) {
@@ -328,6 +352,13 @@ struct YAMLScanner {
         try removeSimpleKey()
         let required = flowLevel == 0 && indent == position - lineStart
         simpleKeys[flowLevel] = SimpleKey(tokenNumber: tokensTaken + tokens.count - head, required: required, mark: mark)
+        if pendingSimpleKeys == 0 {
+            simpleKeysLine = line
+            simpleKeysEarliest = position
+        } else if simpleKeysLine != line {
+            // Not expected (keys are checked before each token), but then the next check looks at all.
+            simpleKeysLine = -1
+        }
         pendingSimpleKeys += 1
     }
 
