@@ -19,10 +19,10 @@ if [ -d "$documents" ]; then
   out=$(mktemp -d)
   trap 'rm -rf "$out"' EXIT
   for document in "$documents"/*.yaml; do
-    "$cachegen" generate "$document" --output "$out" 2>/dev/null >/dev/null
-    file="$out/$(basename "${document%.yaml}").cachegen.swift"
+    folder="$out/$(basename "${document%.yaml}")"
+    "$cachegen" generate "$document" --output "$folder" 2>/dev/null >/dev/null
     for mode in 5 6; do
-      swiftc -typecheck -swift-version "$mode" -strict-concurrency=complete -warnings-as-errors -I "$modules" "$file"
+      swiftc -typecheck -swift-version "$mode" -strict-concurrency=complete -warnings-as-errors -I "$modules" "$folder"/*.swift
     done
     echo "OpenAPI $(basename "$document"): no warnings in Swift 5 and 6 language modes"
   done
