@@ -34,6 +34,7 @@ import Testing
         ("endpoint", SpecParser.Keys.endpoint),
         ("endpointCache", SpecParser.Keys.endpointCache),
         ("selection", SpecParser.filterKeys),
+        ("overlaySelection", OpenAPISelection.filterKeys),
     ]
 
     @Test(arguments: objects.map(\.definition))

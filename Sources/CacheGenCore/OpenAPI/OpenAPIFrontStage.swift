@@ -73,10 +73,15 @@ enum OpenAPIFrontStage {
         let index = ModelIndex(Spec(file: file, version: 1, baseURL: nil, defaults: .standard, models: models, repositories: []))
         var operations = OpenAPIOperations.textParameters(mapper.operations, models: index, diagnostics: &diagnostics)
 
-        if overlay != nil {
-            rules.checkNames(
-                mapper.names, generated: Set(operations.map(\.endpoint.name.name)),
-                documentName: OpenAPIReferences.baseName(file) + fileExtension(file))
+        var selection = OpenAPISelection()
+        var chosen = Selection()
+        if let overlay {
+            let documentName = OpenAPIReferences.baseName(file) + fileExtension(file)
+            rules.checkNames(mapper.names, generated: Set(operations.map(\.endpoint.name.name)), documentName: documentName)
+            selection.read(overlay: overlay)
+            var tags = root["tags"]?.value.elements?.compactMap { $0["name"]?.value.stringValue } ?? []
+            tags += mapper.tags.filter { !tags.contains($0) }
+            chosen = selection.resolve(operations, names: mapper.names, tags: tags, documentName: documentName)
         }
         for index in operations.indices {
             rules.apply(to: &operations[index].endpoint, operation: operations[index].node)
@@ -90,9 +95,10 @@ enum OpenAPIFrontStage {
         let spec = Spec(
             file: file, version: 1, baseURL: baseURL(root),
             defaults: Defaults(cache: rules.defaults, jsonKeys: .exact, dates: .iso8601), models: models,
-            repositories: repositories)
+            repositories: repositories, selection: chosen)
         var seen: Set<Diagnostic> = []
-        let all = (references.diagnostics + schemas.diagnostics + mapper.diagnostics + diagnostics + rules.diagnostics)
+        let all = (references.diagnostics + schemas.diagnostics + mapper.diagnostics + diagnostics + rules.diagnostics
+            + selection.diagnostics)
             .filter { seen.insert($0).inserted }
         return Result(
             spec: spec, diagnostics: all, operationsPresent: mapper.names.count,

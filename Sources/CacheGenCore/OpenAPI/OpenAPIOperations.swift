@@ -15,8 +15,10 @@ struct OpenAPIOperations {
         var endpoint: EndpointSpec
         /// The operation object, for `x-cachegen`.
         var node: JSONNode
-        /// The first tag, or `nil`.
-        var tag: String?
+        /// The operation's tags, in the document's order; `include` and `exclude` match any.
+        var tags: [String]
+        /// The first tag, which names its repository, or `nil`.
+        var tag: String? { tags.first }
     }
 
     /// The HTTP methods a path item may hold, in OpenAPI's order.
@@ -30,6 +32,8 @@ struct OpenAPIOperations {
     private(set) var operations: [Operation] = []
     /// The names of every operation present, mapped or left out, for rules that name them.
     private(set) var names: [String] = []
+    /// Every tag operations carry, mapped or left out, each once, in document order.
+    private(set) var tags: [String] = []
     /// Warnings about what was left out.
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -49,11 +53,12 @@ struct OpenAPIOperations {
             for member in item.node.members ?? [] where Self.methods.contains(member.key) {
                 let name = member.value["operationId"]?.value.stringValue ?? Self.derivedName(member.key, pathMember.key)
                 names.append(name)
+                let tags = member.value["tags"]?.value.elements?.compactMap(\.stringValue) ?? []
+                for tag in tags where !self.tags.contains(tag) { self.tags.append(tag) }
                 if let endpoint = endpoint(
                     name: name, method: member, path: pathMember, shared: shared, file: item.file)
                 {
-                    let tag = member.value["tags"]?.value.elements?.first?.stringValue
-                    operations.append(Operation(endpoint: endpoint, node: member.value, tag: tag))
+                    operations.append(Operation(endpoint: endpoint, node: member.value, tags: tags))
                 }
             }
         }

@@ -49,4 +49,18 @@ public struct Selection: Sendable, Hashable {
         guard path.hasPrefix(trimmed) else { return false }
         return path.count == trimmed.count || trimmed == "/" || path.dropFirst(trimmed.count).first == "/"
     }
+
+    /// Every prefix of every path that ends at a segment boundary, sorted, each once: the
+    /// candidates for "did you mean" on a path prefix.
+    static func segmentPrefixes(of paths: [String]) -> [String] {
+        var prefixes: Set<String> = []
+        for path in paths {
+            var prefix = ""
+            for segment in path.split(separator: "/") {
+                prefix += "/" + segment
+                prefixes.insert(prefix)
+            }
+        }
+        return prefixes.sorted()
+    }
 }

@@ -4,14 +4,17 @@ extension SpecParser {
     /// The keys an `include` or `exclude` object may have.
     static let filterKeys = ["repositories", "operations", "paths"]
 
-    /// `key` is `"include"` or `"exclude"`.
-    mutating func parseFilter(_ node: JSONNode, key: String) -> Selection.Filter? {
-        guard let members = object(node, quoted(key), allowed: Self.filterKeys) else {
+    /// `key` is `"include"` or `"exclude"`. `groups` names the first list: a spec's
+    /// `repositories`, or an overlay's `tags` (read into `repositories` until resolved).
+    mutating func parseFilter(
+        _ node: JSONNode, key: String, groups: (key: String, items: String) = ("repositories", "repository names")
+    ) -> Selection.Filter? {
+        guard let members = object(node, quoted(key), allowed: [groups.key] + Self.filterKeys.dropFirst()) else {
             return Selection.Filter(key: key, location: node.location, isWhole: false)
         }
         var filter = Selection.Filter(key: key, location: node.location)
         let errors = diagnostics.count
-        filter.repositories = names(members["repositories"]?.value, "\(quoted(key)) \"repositories\"", "repository names")
+        filter.repositories = names(members[groups.key]?.value, "\(quoted(key)) \(quoted(groups.key))", groups.items)
         filter.operations = names(members["operations"]?.value, "\(quoted(key)) \"operations\"", "endpoint names")
         filter.paths = names(members["paths"]?.value, "\(quoted(key)) \"paths\"", "path prefixes")
         filter.isWhole = diagnostics.count == errors

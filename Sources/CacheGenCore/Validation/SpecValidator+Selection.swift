@@ -43,7 +43,7 @@ extension SpecValidator {
             guard !paths.contains(where: { Selection.path($0, startsWith: prefix.name) }) else { continue }
             report(
                 "\(key) path \(quoted(prefix.name)) starts no endpoint's path"
-                    + Self.hint(for: prefix.name, among: Self.segmentPrefixes(of: paths), noun: "paths"),
+                    + Self.hint(for: prefix.name, among: Selection.segmentPrefixes(of: paths), noun: "paths"),
                 at: prefix.location)
         }
     }
@@ -53,18 +53,5 @@ extension SpecValidator {
         if let match = Suggestion.closest(to: word, in: candidates) { return "; did you mean \(quoted(match))?" }
         guard candidates.count <= 8 else { return "" }
         return "; the spec's \(noun) are " + candidates.map { quoted($0) }.joined(separator: ", ")
-    }
-
-    /// Every prefix of every path that ends at a segment boundary, sorted, each once.
-    private static func segmentPrefixes(of paths: [String]) -> [String] {
-        var prefixes: Set<String> = []
-        for path in paths {
-            var prefix = ""
-            for segment in path.split(separator: "/") {
-                prefix += "/" + segment
-                prefixes.insert(prefix)
-            }
-        }
-        return prefixes.sorted()
     }
 }
