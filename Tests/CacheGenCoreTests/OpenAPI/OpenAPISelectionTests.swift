@@ -108,9 +108,9 @@ import Testing
         let folder = OpenAPIRealDocumentTests.documentsFolder.path
         let document = try String(contentsOfFile: folder + "/link-example.yaml", encoding: .utf8)
         let overlay = #"{ "openapi": "link-example.yaml", "include": { "operations": ["getUserByName", "getRepositoriesByOwner"] } }"#
-        let files = ["Link.cachegen.json": overlay, "link-example.yaml": document]
-        let all = OpenAPITestSupport.generate(["Link.cachegen.json": #"{ "openapi": "link-example.yaml" }"#, "link-example.yaml": document], main: "Link.cachegen.json")
-        let output = OpenAPITestSupport.generate(files, main: "Link.cachegen.json")
+        let whole = #"{ "openapi": "link-example.yaml" }"#
+        let all = OpenAPITestSupport.generate(["Link.cachegen.json": whole, "link-example.yaml": document], main: "Link.cachegen.json")
+        let output = OpenAPITestSupport.generate(["Link.cachegen.json": overlay, "link-example.yaml": document], main: "Link.cachegen.json")
         #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
         let full = try #require(all.source), chosen = try #require(output.source)
         #expect(full.contains("public struct Pullrequest:") && full.contains("func mergePullRequest("))
