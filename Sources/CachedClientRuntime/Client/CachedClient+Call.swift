@@ -26,7 +26,9 @@ extension CachedClient {
     /// the body is declared a key.
     func makeCall(_ request: EndpointRequest, endpoint: Endpoint, rule: CacheRule) throws -> Call {
         let body = try endpoint.encodedBody(of: request)
-        let (partition, partitionSwitches) = partitionState
+        let state = partitionState
+        let partition = state.partition
+        let partitionSwitches = state.switches
         let (text, keyPartition) = CacheKey.canonicalText(
             endpoint: endpoint, request: request, canonicalBase: canonicalBase,
             bodyDigest: request.bodyIsKey ? body.map { SHA256.hex(of: $0) } : nil,

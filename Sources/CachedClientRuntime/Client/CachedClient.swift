@@ -39,7 +39,7 @@ public final class CachedClient: Sendable {
     let refreshes = Locked<[FlightKey: Task<Void, Never>]>([:])
     /// The signed-in user, and how many times it was set: a call joins only fetches that
     /// started under the same user and after the same removals.
-    private let currentPartition: Locked<(partition: String?, switches: UInt64)>
+    private let currentPartition: Locked<PartitionState>
     /// `baseURL` in the form keys hold, worked out once rather than on every call.
     let canonicalBase: String
 
@@ -79,7 +79,7 @@ public final class CachedClient: Sendable {
         self.sender = RequestSender(baseURL: baseURL, transport: transport, headers: headers)
         self.now = now
         self.events = events
-        self.currentPartition = Locked((partition, 0))
+        self.currentPartition = Locked(PartitionState(partition: partition, switches: 0))
         self.memory = MemoryLayer(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit)
         self.canonicalBase = CacheKey.canonicalBase(baseURL)
     }
@@ -90,8 +90,15 @@ public final class CachedClient: Sendable {
     }
 
     /// The partition and the number of switches so far, read together.
-    var partitionState: (partition: String?, switches: UInt64) {
+    var partitionState: PartitionState {
         currentPartition.withLock { $0 }
+    }
+
+    /// The signed-in user and how many times it was set. A struct, not a tuple: a tuple as a
+    /// generic argument costs a run-time metadata lookup on every call.
+    struct PartitionState: Sendable {
+        var partition: String?
+        var switches: UInt64
     }
 
     /// Switches user (or signs out with `nil`); later calls use the new partition and never
@@ -103,7 +110,7 @@ public final class CachedClient: Sendable {
     /// `try await client.removeAll(partition: old)`. Decoded values of other partitions
     /// leave memory at once.
     public func setPartition(_ partition: String?) {
-        currentPartition.withLock { $0 = (partition, $0.switches + 1) }
+        currentPartition.withLock { $0 = PartitionState(partition: partition, switches: $0.switches + 1) }
         memory.removeAll { key in key.partition != nil && key.partition != partition }
     }
 
