@@ -12,6 +12,9 @@ import Testing
         try YAMLReader.parse(Data(text.utf8), file: "api.yaml")
     }
 
+    /// A mapping past `DuplicateKeyIndex.scanLimit` members, whose keys take the node path.
+    static let manyKeys = (0..<20).map { "k\($0): \($0)" }.joined(separator: "\n")
+
     /// Collections the flow path reads, and near misses it must leave to the tokens.
     static let values: [String] = [
         "b: {type: string, format: uuid}",
@@ -43,6 +46,10 @@ import Testing
         "b:   {  a:   1  ,  c:  2  }  ",
         "b: {é: ü, a: ∞}",
         "b:\n  {a: 1}",
+        // Keys handed on without a node when they can only be text, and those that cannot.
+        "nullable: 1\ntrue: 2\nnull_x: 3\nFalse: 4\nt: 5\nfalsey: 6\n2xx: 7\n/p: 9",
+        "b: {nullable: 1, true: 2, f: 3, false: 4, 10: 5, $x: 6}",
+        manyKeys,
     ]
 
     @Test(arguments: values)
@@ -85,6 +92,11 @@ import Testing
         "b: {a: 1}}",
         "b: [a]]",
         "b: {a: 1} - x",
+        "a: 1\ntrue: 2\ntrue: 3",
+        "b: 1\nc: 2\nb: 3",
+        manyKeys + "\nk3: again",
+        "b: {true: 1, true: 2}",
+        "b: 1\nNULL: 2",
     ]
 
     @Test(arguments: errors)
