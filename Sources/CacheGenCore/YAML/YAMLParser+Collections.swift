@@ -197,7 +197,8 @@ extension YAMLParser {
         }
     }
 
-    private func duplicateKey(_ key: String, first: SourceLocation, at location: SourceLocation) -> Diagnostic {
+    /// The error for `key` written a second time, at `location`, first at `first`.
+    func duplicateKey(_ key: String, first: SourceLocation, at location: SourceLocation) -> Diagnostic {
         .error("duplicate key \(quoted(key)); it was first used at \(first.line):\(first.column)", at: location)
     }
 

@@ -260,8 +260,8 @@ struct YAMLParser {
             Frame(
                 kind: kind, startLine: mark.line, startColumn: column, isAnchored: anchor != nil,
                 nodeCountAtStart: nodeCount))
-        // Most mappings in API descriptions have a few members: one allocation, not three.
-        if isMapping { top.members.reserveCapacity(4) }
+        // Most collections in API descriptions have a few entries: one allocation, not three.
+        if isMapping { top.members.reserveCapacity(4) } else { top.elements.reserveCapacity(4) }
     }
 
     /// Makes `frame` the innermost open collection.

@@ -55,6 +55,8 @@ struct YAMLScanner {
     var streamEnded = false
     /// Reused storage for scalars that need decoding.
     var scratch: [UInt8] = []
+    /// The scalars of the last collection read by `oneLineFlow(on:)`, in order.
+    var flowScalars: [LineScalar] = []
     /// The last located mark's line start, offset and column, for `nodeLocation(_:)`.
     var columnCache = (lineStart: -1, offset: 0, column: 1)
 
