@@ -97,9 +97,11 @@ enum OpenAPIFrontStage {
             defaults: Defaults(cache: rules.defaults, jsonKeys: .exact, dates: .iso8601), models: models,
             repositories: repositories, selection: chosen)
         var seen: Set<Diagnostic> = []
-        let all = (references.diagnostics + schemas.diagnostics + mapper.diagnostics + diagnostics + rules.diagnostics
-            + selection.diagnostics)
-            .filter { seen.insert($0).inserted }
+        let stages: [[Diagnostic]] = [
+            references.diagnostics, schemas.diagnostics, mapper.diagnostics, diagnostics, rules.diagnostics,
+            selection.diagnostics,
+        ]
+        let all = stages.joined().filter { seen.insert($0).inserted }
         return Result(
             spec: spec, diagnostics: all, operationsPresent: mapper.names.count,
             operationsGenerated: repositories.reduce(0) { $0 + $1.endpoints.count })
