@@ -21,28 +21,9 @@ private func location(_ line: Int, _ column: Int) -> SourceLocation {
     SourceLocation(file: fileName, line: line, column: column)
 }
 
-/// One input outside the reader's subset, or invalid, with the exact error it must produce.
-struct YAMLErrorCase: Sendable, CustomTestStringConvertible {
-    var name: String
-    var bytes: [UInt8]
-    var line: Int
-    var column: Int
-    var message: String
-
-    init(_ name: String, _ text: String, _ line: Int, _ column: Int, _ message: String) {
-        self.init(name, bytes: Array(text.utf8), line, column, message)
-    }
-
-    init(_ name: String, bytes: [UInt8], _ line: Int, _ column: Int, _ message: String) {
-        self.name = name
-        self.bytes = bytes
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    var testDescription: String { name }
-}
+/// One input outside the reader's subset, or invalid, with the exact error it must produce:
+/// the same shape as the JSON reader's cases.
+typealias YAMLErrorCase = SyntaxErrorCase
 
 @Suite struct YAMLReaderTests {
     // MARK: - Values
