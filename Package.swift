@@ -12,16 +12,30 @@ let package = Package(
         .library(name: "CachedClientRuntime", targets: ["CachedClientRuntime"]),
         .library(name: "CachedClientTesting", targets: ["CachedClientTesting"]),
         .plugin(name: "CacheGenPlugin", targets: ["CacheGenPlugin"]),
+        .plugin(name: "GenerateCachedClients", targets: ["GenerateCachedClients"]),
     ],
     targets: [
         .target(name: "CacheGenCore"),
         .executableTarget(name: "cachegen", dependencies: ["CacheGenCore"]),
         .plugin(name: "CacheGenPlugin", capability: .buildTool(), dependencies: ["cachegen"]),
+        .plugin(
+            name: "GenerateCachedClients",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-cached-clients",
+                    description: "Generate cached API clients from *.cachegen.json specs into the source tree"),
+                permissions: [.writeToPackageDirectory(reason: "Writes the generated Swift files next to the specs")]
+            ),
+            dependencies: ["cachegen"]
+        ),
         .target(name: "CachedClientRuntime"),
         .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),
         .testTarget(
             name: "CacheGenCoreTests", dependencies: ["CacheGenCore"], exclude: ["Specs", "YAML/OpenAPIFixtures", "OpenAPI/Documents"]),
         .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CacheGenCore"]),
+        // The plugins' shared file (Plugins/PluginsShared, by symlink) checked on Linux, and the
+        // command plugin run by `swift package` on a scratch package.
+        .testTarget(name: "CacheGenPluginTests", dependencies: ["CacheGenCore"]),
         // A child process for the kill -9 test: it writes entries until it is killed.
         // Not a product; a test dependency so that `swift test` builds it.
         .executableTarget(name: "StoreWriter", dependencies: ["CachedClientRuntime"], path: "Tests/StoreWriter"),

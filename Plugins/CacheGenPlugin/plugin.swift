@@ -7,78 +7,51 @@ import PackagePlugin
 /// A thin wrapper over `cachegen generate`: spec errors come back from the tool as
 /// `file:line:column: error:` lines, which SwiftPM and Xcode show at the spec's line.
 /// An overlay's document is an input of its command too, so editing either rebuilds.
+/// Packages and Xcode projects go through the same `commands(files:…)`, which leaves the
+/// choice of files to `CacheGenInputs` (shared with the command plugin).
 @main
 struct CacheGenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        let files = target.sourceFiles.map(\.url)
-        let specs = files.filter { $0.lastPathComponent.hasSuffix(".cachegen.json") }
-        let documents = specs.compactMap(documentOfOverlay)
-        let orphans = files.filter { isOpenAPIDocument($0) && !documents.contains($0.standardizedFileURL) }
-        for document in orphans {
-            Diagnostics.warning(
-                "CacheGenPlugin found the OpenAPI document \(document.lastPathComponent) in target '\(target.name)' but no overlay for it; add \(overlayName(for: document)) with { \"openapi\": \"\(document.lastPathComponent)\" } next to it to generate a cached client"
-            )
+        return try Self.commands(
+            files: target.sourceFiles.map(\.url), targetName: target.name,
+            workDirectory: context.pluginWorkDirectoryURL, tool: context.tool(named:))
+    }
+
+    /// One build command per spec of a target, and the target's warnings; the whole plugin
+    /// for both a package target and an Xcode target.
+    static func commands(
+        files: [URL], targetName: String, workDirectory: URL, tool: (String) throws -> PluginContext.Tool
+    ) throws -> [Command] {
+        let inputs = CacheGenInputs(files: files)
+        for warning in inputs.warnings(targetName: targetName, plugin: "CacheGenPlugin") {
+            Diagnostics.warning(warning)
         }
-        guard !specs.isEmpty else {
-            // A document without overlay was named above; one warning says what to add.
-            if !orphans.isEmpty { return [] }
-            Diagnostics.warning(
-                "CacheGenPlugin found no spec in target '\(target.name)'; add a file named Name.cachegen.json to its sources, or remove the plugin"
-            )
-            return []
-        }
-        let tool = try context.tool(named: "cachegen")
-        let outputDirectory = context.pluginWorkDirectoryURL.appending(path: "GeneratedSources")
-        return specs.map { spec in
+        guard !inputs.specs.isEmpty else { return [] }
+        let executable = try tool("cachegen").url
+        let outputDirectory = workDirectory.appending(path: "GeneratedSources")
+        return inputs.specs.map { spec in
             .buildCommand(
                 displayName: "Generating a cached client from \(spec.lastPathComponent)",
-                executable: tool.url,
+                executable: executable,
                 arguments: ["generate", spec.path, "--output", outputDirectory.path],
-                inputFiles: [spec] + (documentOfOverlay(spec).map { [$0] } ?? []),
-                outputFiles: Self.outputFileNames(for: spec).map { outputDirectory.appending(path: $0) }
+                inputFiles: CacheGenInputs.inputFiles(for: spec),
+                outputFiles: CacheGenInputs.outputFileNames(for: spec).map { outputDirectory.appending(path: $0) }
             )
         }
     }
+}
 
-    /// The document an overlay names (`"openapi": "api.yaml"`, relative to the overlay);
-    /// `nil` for a spec. Mirrors `Generator.documentPath(forOverlay:path:)`: plugins
-    /// cannot link library targets.
-    private func documentOfOverlay(_ spec: URL) -> URL? {
-        guard let data = try? Data(contentsOf: spec),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let relative = root["openapi"] as? String, !relative.isEmpty
-        else { return nil }
-        return URL(fileURLWithPath: relative, relativeTo: spec.deletingLastPathComponent()).standardizedFileURL
-    }
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
 
-    /// A YAML or JSON file (not a spec) whose first kilobyte has a top-level `openapi` key.
-    private func isOpenAPIDocument(_ file: URL) -> Bool {
-        let name = file.lastPathComponent.lowercased()
-        guard [".yaml", ".yml", ".json"].contains(where: name.hasSuffix), !name.hasSuffix(".cachegen.json"),
-            let handle = try? FileHandle(forReadingFrom: file)
-        else { return false }
-        defer { try? handle.close() }
-        let head = String(decoding: (try? handle.read(upToCount: 1024)) ?? Data(), as: UTF8.self)
-        return head.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("openapi:") || $0.contains("\"openapi\"") }
-    }
-
-    /// `petstore.yaml` → `petstore.cachegen.json`.
-    private func overlayName(for document: URL) -> String {
-        document.deletingPathExtension().lastPathComponent + ".cachegen.json"
-    }
-
-    /// Files per kind, the same for every spec. The set is fixed so that outputs are known
-    /// here, before the tool runs, without reading the spec (which may be JSON, YAML or an
-    /// OpenAPI document); declarations are spread over the shards by a stable hash.
-    static let shards = [("Models", 8), ("Repositories", 8), ("Mocks", 4)]
-
-    /// Mirrors `OutputLayout(forSpec:).fileNames`: plugins cannot link library targets.
-    static func outputFileNames(for spec: URL) -> [String] {
-        var name = spec.lastPathComponent
-        for suffix in [".json", ".yaml", ".yml", ".cachegen"] where name.hasSuffix(suffix) {
-            name.removeLast(suffix.count)
-        }
-        return shards.flatMap { kind, count in (0..<count).map { "\(name)+\(kind)\($0).cachegen.swift" } }
+/// The same plugin in an Xcode project: an app target's input files play the part of a
+/// package target's sources.
+extension CacheGenPlugin: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        try Self.commands(
+            files: target.inputFiles.map(\.url), targetName: target.displayName,
+            workDirectory: context.pluginWorkDirectoryURL, tool: context.tool(named:))
     }
 }
+#endif

@@ -63,7 +63,7 @@ import Testing
 
     @Test func thePluginNamesTheSameFiles() throws {
         let plugin = try String(
-            contentsOf: GoldenTests.repository.appendingPathComponent("Plugins/CacheGenPlugin/plugin.swift"), encoding: .utf8)
+            contentsOf: GoldenTests.repository.appendingPathComponent("Plugins/PluginsShared/CacheGenInputs.swift"), encoding: .utf8)
         let shards = OutputLayout.Kind.allCases.map { "(\"\($0.rawValue)\", \($0.shardCount))" }.joined(separator: ", ")
         #expect(plugin.contains("static let shards = [\(shards)]"))
         #expect(plugin.contains("\"\\(name)+\\(kind)\\($0).cachegen.swift\""))

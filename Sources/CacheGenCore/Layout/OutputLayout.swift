@@ -8,7 +8,7 @@
 /// file, so an edit recompiles only the files it touches. A shard with nothing in it is
 /// still written (as a comment), so the set of files never depends on the spec's contents.
 ///
-/// `Plugins/CacheGenPlugin/plugin.swift` mirrors the counts and names (plugins cannot link
+/// `Plugins/PluginsShared/CacheGenInputs.swift` mirrors the counts and names (plugins cannot link
 /// library targets); `OutputLayoutTests` checks that the two agree.
 public struct OutputLayout: Sendable, Hashable {
     /// Files holding the models.

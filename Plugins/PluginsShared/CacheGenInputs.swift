@@ -1,0 +1,82 @@
+import Foundation
+
+/// What cachegen finds among a target's files, and what it writes for each spec: the one
+/// place that decides it for the build plugin in a package, the build plugin in an Xcode
+/// project and the command plugin, so all three treat the same files alike.
+///
+/// Plain Foundation, no `PackagePlugin`: plugins cannot link library targets, so this file
+/// is shared by symlink (`PluginsShared/`) with each plugin and with `CacheGenPluginTests`,
+/// which checks it on Linux against the generator's own `OutputLayout`.
+struct CacheGenInputs: Sendable {
+    /// Every `*.cachegen.json` (a spec, or an overlay naming an OpenAPI document), in the
+    /// order the target lists them.
+    let specs: [URL]
+    /// OpenAPI documents that no overlay names: each gets a warning saying what to add.
+    let documentsWithoutOverlay: [URL]
+
+    /// Sorts a target's files (a package target's `sourceFiles`, an Xcode target's
+    /// `inputFiles`) into specs and documents without an overlay.
+    init(files: [URL]) {
+        specs = files.filter { $0.lastPathComponent.hasSuffix(".cachegen.json") }
+        let named = Set(specs.compactMap(Self.document(ofOverlay:)).map(\.path))
+        documentsWithoutOverlay = files.filter { Self.isOpenAPIDocument($0) && !named.contains($0.standardizedFileURL.path) }
+    }
+
+    /// The warnings for a target, one line each: a document without an overlay says what to
+    /// add, and a target with no spec at all says so (unless a document already explained it).
+    func warnings(targetName: String, plugin: String) -> [String] {
+        let documents = documentsWithoutOverlay.map { document in
+            "\(plugin) found the OpenAPI document \(document.lastPathComponent) in target '\(targetName)' but no overlay for it; add \(Self.overlayName(for: document)) with { \"openapi\": \"\(document.lastPathComponent)\" } next to it to generate a cached client"
+        }
+        guard specs.isEmpty, documents.isEmpty else { return documents }
+        return [
+            "\(plugin) found no spec in target '\(targetName)'; add a file named Name.cachegen.json to its sources, or remove the plugin"
+        ]
+    }
+
+    /// The files the generator reads for `spec`: the spec, and for an overlay its document,
+    /// so editing either reruns the build command.
+    static func inputFiles(for spec: URL) -> [URL] {
+        [spec] + (document(ofOverlay: spec).map { [$0] } ?? [])
+    }
+
+    /// The document an overlay names (`"openapi": "api.yaml"`, relative to the overlay);
+    /// `nil` for a spec. Mirrors `Generator.documentPath(forOverlay:path:)`.
+    static func document(ofOverlay spec: URL) -> URL? {
+        guard let data = try? Data(contentsOf: spec),
+            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let relative = root["openapi"] as? String, !relative.isEmpty
+        else { return nil }
+        return URL(fileURLWithPath: relative, relativeTo: spec.deletingLastPathComponent()).standardizedFileURL
+    }
+
+    /// A YAML or JSON file (not a spec) whose first kilobyte has a top-level `openapi` key.
+    static func isOpenAPIDocument(_ file: URL) -> Bool {
+        let name = file.lastPathComponent.lowercased()
+        guard [".yaml", ".yml", ".json"].contains(where: name.hasSuffix), !name.hasSuffix(".cachegen.json"),
+            let handle = try? FileHandle(forReadingFrom: file)
+        else { return false }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 1024)) ?? Data(), as: UTF8.self)
+        return head.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("openapi:") || $0.contains("\"openapi\"") }
+    }
+
+    /// `petstore.yaml` → `petstore.cachegen.json`.
+    static func overlayName(for document: URL) -> String {
+        document.deletingPathExtension().lastPathComponent + ".cachegen.json"
+    }
+
+    /// Files per kind, the same for every spec. The set is fixed so that outputs are known
+    /// before the tool runs, without reading the spec (which may be JSON, YAML or an
+    /// OpenAPI document); declarations are spread over the shards by a stable hash.
+    static let shards = [("Models", 8), ("Repositories", 8), ("Mocks", 4)]
+
+    /// Mirrors `OutputLayout(forSpec:).fileNames`: plugins cannot link library targets.
+    static func outputFileNames(for spec: URL) -> [String] {
+        var name = spec.lastPathComponent
+        for suffix in [".json", ".yaml", ".yml", ".cachegen"] where name.hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+        }
+        return shards.flatMap { kind, count in (0..<count).map { "\(name)+\(kind)\($0).cachegen.swift" } }
+    }
+}

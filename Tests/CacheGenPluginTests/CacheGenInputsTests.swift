@@ -1,0 +1,64 @@
+import CacheGenCore
+import Foundation
+import Testing
+
+/// The plugins' shared choice of files (`Plugins/PluginsShared/CacheGenInputs.swift`, linked
+/// into this target): what the build plugin in a package and in an Xcode project, and the
+/// command plugin, find among a target's files and promise to write.
+@Suite struct CacheGenInputsTests {
+    @Test func outputNamesAreTheGeneratorsLayout() {
+        for name in ["Accounts.cachegen.json", "petstore.yaml", "api.github.com.yaml", "News.V2.cachegen.json"] {
+            #expect(
+                CacheGenInputs.outputFileNames(for: URL(fileURLWithPath: "/p/\(name)"))
+                    == OutputLayout(forSpec: "/p/\(name)").fileNames)
+        }
+        #expect(CacheGenInputs.shards.map(\.0) == OutputLayout.Kind.allCases.map(\.rawValue))
+        #expect(CacheGenInputs.shards.map(\.1) == OutputLayout.Kind.allCases.map(\.shardCount))
+    }
+
+    @Test func findsSpecsOverlaysAndDocumentsWithoutOverlay() throws {
+        let folder = try Self.folder([
+            "Accounts.cachegen.json": #"{ "version": 1 }"#,
+            "Petstore.cachegen.json": #"{ "openapi": "docs/petstore.yaml" }"#,
+            "docs/petstore.yaml": "openapi: 3.0.3\ninfo:\n  title: Petstore\n",
+            "weather.json": "{\n  \"openapi\": \"3.1.0\"\n}",
+            "settings.json": #"{ "theme": "dark" }"#,
+            "Main.swift": "",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = ["Accounts.cachegen.json", "Petstore.cachegen.json", "docs/petstore.yaml", "weather.json",
+                     "settings.json", "Main.swift"].map { folder.appending(path: $0) }
+        let inputs = CacheGenInputs(files: files)
+
+        #expect(inputs.specs.map(\.lastPathComponent) == ["Accounts.cachegen.json", "Petstore.cachegen.json"])
+        #expect(inputs.documentsWithoutOverlay.map(\.lastPathComponent) == ["weather.json"])
+        #expect(CacheGenInputs.inputFiles(for: files[0]).map(\.lastPathComponent) == ["Accounts.cachegen.json"])
+        #expect(
+            CacheGenInputs.inputFiles(for: files[1]).map(\.path)
+                == [files[1].path, folder.appending(path: "docs/petstore.yaml").standardizedFileURL.path])
+        #expect(
+            inputs.warnings(targetName: "API", plugin: "CacheGenPlugin") == [
+                #"CacheGenPlugin found the OpenAPI document weather.json in target 'API' but no overlay for it; add weather.cachegen.json with { "openapi": "weather.json" } next to it to generate a cached client"#
+            ])
+    }
+
+    @Test func aTargetWithoutSpecsGetsOneWarningSayingWhatToAdd() {
+        let inputs = CacheGenInputs(files: [URL(fileURLWithPath: "/nowhere/Main.swift")])
+        #expect(inputs.specs.isEmpty)
+        #expect(
+            inputs.warnings(targetName: "App", plugin: "CacheGenPlugin") == [
+                "CacheGenPlugin found no spec in target 'App'; add a file named Name.cachegen.json to its sources, or remove the plugin"
+            ])
+    }
+
+    /// A temporary folder holding `files` (relative path → text).
+    static func folder(_ files: [String: String]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "CacheGenInputsTests-\(UUID().uuidString)")
+        for (path, text) in files {
+            let url = folder.appending(path: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return folder
+    }
+}
