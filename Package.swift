@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "FixtureServerSupport", path: "Tests/FixtureServerSupport"),
         .testTarget(
             name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime", "StoreWriter", "FixtureServerSupport"]),
+        // The code of every DocC article (one file per article), compiled and run against the
+        // Accounts client (Generated/ links to its golden files: always the generator's output).
+        .testTarget(name: "DocumentationTests", dependencies: ["CachedClientRuntime", "CachedClientTesting"]),
         .testTarget(
             name: "GeneratedClientTests",
             dependencies: ["CachedClientRuntime", "CachedClientTesting", "FixtureServerSupport"],
