@@ -50,6 +50,8 @@ public final class CachedClient: Sendable {
     /// Creates a client.
     ///
     /// - Parameters:
+    ///   - baseURL: the root every request path is appended to, such as
+    ///     `https://api.example.com/v1`; part of every key.
     ///   - store: where entries live; in memory unless the app passes a `FileCacheStore`.
     ///   - transport: how requests are sent; the seam for tests and custom stacks.
     ///   - partition: the signed-in user, so that user-scoped entries of one user are

@@ -45,8 +45,12 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
 
     /// Recreates a key from its parts, as a store does when it lists entries.
     ///
-    /// - Parameter path: the resolved path the entry was fetched from; stores group entries
-    ///   by it for `removeAll(endpoint:path:)`.
+    /// - Parameters:
+    ///   - text: the full canonical key, as `text` returns it.
+    ///   - endpoint: `Repository.method` of the entry.
+    ///   - partition: as `partition` returns it: `nil` for shared entries and signed-out ones.
+    ///   - path: the resolved path the entry was fetched from; stores group entries
+    ///     by it for `removeAll(endpoint:path:)`.
     public init(text: String, endpoint: String, partition: String?, path: String) {
         storage = Storage(text: text, endpoint: endpoint, partition: partition, path: path)
     }
