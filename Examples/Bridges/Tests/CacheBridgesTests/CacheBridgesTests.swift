@@ -25,7 +25,8 @@ func makeClient(baseURL: URL, store: any CacheStore) -> CachedClient {
         let metrics = TestMetrics()
         MetricsSystem.bootstrap(metrics)
         let logs = InMemoryLogHandler()
-        let logger = Logger(label: "cache", factory: { _ in logs })
+        var logger = Logger(label: "cache", factory: { _ in logs })
+        logger.logLevel = .debug
         let log = logCacheEvents(to: logger)
         let count = countCacheEvents()
 
@@ -36,6 +37,7 @@ func makeClient(baseURL: URL, store: any CacheStore) -> CachedClient {
         count(CacheEvent(kind: .store, endpoint: "AccountRepository.getAccounts", key: "bbc95b981f623086"))
         log(CacheEvent(kind: .error, endpoint: "AccountRepository.getAccount", key: "0f1e", message: "write failed: ENOSPC"))
 
+        try #require(logs.entries.count == 2)
         #expect(logs.entries.map(\.level) == [.debug, .warning])
         #expect(logs.entries.map(\.message.description) == ["cache fallback", "cache error"])
         #expect(logs.entries[0].metadata == ["endpoint": "AccountRepository.getAccounts", "key": "bbc95b981f623086", "age": "12s"])
