@@ -6,7 +6,7 @@ import Foundation
 /// key digest and an age, so they are safe to log.
 public struct CacheEvent: Sendable, Equatable, CustomStringConvertible {
     /// What happened.
-    public enum Kind: String, Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A stored entry was used without the network.
         case hit
         /// No usable entry was found.

@@ -54,4 +54,17 @@ import Testing
         #expect(CachedClient.Usage(bytes: 1_449_999, entries: 12).description == "12 entries, 1.4 MB")
         #expect(CachedClient.Usage(bytes: 20_500, entries: 3).description == "3 entries, 20.5 KB")
     }
+
+    @Test func aFileStoreNamesItsFolderAndLimits() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "cachegen-description-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try FileCacheStore(directory: folder, maxBytes: 50_000_000, maxAge: 604_800)
+        #expect(store.description == "FileCacheStore at \(folder.path) (maxBytes 50000000, maxAge 604800s)")
+        let plain = try FileCacheStore(directory: folder)
+        #expect(plain.description == "FileCacheStore at \(folder.path)")
+    }
+
+    @Test func everyEventKindIsListed() {
+        #expect(CacheEvent.Kind.allCases.map(\.rawValue) == ["hit", "miss", "stale", "fallback", "store", "evict", "revalidated", "error"])
+    }
 }
