@@ -27,7 +27,7 @@ cp "$(dirname "$bin")"/symbolgraph/CachedClientRuntime.symbols.json \
    "$(dirname "$bin")"/symbolgraph/CachedClientRuntime@*.symbols.json "$graphs/"
 
 echo "== every public symbol has a summary"
-python3 Scripts/check-doc-summaries.py "$graphs" CachedClientRuntime
+python3 Scripts/check-doc-summaries.py "$(dirname "$bin")/symbolgraph" CachedClientRuntime CachedClientTesting
 
 echo "== every article's Swift code is in a compiled file"
 python3 Scripts/check-doc-snippets.py
