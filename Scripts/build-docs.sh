@@ -21,6 +21,9 @@ if [ ! -x "$docc" ]; then
 fi
 
 echo "== symbol graphs"
+# dump-symbol-graph reads every module of the package, test modules included, so they must be
+# built: a no-op after `swift test`.
+swift build --build-tests >"$log" 2>&1 || { cat "$log"; exit 1; }
 swift package dump-symbol-graph --skip-synthesized-members >"$log" 2>&1 || { cat "$log"; exit 1; }
 bin="$(swift build --show-bin-path)"
 cp "$(dirname "$bin")"/symbolgraph/CachedClientRuntime.symbols.json \
