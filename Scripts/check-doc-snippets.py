@@ -37,7 +37,9 @@ def main():
             continue
         files = sorted(set(re.findall(r"`((?:Tests|Examples|Sources|Stores)/[^`\s]+\.swift)`", text)))
         if not files:
-            problems.append(f"{name}: has Swift code but names no compiled file holding it")
+            problems.append(
+                f"{name}: has Swift code but names no compiled file holding it; add a sentence such as "
+                "'The code on this page is compiled in `Tests/SomeTests/File.swift`.' naming each file")
             continue
         sources = []
         for path in files:
@@ -51,7 +53,9 @@ def main():
             checked += 1
             if not any(contains(source, needle) for source in sources):
                 first = needle[0] if needle else ""
-                problems.append(f"{name}: a Swift block starting '{first}' is not in {', '.join(files)}")
+                problems.append(
+                    f"{name}: a Swift block starting '{first}' is not, line for line, in {', '.join(files)}; "
+                    "copy it from there (blank lines and indentation may differ)")
     for problem in problems:
         print(f"error: {problem}")
     print(f"{checked} Swift blocks checked against compiled files, {len(problems)} problems")
