@@ -46,7 +46,7 @@ struct CacheStoreConformanceTests {
         let ids = (CacheStoreConformance.checks + CacheStoreConformance.leasingChecks).map(\.id)
         #expect(Set(ids).count == ids.count)
         #expect(CacheStoreConformance.checks.count == 24)
-        #expect(CacheStoreConformance.leasingChecks.count == 6)
+        #expect(CacheStoreConformance.leasingChecks.count == 7)
     }
 
     /// A check of a limit the store was not declared to support says so instead of passing.
