@@ -43,7 +43,8 @@ let package = Package(
         // real server. Not a product.
         .target(name: "FixtureServerSupport", path: "Tests/FixtureServerSupport"),
         .testTarget(
-            name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime", "StoreWriter", "FixtureServerSupport"]),
+            name: "CachedClientRuntimeTests",
+            dependencies: ["CachedClientRuntime", "CachedClientTesting", "StoreWriter", "FixtureServerSupport"]),
         // The code of every DocC article (one file per article), compiled and run against the
         // Accounts client (Generated/ links to its golden files: always the generator's output).
         .testTarget(name: "DocumentationTests", dependencies: ["CachedClientRuntime", "CachedClientTesting"]),
