@@ -1,0 +1,64 @@
+import Foundation
+import Observation
+
+/// Waits, without sleeping, until `condition` (which reads observable state) holds: it
+/// re-checks after each change of what it read.
+@MainActor
+func waitUntil(_ condition: @escaping @MainActor () -> Bool) async {
+    while !condition() {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            withObservationTracking {
+                _ = condition()
+            } onChange: {
+                continuation.resume()
+            }
+        }
+    }
+}
+
+/// Counts the change notifications of each tracked property, counted as they are sent
+/// (observers are told before each change); tracking is renewed after each one.
+@MainActor
+final class ChangeCounter {
+    private(set) var counts: [String: Int] = [:]
+
+    func track(_ name: String, _ read: @escaping @MainActor () -> Void) {
+        withObservationTracking {
+            read()
+        } onChange: { [weak self] in
+            MainActor.assumeIsolated { self?.counts[name, default: 0] += 1 }
+            Task { @MainActor [weak self] in self?.track(name, read) }
+        }
+    }
+
+    /// Every tracked property's count, zero included, for one comparison.
+    func snapshot(_ names: [String]) -> [String: Int] {
+        Dictionary(uniqueKeysWithValues: names.map { ($0, counts[$0] ?? 0) })
+    }
+}
+
+/// The values a property took, read after each change (changes within one job of the main
+/// actor show as one).
+@MainActor
+final class ValueRecorder<Value> {
+    private(set) var values: [Value] = []
+    private let read: @MainActor () -> Value
+
+    init(_ read: @escaping @MainActor () -> Value) {
+        self.read = read
+        values = [read()]
+        track()
+    }
+
+    private func track() {
+        withObservationTracking {
+            _ = read()
+        } onChange: { [weak self] in
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.values.append(self.read())
+                self.track()
+            }
+        }
+    }
+}
