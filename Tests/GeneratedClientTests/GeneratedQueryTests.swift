@@ -61,16 +61,48 @@ struct GeneratedQueryTests {
     }
 }
 
-/// Waits, without sleeping, until `condition` (which reads observable state) holds.
+/// Waits, without sleeping, until `condition` (which reads observable state) holds;
+/// cancellation (the suite's time limit) ends the wait, so a failing test does not hang.
 @MainActor
 func waitUntil(_ condition: @escaping @MainActor () -> Bool) async {
-    while !condition() {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            withObservationTracking {
-                _ = condition()
-            } onChange: {
-                continuation.resume()
+    while !condition(), !Task.isCancelled {
+        let wake = Wake()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                wake.set(continuation)
+                withObservationTracking {
+                    _ = condition()
+                } onChange: {
+                    wake.resume()
+                }
             }
+        } onCancel: {
+            wake.resume()
         }
+    }
+}
+
+/// A continuation resumed once, by a change or a cancellation, whichever comes first.
+final class Wake: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var resumed = false
+
+    func set(_ continuation: CheckedContinuation<Void, Never>) {
+        let resumeNow = lock.withLock {
+            if resumed { return true }
+            self.continuation = continuation
+            return false
+        }
+        if resumeNow { continuation.resume() }
+    }
+
+    func resume() {
+        let continuation = lock.withLock {
+            resumed = true
+            defer { self.continuation = nil }
+            return self.continuation
+        }
+        continuation?.resume()
     }
 }

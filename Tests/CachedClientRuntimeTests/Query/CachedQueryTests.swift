@@ -119,6 +119,7 @@ struct CachedQueryTests {
             invalidating: [Invalidation(Fixtures.endpoint(), path: "/accounts/{id}") { $0.setPathParameter("id", "1") }])
 
         await waitUntil { query.value == Fixtures.aliceLater && !query.isLoading }
+        await mainActorJobsEnqueuedSoFar()  // The recorder reads each value in a job of its own.
         // The old value stays on screen while the refetch runs: no empty list in between.
         #expect(values.values == [Fixtures.alice, Fixtures.aliceLater])
         #expect(try await setup.log() == ["GET /v1/accounts/1", "PATCH /v1/accounts/1", "GET /v1/accounts/1"])
@@ -151,6 +152,7 @@ struct CachedQueryTests {
         setup.client.setPartition("user-2")
 
         await waitUntil { query.value == Self.bob }
+        await mainActorJobsEnqueuedSoFar()  // The recorder reads each value in a job of its own.
         #expect(values.values == [Fixtures.alice, nil, Self.bob])
         // Shared entries are everybody's: that query neither cleared nor asked again.
         #expect(shared.value == Self.other && !shared.isLoading)
@@ -166,8 +168,6 @@ struct CachedQueryTests {
         await stale.load()
         await fresh.load()
 
-        // Neither is stale yet: the signal asks nothing.
-        setup.client.networkBecameAvailable()
         setup.clock.advance(by: 120)
         #expect(stale.isStale && !fresh.isStale)
         try await setup.setRoute("/v1/accounts/1", json: Fixtures.aliceLater)
@@ -189,6 +189,8 @@ struct CachedQueryTests {
 
         // Not stale, nothing removed: becoming active costs one look at a counter.
         setup.client.appBecameActive()
+        await mainActorJobsEnqueuedSoFar()
+        #expect(!query.isLoading)
         try await setup.makeClient().removeAll()
         setup.client.appBecameActive()
 
