@@ -11,6 +11,10 @@ struct TypeDeclaration: Sendable, Hashable {
     /// itself through them.
     var isIndirect = false
     var name: String
+    /// Attributes written on lines of their own before the declaration (`@MainActor`).
+    var attributes: [String] = []
+    /// A compilation condition (`canImport(Observation)`) the declaration is wrapped in.
+    var condition: String?
     var conformances: [String] = []
     var members: [Declaration] = []
 }

@@ -56,7 +56,9 @@ struct SwiftRenderer: Sendable {
     }
 
     private func render(_ type: TypeDeclaration, into writer: inout LineWriter) {
+        if let condition = type.condition { writer.write("#if \(condition)") }
         doc(type.doc, into: &writer)
+        for attribute in type.attributes { writer.write(attribute) }
         let conformances = type.conformances.isEmpty ? "" : ": " + type.conformances.joined(separator: ", ")
         // Extensions take no modifier: their members say their own.
         let modifier = type.kind == .extension ? "" : modifiers(type.visibility, isStatic: false)
@@ -71,6 +73,7 @@ struct SwiftRenderer: Sendable {
             }
         }
         writer.write("}")
+        if type.condition != nil { writer.write("#endif") }
     }
 
     /// Cases and stored properties sit together; anything with a body or a doc comment

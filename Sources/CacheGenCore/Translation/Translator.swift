@@ -1,6 +1,6 @@
 /// Turns a validated spec into the Swift code model. Each construct (models, enums, and
-/// per repository its protocol, convenience extension, live implementation, endpoint
-/// constants and requests, and mock) is made by its own extension and returns its own
+/// per repository its protocol, convenience extension, live query factories, live
+/// implementation, endpoint constants and requests, and mock) is made by its own extension and returns its own
 /// declarations, so they can be placed wherever the output needs them.
 ///
 /// All naming goes through `SwiftNaming`; this type decides structure only and never
@@ -65,6 +65,7 @@ struct Translator: Sendable {
             declarations: [
                 .type(repositoryProtocol(repository, methods)),
                 .type(repositoryExtension(repository, methods)),
+            ] + (queryExtension(repository, methods).map { [.type($0)] } ?? []) + [
                 .type(liveRepository(repository, methods)),
             ])
         let mock = SwiftFile.Section(title: "\(title) mock", declarations: [.type(mockRepository(repository, methods))])

@@ -18,7 +18,7 @@ struct SpecValidator {
         "CachedClientRuntime", "CachedValue", "CachePolicy", "CacheScope", "CacheRule", "CachedClient",
         "CacheStore", "CacheEntry", "CacheKey", "Endpoint", "EndpointRequest", "JSONCoding", "HTTPTransport",
         "CachedClientError", "CacheEvent", "AsyncThrowingStream", "Invalidation", "Indirect", "MockNotImplemented",
-        "MockStream",
+        "MockStream", "CachedQuery",
         // Protocols and nested types generated code names unqualified.
         "CaseIterable", "CodingKey", "CodingKeys", "RawRepresentable", "Endpoints", "Requests",
     ]
@@ -162,7 +162,7 @@ struct SpecValidator {
                 continue
             }
             var names = [SwiftNaming.memberName(endpoint.name.name)]
-            if endpoint.cache != nil, endpoint.response != nil { names.append(names[0] + "Stream") }
+            if endpoint.cache != nil, endpoint.response != nil { names += [names[0] + "Stream", names[0] + "Query"] }
             if let name = names.first(where: { methods[$0] != nil }), let first = methods[name] {
                 report(
                     "endpoint \(quoted(endpoint.name.name)) becomes the method \(name), like \(quoted(first.name)) at \(first.location.line):\(first.location.column); rename one of them",

@@ -8,7 +8,7 @@ import Foundation
 // a write waiting its turn can store afterwards); it waits for the writes of the keys it
 // covers that are already under way, so none lands after it; and it drops the values again
 // after (so a value read from the store while it was removing cannot stay in memory).
-// Writes of other keys go on meanwhile.
+// Writes of other keys go on meanwhile. Live queries showing a removed key are told last.
 
 extension CachedClient {
     /// What the store holds, for a settings screen ("Cached data: 12 MB").
@@ -112,6 +112,7 @@ extension CachedClient {
         defer {
             writes.recordRemoval(scope, dropping: matches)
             memory.removeAll(where: matches)
+            queries.removed(matching: matches)
         }
         await writes.wait(for: matches)
         try await removeStored(store)

@@ -37,6 +37,9 @@ public final class CachedClient: Sendable {
     let fetches = RequestMerger<FlightKey>()
     /// `staleWhileRevalidate` refreshes running in the background, one per key.
     let refreshes = Locked<[FlightKey: Task<Void, Never>]>([:])
+    /// The live queries over this client, told of removals, partition switches, stored
+    /// answers and the app's lifecycle signals.
+    let queries = QueryRegistry()
     /// The signed-in user, and how many times it was set: a call joins only fetches that
     /// started under the same user and after the same removals.
     private let currentPartition: Locked<PartitionState>
@@ -120,6 +123,7 @@ public final class CachedClient: Sendable {
     public func setPartition(_ partition: String?) {
         currentPartition.withLock { $0 = PartitionState(partition: partition, switches: $0.switches + 1) }
         memory.removeAll { key in key.partition != nil && key.partition != partition }
+        queries.broadcast(.partitionChanged)
     }
 
     // MARK: - Entry points called by generated code
@@ -135,6 +139,7 @@ public final class CachedClient: Sendable {
             return .fresh(value: try await response(for: request, endpoint: endpoint, as: type))
         }
         let call = try makeCall(request, endpoint: endpoint, rule: rule)
+        if let probe = QueryProbe.current { probe.record(queryRecord(call)) }
         switch policy ?? rule.policy {
         case .networkOnly:
             return .fresh(value: try await sharedFetch(call, validating: nil, as: type))

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The live queries of one client: what the client pushes to them (removals through it,
+/// partition switches, answers it stores, the app's lifecycle signals).
+///
+/// It holds handlers, never queries: a query's handler captures it weakly, and the query's
+/// `QueryLifetime` unregisters it when the query goes, so a query nobody holds leaves no
+/// registration behind. Handlers are called outside the lock, on the caller's thread; a
+/// query hops to the main actor itself.
+final class QueryRegistry: Sendable {
+    /// What a registered query is told.
+    enum Signal: Sendable {
+        /// Entries of its key were removed through the client (an invalidation or a `removeAll…`).
+        case removed
+        /// The client's partition was set.
+        case partitionChanged
+        /// The app said the network is back or the app became active.
+        case lifecycle
+        /// The client stored an answer for its key; `version` orders these per key.
+        case stored(any Sendable, version: UInt64)
+    }
+
+    typealias Handler = @Sendable (Signal) -> Void
+
+    private struct Registration {
+        let key: CacheKey
+        let handler: Handler
+    }
+
+    private struct State {
+        var lastID: UInt64 = 0
+        var registrations: [UInt64: Registration] = [:]
+        /// Registration ids per key text, and the number of answers stored for each.
+        var byKey: [String: (ids: Set<UInt64>, version: UInt64)] = [:]
+    }
+
+    private let state = Locked(State())
+
+    /// Registers a handler for a query showing `key`; returns the id to unregister with.
+    func register(_ key: CacheKey, handler: @escaping Handler) -> UInt64 {
+        state.withLock { state in
+            state.lastID += 1
+            state.registrations[state.lastID] = Registration(key: key, handler: handler)
+            state.byKey[key.text, default: ([], 0)].ids.insert(state.lastID)
+            return state.lastID
+        }
+    }
+
+    /// Removes a registration; nothing of it stays.
+    func unregister(_ id: UInt64) {
+        state.withLock { state in
+            guard let registration = state.registrations.removeValue(forKey: id) else { return }
+            let text = registration.key.text
+            state.byKey[text]?.ids.remove(id)
+            if state.byKey[text]?.ids.isEmpty == true { state.byKey[text] = nil }
+        }
+    }
+
+    /// The number of answers stored so far for `key` while a query showed it.
+    func version(of key: CacheKey) -> UInt64 {
+        state.withLock { $0.byKey[key.text]?.version ?? 0 }
+    }
+
+    /// The number of registrations; for tests ("a released query leaves nothing behind").
+    var count: Int {
+        state.withLock { $0.registrations.count }
+    }
+
+    /// Tells the queries whose key `matches` covers that their entries were removed.
+    func removed(matching matches: (CacheKey) -> Bool) {
+        let handlers = state.withLock { state in
+            state.registrations.values.filter { matches($0.key) }.map(\.handler)
+        }
+        for handler in handlers { handler(.removed) }
+    }
+
+    /// Tells every query.
+    func broadcast(_ signal: Signal) {
+        let handlers = state.withLock { state in state.registrations.values.map(\.handler) }
+        for handler in handlers { handler(signal) }
+    }
+
+    /// Hands an answer just stored for `key` to the queries showing it; one lock when none does.
+    func stored(_ key: CacheKey, value: any Sendable) {
+        let delivery = state.withLock { state -> ([Handler], UInt64)? in
+            guard !state.registrations.isEmpty, var entry = state.byKey[key.text] else { return nil }
+            entry.version += 1
+            state.byKey[key.text] = entry
+            return (entry.ids.compactMap { state.registrations[$0]?.handler }, entry.version)
+        }
+        guard let (handlers, version) = delivery else { return }
+        for handler in handlers { handler(.stored(value, version: version)) }
+    }
+}
