@@ -30,11 +30,15 @@ product() {
   esac
 }
 
+# Release build with AddressSanitizer and libFuzzer's coverage; -enable-testing lets the
+# targets `@testable import` the product's internal readers. Cached by SwiftPM in Fuzz/.build.
 build() {
-  swift build --package-path Fuzz -c release --product "$1" \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing 2>&1 |
-    grep -v -e "Cannot export local symbol '__asan_extra_spill_area'" -e '^\[' || true
-  [ -x "$(swift build --package-path Fuzz -c release --show-bin-path)/$1" ]
+  local log status=0
+  log=$(swift build --package-path Fuzz -c release --product "$1" \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing 2>&1) || status=$?
+  # gold's note about an ASan symbol is noise; progress lines too.
+  printf '%s\n' "$log" | grep -v -e "Cannot export local symbol '__asan_extra_spill_area'" -e '^\[' || true
+  return "$status"
 }
 
 # Seed folders for a target: checked-in seeds first, then what the repository (and the
@@ -89,8 +93,11 @@ case "${1:-}" in
   --build)
     for target in $targets; do build "$(product "$target")"; done
     exit 0 ;;
-  "" | -h | --help)
+  -h | --help)
     sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0 ;;
+  "")
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2 ;;
 esac
 
@@ -108,9 +115,11 @@ dict=$(dictionary "$target")
 read -r -a seed_folders <<<"$(seeds "$target" | tr '\n' ' ')"
 
 # The Swift runtime's crash handler would fight AddressSanitizer over the crashed process;
-# libFuzzer's own report names the input. ASan checks leaks too.
+# libFuzzer's own report names the input. Leaks are checked, except what Swift globals
+# hold from their one-time initialization (see Fuzz/lsan.supp).
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/Fuzz/lsan.supp:print_suppressions=0}
 status=0
 "$binary" -timeout=1 -rss_limit_mb=512 -max_len=65536 -max_total_time="$seconds" -print_final_stats=1 \
   -artifact_prefix="$findings/" ${dict:+-dict="$dict"} "$@" "$corpus" "${seed_folders[@]}" || status=$?
