@@ -11,8 +11,14 @@ struct CacheFileFormatFuzzRegressionTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("FuzzRegressions")
 
-    static func bytes(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+    /// The input as the target decoded it: with its trailing checksum recomputed, which the
+    /// target does so that mutations reach past the checksum.
+    static func fileWithChecksum(_ name: String) throws -> [UInt8] {
+        var bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+        let body = bytes.count - CacheFileFormat.checksumSize
+        let checksum = bytes.withUnsafeBytes { XXH64.hash(UnsafeRawBufferPointer(rebasing: $0[0..<body])) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(body..., with: $0) }
+        return bytes
     }
 
     /// A sound header and checksum around a freshness block whose numbers are impossible
@@ -20,7 +26,7 @@ struct CacheFileFormatFuzzRegressionTests {
     /// It was reported as `keyMismatch` ("stored under a different key") for any other key
     /// and as `malformed` only for its own: corruption must read as corruption under every key.
     @Test func impossibleFreshnessIsMalformedUnderEveryKey() throws {
-        let file = try Self.bytes("cache-file-negative-freshness-other-key")
+        let file = try Self.fileWithChecksum("cache-file-negative-freshness-other-key")
         let ownKey = "endpoint empty\nmethod GET\nbase https://api.example.com\npath /\nshape 3f2a9c"
         file.withUnsafeBytes { bytes in
             #expect(CacheFileFormat.decode(bytes, keyText: ownKey) == .failure(.malformed))
