@@ -44,7 +44,10 @@ enum HTTPDate {
         let time = seconds - days * 86_400
         let weekday = weekdays[((days % 7) + 11) % 7]  // 1970-01-01 was a Thursday.
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday), \(two(day)) \(monthNames[month - 1]) \(year) \(two(time / 3_600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+        // IMF-fixdate's year is four digits: 0997, not 997, or `parse` would not read it back.
+        let digits = String(year)
+        let fourDigitYear = year >= 0 && digits.count < 4 ? String(repeating: "0", count: 4 - digits.count) + digits : digits
+        return "\(weekday), \(two(day)) \(monthNames[month - 1]) \(fourDigitYear) \(two(time / 3_600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
     }
 
     private static func make(year: Int, month: String, day: Int, time: String) -> Date? {

@@ -197,8 +197,9 @@ enum CacheFileFormat {
 
     /// Checks a whole file and finds its parts, or says why it is not an entry for `keyText`.
     ///
-    /// Order matters for the reported reason: structure first, then the checksum, then the
-    /// key, so a corrupted key reads as corruption rather than as another key's entry.
+    /// Order matters for the reported reason: structure first (the header, then, after the
+    /// checksum, the freshness numbers), then the key, so a corrupted file reads as
+    /// corruption under every key rather than as another key's entry.
     static func decode(_ bytes: UnsafeRawBufferPointer, keyText: String) -> Result<Layout, Problem> {
         let expected: Int
         switch fileSize(header: bytes) {
@@ -225,17 +226,11 @@ enum CacheFileFormat {
         }
 
         let textStart = fixedHeaderSize + endpointCount
-        let storedText = UnsafeRawBufferPointer(start: base + textStart, count: textCount)
-        let matches = keyText.utf8.withContiguousStorageIfAvailable { expected -> Bool in
-            guard expected.count == textCount else { return false }
-            guard let expectedBase = expected.baseAddress, textCount > 0 else { return true }
-            return memcmp(expectedBase, base + textStart, textCount) == 0
-        } ?? storedText.elementsEqual(keyText.utf8)
-        guard matches else { return .failure(.keyMismatch) }
-
         let etagStart = textStart + textCount
         let lastModifiedStart = etagStart + etagCount
         let freshnessStart = lastModifiedStart + lastModifiedCount
+        // The freshness numbers are structure too: checked before the key, so a file with
+        // impossible ones reads as malformed under every key, never as another key's entry.
         var freshness: ServerFreshness?
         if freshnessCount > 0 {
             let values = (0..<4).map { Double(bitPattern: load(UInt64.self, base, freshnessStart + 8 * $0)) }
@@ -246,6 +241,14 @@ enum CacheFileFormat {
                 staleIfError: flags & hasStaleIfError == 0 ? nil : values[2],
                 staleWhileRevalidate: flags & hasStaleWhileRevalidate == 0 ? nil : values[3])
         }
+
+        let storedText = UnsafeRawBufferPointer(start: base + textStart, count: textCount)
+        let matches = keyText.utf8.withContiguousStorageIfAvailable { expected -> Bool in
+            guard expected.count == textCount else { return false }
+            guard let expectedBase = expected.baseAddress, textCount > 0 else { return true }
+            return memcmp(expectedBase, base + textStart, textCount) == 0
+        } ?? storedText.elementsEqual(keyText.utf8)
+        guard matches else { return .failure(.keyMismatch) }
         return .success(Layout(
             date: date,
             etag: flags & hasETag == 0 ? nil : string(base, etagStart, etagCount),

@@ -1,0 +1,2 @@
+// Declarations only (include/LibFuzzerDriver.h); libFuzzer defines the driver.
+#include "LibFuzzerDriver.h"
