@@ -4,7 +4,8 @@ import PostgresCacheStore
 // The child process of the many-process tests and benchmarks (a real separate process on
 // the same database). Modes, each printing `READY` when set up and `DONE …` when finished:
 // - `remove-partition <url> <namespace> <partition>`: removes one partition, then exits.
-// - further modes (fleet collapsing, lease holders, benchmark load) in ChildModes.swift.
+// - `fetch …`: one process of the fleet-collapsing tests and benchmark (see `ChildModes.fetch`).
+// - `hits …`: one process of the hits-per-second benchmark (see `ChildModes.hits`).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     try await ChildModes.run(arguments)
