@@ -25,7 +25,7 @@ extension CachedClient {
     ) async throws -> T {
         let flightKey = FlightKey(call, type)
         let value = try await fetches.run(flightKey) {
-            try await self.fetch(call, validating: entry, as: type)
+            try await self.collapsedFetch(call, validating: entry, as: type)
         }
         guard let typed = value as? T else {
             throw CachedClientError.decodingFailed(endpoint: call.endpoint.name, reason: "internal: shared result of another type")
@@ -34,8 +34,9 @@ extension CachedClient {
     }
 
     /// One network round trip for a cached endpoint: decode, store, and revalidate `entry`
-    /// with its validators when it has any.
-    private func fetch<T: Decodable & Sendable>(
+    /// with its validators when it has any. (`collapsedFetch` decides whether this process
+    /// sends it or takes another process's answer.)
+    func fetch<T: Decodable & Sendable>(
         _ call: Call, validating entry: CacheEntry?, as type: T.Type
     ) async throws -> T {
         let validators = entry.flatMap { $0.etag == nil && $0.lastModified == nil ? nil : $0 }

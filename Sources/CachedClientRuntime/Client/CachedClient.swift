@@ -42,6 +42,8 @@ public final class CachedClient: Sendable {
     private let currentPartition: Locked<PartitionState>
     /// `baseURL` in the form keys hold, worked out once rather than on every call.
     let canonicalBase: String
+    /// How requests are collapsed with other processes through a `CacheStoreLeasing` store.
+    let collapsing: RequestCollapsing
 
     /// The most body bytes the in-memory layer holds, whatever `memoryCacheLimit` says, so
     /// that a few large lists cannot take an app's memory.
@@ -64,6 +66,8 @@ public final class CachedClient: Sendable {
     ///   - memoryCacheLimit: how many entries, with their decoded values, the in-memory layer
     ///     keeps (least recently used out first, and never more than `memoryCacheByteLimit`
     ///     bytes of bodies); 0 turns it off.
+    ///   - collapsing: how identical requests of many processes become one when the store
+    ///     adopts `CacheStoreLeasing`; ignored otherwise.
     public init(
         baseURL: URL,
         store: any CacheStore = MemoryCacheStore(),
@@ -72,7 +76,8 @@ public final class CachedClient: Sendable {
         headers: @escaping @Sendable () async throws -> [String: String] = { [:] },
         now: @escaping @Sendable () -> Date = { Date() },
         events: @escaping @Sendable (CacheEvent) -> Void = { _ in },
-        memoryCacheLimit: Int = 100
+        memoryCacheLimit: Int = 100,
+        collapsing: RequestCollapsing = RequestCollapsing()
     ) {
         self.baseURL = baseURL
         self.store = store
@@ -82,6 +87,7 @@ public final class CachedClient: Sendable {
         self.currentPartition = Locked(PartitionState(partition: partition, switches: 0))
         self.memory = MemoryLayer(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit)
         self.canonicalBase = CacheKey.canonicalBase(baseURL)
+        self.collapsing = collapsing
     }
 
     /// The signed-in user; user-scoped entries are stored and looked up under it.

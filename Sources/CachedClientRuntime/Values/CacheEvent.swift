@@ -23,6 +23,12 @@ public struct CacheEvent: Sendable, Equatable, CustomStringConvertible {
         case revalidated
         /// The cache failed (read, write or decode); the call went on without it.
         case error
+        /// The answer came from another process's request for the same key, through a store
+        /// that adopts `CacheStoreLeasing`: this call waited for it and sent none.
+        case collapsed
+        /// A call stopped waiting for another process's request for the same key after
+        /// `RequestCollapsing.maxWait` and sent its own.
+        case collapseTimeout
     }
 
     /// What happened.
