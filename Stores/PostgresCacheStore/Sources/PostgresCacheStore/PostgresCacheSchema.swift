@@ -124,12 +124,12 @@ enum PostgresCacheSchema {
     @discardableResult
     static func migrate(_ client: PostgresClient, namespace ns: String, to version: Int = currentVersion) async throws -> Int {
         try await client.withConnection { connection in
-            try await connection.query("BEGIN", logger: PostgresCacheStore.logger)
+            try await connection.run("BEGIN", logger: PostgresCacheStore.logger)
             do {
                 // One lock per namespace: concurrent openers wait here, then see the tables.
-                try await connection.query(
+                try await connection.run(
                     "SELECT pg_advisory_xact_lock(hashtext(\(ns + "_schema")))", logger: PostgresCacheStore.logger)
-                try await connection.query(
+                try await connection.run(
                     "CREATE TABLE IF NOT EXISTS \(unescaped: ns)_schema (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)",
                     logger: PostgresCacheStore.logger)
                 var found = 0
@@ -143,19 +143,19 @@ enum PostgresCacheSchema {
                 if found < version {
                     for step in steps[found..<version] {
                         for statement in step {
-                            try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresCacheStore.logger)
+                            try await connection.run(PostgresQuery(unsafeSQL: statement), logger: PostgresCacheStore.logger)
                         }
                     }
-                    try await connection.query(
+                    try await connection.run(
                         """
                         INSERT INTO \(unescaped: ns)_schema (id, version) VALUES (1, \(version))
                         ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version
                         """, logger: PostgresCacheStore.logger)
                 }
-                try await connection.query("COMMIT", logger: PostgresCacheStore.logger)
+                try await connection.run("COMMIT", logger: PostgresCacheStore.logger)
                 return found
             } catch {
-                try? await connection.query("ROLLBACK", logger: PostgresCacheStore.logger)
+                try? await connection.run("ROLLBACK", logger: PostgresCacheStore.logger)
                 throw error
             }
         }

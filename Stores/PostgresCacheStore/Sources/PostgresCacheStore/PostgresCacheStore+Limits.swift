@@ -25,14 +25,17 @@ extension PostgresCacheStore {
         let rows = try await client.query(
             "SELECT coalesce(sum(bytes), 0)::bigint, coalesce(sum(entries), 0)::bigint FROM \(unescaped: usage)",
             logger: Self.logger)
-        for try await (bytes, entries) in rows.decode((Int64, Int64).self) { return (Int(bytes), Int(entries)) }
-        return (0, 0)
+        var totals = (bytes: 0, entries: 0)
+        for try await (bytes, entries) in rows.decode((Int64, Int64).self) { totals = (Int(bytes), Int(entries)) }
+        return totals
     }
 
-    /// Applies `maxAge` and `maxBytes` now, whatever the running total says.
+    /// Applies `maxAge` and `maxBytes` now, whatever the running total says, and deletes
+    /// claims whose holders died without releasing them.
     public func trim() async throws {
         try await ensureSchema()
         try await deleteExpired()
+        try await deleteExpiredLeases()
         try await applyLimits(totalBefore: try await totalSize())
     }
 

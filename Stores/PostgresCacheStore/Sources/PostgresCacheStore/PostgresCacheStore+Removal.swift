@@ -35,18 +35,18 @@ extension PostgresCacheStore {
         let removals = removals
         let channel = namespace + "_removals"
         let announced: Int64 = try await client.withConnection { connection in
-            try await connection.query("BEGIN", logger: Self.logger)
+            try await connection.run("BEGIN", logger: Self.logger)
             do {
-                try await connection.query(query, logger: Self.logger)
+                try await connection.run(query, logger: Self.logger)
                 var count: Int64 = 0
                 let rows = try await connection.query(
                     "UPDATE \(unescaped: removals) SET count = count + 1 WHERE id = 1 RETURNING count", logger: Self.logger)
                 for try await value in rows.decode(Int64.self) { count = value }
-                try await connection.query("SELECT pg_notify(\(channel), \(String(count)))", logger: Self.logger)
-                try await connection.query("COMMIT", logger: Self.logger)
+                try await connection.run("SELECT pg_notify(\(channel), \(String(count)))", logger: Self.logger)
+                try await connection.run("COMMIT", logger: Self.logger)
                 return count
             } catch {
-                try? await connection.query("ROLLBACK", logger: Self.logger)
+                try? await connection.run("ROLLBACK", logger: Self.logger)
                 throw error
             }
         }
@@ -74,8 +74,8 @@ extension PostgresCacheStore {
                 for pid in pids {
                     // Fails without the right to (another role, not a superuser): then all
                     // that is left is that process noticing its session is gone.
-                    _ = try? await client.query("SELECT pg_terminate_backend(\(pid))", logger: Self.logger)
-                    _ = try? await client.query(
+                    try? await client.run("SELECT pg_terminate_backend(\(pid))", logger: Self.logger)
+                    try? await client.run(
                         "DELETE FROM \(unescaped: listeners) WHERE pid = \(pid)", logger: Self.logger)
                 }
                 return

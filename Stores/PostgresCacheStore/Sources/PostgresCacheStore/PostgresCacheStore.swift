@@ -161,8 +161,8 @@ public final class PostgresCacheStore: CacheStore {
 
     /// The entry stored under exactly `key.text`, unless it is older than `maxAge`.
     ///
-    /// One indexed query. Its last use is brought forward, in the background, only when it is
-    /// `touchGranularity` or more behind, so a hit is a read and nothing else.
+    /// One indexed query. Its last use is brought forward only when it is `touchGranularity`
+    /// or more behind, so a hit is a read and nothing else, but for one read per entry a minute.
     public func entry(for key: CacheKey) async throws -> CacheEntry? {
         try await ensureSchema()
         let now = self.now().timeIntervalSinceReferenceDate
@@ -173,38 +173,35 @@ public final class PostgresCacheStore: CacheStore {
                 fresh_must_revalidate, fresh_stale_if_error, fresh_stale_while_revalidate, last_used
             FROM \(unescaped: entries) WHERE digest = \(key.digest) AND stored_at >= \(cutoff)
             """, logger: Self.logger)
-        for try await row in rows {
-            let (text, body, stored, etag, lastModified, lifetime, initialAge, noCache, mustRevalidate, staleIfError, swr, lastUsed) =
-                try row.decode(
-                    (String, ByteBuffer, Double, String?, String?, Double?, Double?, Bool?, Bool?, Double?, Double?, Double).self)
-            guard text == key.text else { return nil }
-            if now - lastUsed >= Self.touchGranularity { touch(key.digest, at: now) }
-            let freshness = initialAge.map {
-                ServerFreshness(
-                    lifetime: lifetime, initialAge: $0, noCache: noCache ?? false, mustRevalidate: mustRevalidate ?? false,
-                    staleIfError: staleIfError, staleWhileRevalidate: swr)
-            }
-            return CacheEntry(
-                body: Data(buffer: body, byteTransferStrategy: .noCopy),
-                date: Date(timeIntervalSinceReferenceDate: stored), etag: etag, lastModified: lastModified,
-                freshness: freshness)
+        // Read to the end (one row at most) before looking at it, so the connection goes back at once.
+        var found: PostgresRow?
+        for try await row in rows { found = row }
+        guard let row = found else { return nil }
+        let (text, body, stored, etag, lastModified, lifetime, initialAge, noCache, mustRevalidate, staleIfError, swr, lastUsed) =
+            try row.decode(
+                (String, ByteBuffer, Double, String?, String?, Double?, Double?, Bool?, Bool?, Double?, Double?, Double).self)
+        guard text == key.text else { return nil }
+        if now - lastUsed >= Self.touchGranularity { await touch(key.digest, at: now) }
+        let freshness = initialAge.map {
+            ServerFreshness(
+                lifetime: lifetime, initialAge: $0, noCache: noCache ?? false, mustRevalidate: mustRevalidate ?? false,
+                staleIfError: staleIfError, staleWhileRevalidate: swr)
         }
-        return nil
+        return CacheEntry(
+            body: Data(buffer: body, byteTransferStrategy: .noCopy),
+            date: Date(timeIntervalSinceReferenceDate: stored), etag: etag, lastModified: lastModified,
+            freshness: freshness)
     }
 
     /// Least-recently-used order needs uses only to the minute; touching on every hit would
     /// make every read a write.
     static let touchGranularity: TimeInterval = 60
 
-    /// Records a use, in the background; a failure only makes eviction order coarser.
-    private func touch(_ digest: String, at now: Double) {
-        let client = client
-        let entries = entries
-        Task {
-            _ = try? await client.query(
-                "UPDATE \(unescaped: entries) SET last_used = \(now) WHERE digest = \(digest) AND last_used < \(now)",
-                logger: Self.logger)
-        }
+    /// Records a use; a failure only makes eviction order coarser, so it is not thrown.
+    private func touch(_ digest: String, at now: Double) async {
+        try? await client.run(
+            "UPDATE \(unescaped: entries) SET last_used = \(now) WHERE digest = \(digest) AND last_used < \(now)",
+            logger: Self.logger)
     }
 
     /// Stores the entry in one statement (an upsert), so a reader anywhere sees the old row or
@@ -241,6 +238,6 @@ public final class PostgresCacheStore: CacheStore {
     /// Removes the entry under `key`; not counted in `removalCount` (see `CacheStore.removalCount`).
     public func removeEntry(for key: CacheKey) async throws {
         try await ensureSchema()
-        try await client.query("DELETE FROM \(unescaped: entries) WHERE digest = \(key.digest)", logger: Self.logger)
+        try await client.run("DELETE FROM \(unescaped: entries) WHERE digest = \(key.digest)", logger: Self.logger)
     }
 }

@@ -129,7 +129,7 @@ final class RemovalListener: Sendable {
                     """, logger: logger)
                 for try await value in rows.decode(Int64.self) { seen = value }
                 // Rows of sessions that ended (a process killed, a connection lost) only slow removals.
-                try await connection.query(
+                try await connection.run(
                     """
                     DELETE FROM \(unescaped: ns)_listeners l WHERE NOT EXISTS (
                         SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.pid AND a.backend_start = l.backend_start)
@@ -142,7 +142,7 @@ final class RemovalListener: Sendable {
                         seen = announced
                         bump()
                     }
-                    try await connection.query(
+                    try await connection.run(
                         "UPDATE \(unescaped: ns)_listeners SET seen = greatest(seen, \(announced)) WHERE pid = pg_backend_pid()",
                         logger: logger)
                 }

@@ -39,8 +39,11 @@ enum TestDatabase {
         acknowledgementTimeout: Duration = .seconds(2), schemaVersion: Int = PostgresCacheSchema.currentVersion,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> PostgresCacheStore {
+        var configuration = try PostgresCacheStore.configuration(url: try requireURL())
+        // Many stores at once share the server's 300 connections.
+        configuration.options.maximumConnections = 6
         let store = try PostgresCacheStore(
-            configuration: try PostgresCacheStore.configuration(url: try requireURL()), namespace: namespace,
+            configuration: configuration, namespace: namespace,
             maxBytes: maxBytes, maxAge: maxAge, acknowledgementTimeout: acknowledgementTimeout, now: now,
             schemaVersion: schemaVersion)
         try await store.ready()
@@ -77,8 +80,10 @@ enum TestDatabase {
 
     /// The one integer a query returns.
     static func integer(_ query: PostgresQuery, on client: PostgresClient) async throws -> Int {
-        for try await value in try await client.query(query).decode(Int64.self) { return Int(value) }
-        throw Missing()
+        var result: Int?
+        for try await value in try await client.query(query).decode(Int64.self) { result = Int(value) }
+        guard let result else { throw Missing() }
+        return result
     }
 }
 
