@@ -60,7 +60,7 @@ public final class PostgresCacheStore: CacheStore {
     ///   - acknowledgementTimeout: how long a removal waits for each process listening for
     ///     removals to say it has seen it, before disconnecting that process's listener.
     ///   - now: the clock for ages and last use, injectable for tests.
-    public init(
+    public convenience init(
         configuration: PostgresClient.Configuration,
         namespace: String = "cachegen",
         maxBytes: Int? = nil,
@@ -111,7 +111,7 @@ public final class PostgresCacheStore: CacheStore {
         self.client = client
         let run = Task { await client.run() }
         let schema = Task {
-            try await PostgresCacheSchema.migrate(client, namespace: namespace, to: schemaVersion)
+            _ = try await PostgresCacheSchema.migrate(client, namespace: namespace, to: schemaVersion)
         }
         self.schema = schema
         let listener = RemovalListener(client: client, namespace: namespace, schema: schema)

@@ -24,6 +24,11 @@ enum ChildModes {
         var id: String
     }
 
+    /// Writes a line to standard output at once (the parent waits for it; `print` may buffer).
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
     static func run(_ arguments: [String]) async throws {
         switch (arguments.first, arguments.count) {
         case ("remove-partition", 4):
@@ -31,7 +36,7 @@ enum ChildModes {
             try await store.ready()
             try await store.removeAll(partition: arguments[3])
             await store.shutdown()
-            print("DONE")
+            say("DONE")
 
         case ("fetch", 8):
             guard let baseURL = URL(string: arguments[3]), let tasks = Int(arguments[5]),
@@ -67,8 +72,7 @@ enum ChildModes {
             baseURL: baseURL, store: store,
             events: { event in if event.kind == .collapsed { collapsed.wrappingAdd(1, ordering: .relaxed) } },
             memoryCacheLimit: 0, collapsing: collapsing)
-        print("READY")
-        fflush(stdout)
+        say("READY")
         _ = readLine()
         let request = EndpointRequest(method: "GET", path: path)
         let ids = try await withThrowingTaskGroup(of: String.self) { group in
@@ -79,7 +83,7 @@ enum ChildModes {
         }
         await client.flush()
         await store.shutdown()
-        print("DONE \(ids.sorted().joined(separator: ",")) \(collapsed.load(ordering: .relaxed))")
+        say("DONE \(ids.sorted().joined(separator: ",")) \(collapsed.load(ordering: .relaxed))")
     }
 
     /// Prints `READY`, waits for a line on standard input, then for `seconds` makes `cacheFirst`
@@ -91,8 +95,7 @@ enum ChildModes {
         try await store.ready()
         let client = CachedClient(baseURL: baseURL, store: store, memoryCacheLimit: memoryEntries)
         let request = EndpointRequest(method: "GET", path: path)
-        print("READY")
-        fflush(stdout)
+        say("READY")
         _ = readLine()
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
         let total = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -109,6 +112,6 @@ enum ChildModes {
             return try await group.reduce(0, +)
         }
         await store.shutdown()
-        print("DONE \(total)")
+        say("DONE \(total)")
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 /// The `PostgresStoreChild` executable, built next to the tests (the test target depends on it).
 enum ChildProcess {
-    static func executable() -> URL? {
+    static func locate() -> URL? {
         var folders: [URL] = []
         #if os(Linux)
         folders.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
@@ -22,7 +22,7 @@ enum ChildProcess {
     /// Runs the child to its end and returns its status and output. The wait is blocking, so
     /// it runs on a thread of its own.
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
-        let executable = try #require(executable(), "PostgresStoreChild was not built next to the tests")
+        let executable = try #require(locate(), "PostgresStoreChild was not built next to the tests")
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
@@ -53,7 +53,7 @@ final class RunningChild: @unchecked Sendable {
     private let input: Pipe
 
     init(_ arguments: [String]) throws {
-        let executable = try #require(ChildProcess.executable(), "PostgresStoreChild was not built next to the tests")
+        let executable = try #require(ChildProcess.locate(), "PostgresStoreChild was not built next to the tests")
         process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -30,7 +30,7 @@ struct PostgresCacheSchemaTests {
         #expect(try await version(namespace) == 1)
         #expect(try await tableExists(namespace + "_leases") == false)
 
-        try await TestDatabase.withStore(namespace: namespace) { store in
+        try await TestDatabase.withStore(namespace: namespace) { store async throws in
             #expect(try await store.entry(for: testKey("a")) == testEntry("kept"))
             #expect(try await store.entryCount() == 1)
         }
@@ -41,12 +41,10 @@ struct PostgresCacheSchemaTests {
     /// Tables of a newer build are refused, and not altered.
     @Test func aNewerLayoutIsRefusedAndLeftAlone() async throws {
         let namespace = TestDatabase.namespace()
-        try await TestDatabase.withStore(namespace: namespace) { store in
+        try await TestDatabase.withStore(namespace: namespace) { store async throws in
             try await store.setEntry(testEntry("theirs"), for: testKey("a"))
         }
-        try await TestDatabase.withClient { client in
-            try await client.query("UPDATE \(unescaped: namespace)_schema SET version = 99")
-        }
+        try await TestDatabase.execute("UPDATE \(unescaped: namespace)_schema SET version = 99")
         let store = try PostgresCacheStore(
             configuration: try PostgresCacheStore.configuration(url: try TestDatabase.requireURL()), namespace: namespace)
         await #expect(throws: PostgresCacheStoreError.newerSchema(found: 99, known: PostgresCacheSchema.currentVersion)) {
@@ -65,14 +63,14 @@ struct PostgresCacheSchemaTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<8 {
                 group.addTask {
-                    try await TestDatabase.withStore(namespace: namespace) { store in
+                    try await TestDatabase.withStore(namespace: namespace) { store async throws in
                         try await store.setEntry(testEntry("\(index)"), for: testKey("\(index)"))
                     }
                 }
             }
             try await group.waitForAll()
         }
-        try await TestDatabase.withStore(namespace: namespace) { store in
+        try await TestDatabase.withStore(namespace: namespace) { store async throws in
             #expect(try await store.entryCount() == 8)
         }
         #expect(try await version(namespace) == PostgresCacheSchema.currentVersion)

@@ -31,10 +31,8 @@ struct PostgresCacheStoreTests {
     @Test func aRowOfAnotherKeyIsAMiss() async throws {
         try await TestDatabase.withStore { store in
             try await store.setEntry(testEntry("a"), for: testKey("a"))
-            try await TestDatabase.withClient { client in
-                try await client.query(
-                    "UPDATE \(unescaped: store.entries) SET key_text = key_text || 'x' WHERE digest = \(testKey("a").digest)")
-            }
+            try await TestDatabase.execute(
+                "UPDATE \(unescaped: store.entries) SET key_text = key_text || 'x' WHERE digest = \(testKey("a").digest)")
             #expect(try await store.entry(for: testKey("a")) == nil)
         }
     }

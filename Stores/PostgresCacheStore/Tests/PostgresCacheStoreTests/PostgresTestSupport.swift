@@ -78,6 +78,13 @@ enum TestDatabase {
         }
     }
 
+    /// Runs one statement on a fresh connection, reading its rows to the end.
+    static func execute(_ query: PostgresQuery) async throws {
+        try await withClient { client in
+            for try await _ in try await client.query(query) {}
+        }
+    }
+
     /// The one integer a query returns.
     static func integer(_ query: PostgresQuery, on client: PostgresClient) async throws -> Int {
         var result: Int?

@@ -48,10 +48,8 @@ struct RemovalPropagationTests {
     @Test func withoutItsListeningSessionTheCountNeverHoldsStill() async throws {
         try await TestDatabase.withStore { store in
             #expect(store.removalCount == store.removalCount)
-            try await TestDatabase.withClient { client in
-                try await client.query(
-                    "SELECT pg_terminate_backend(pid) FROM \(unescaped: store.listeners) WHERE pid <> pg_backend_pid()")
-            }
+            try await TestDatabase.execute(
+                "SELECT pg_terminate_backend(pid) FROM \(unescaped: store.listeners) WHERE pid <> pg_backend_pid()")
             try await eventually { store.removalCount != store.removalCount }
             // It reconnects by itself.
             try await store.ready()
