@@ -22,7 +22,7 @@ import PostgresNIO
 ///   backend id and start time) with the last removal it acknowledged; a removal waits for
 ///   the live ones (see `RemovalListener`).
 /// - `<ns>_leases` (version 2): claims for fleet-wide request collapsing, by key digest, with
-///   the holder and an expiry on the server's clock.
+///   the holder's token and an expiry (seconds since 2001, by the claiming store's clock).
 ///
 /// Migrations run in one transaction under a transaction-level advisory lock, so any number
 /// of processes opening the store at once create the tables exactly once.
@@ -112,7 +112,7 @@ enum PostgresCacheSchema {
             [
                 """
                 CREATE TABLE \(ns)_leases (
-                    digest text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL
+                    digest text PRIMARY KEY, holder text NOT NULL, expires_at double precision NOT NULL
                 )
                 """
             ],

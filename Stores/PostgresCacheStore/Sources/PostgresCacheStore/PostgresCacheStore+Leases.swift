@@ -3,8 +3,10 @@ import Foundation
 import PostgresNIO
 
 /// Fleet-wide request collapsing: claims in `<ns>_leases`, one row per key digest, with the
-/// holder's token and an expiry on the database server's clock (`clock_timestamp()`), so
-/// machines whose clocks disagree still agree on when a claim ends.
+/// holder's token and an expiry by the store's clock (`now`, the system clock unless a test
+/// injects one). Machines of a fleet therefore need clocks that agree to well within a lease's
+/// duration (NTP keeps them within milliseconds; leases last seconds): a machine whose clock
+/// runs ahead takes over claims early, costing one extra upstream request, never a wrong answer.
 ///
 /// - A claim is one statement: insert the row, or take over a row whose claim has expired;
 ///   the primary key makes it atomic across every process, so of concurrent claims exactly
@@ -14,16 +16,17 @@ import PostgresNIO
 /// - Release deletes the row only if it still holds this holder's token.
 /// - Expired rows left by dead holders are deleted by `trim()`.
 extension PostgresCacheStore: CacheStoreLeasing {
-    /// Claims `key` for `duration` seconds by the server's clock; `nil` while another live claim holds it.
+    /// Claims `key` for `duration` seconds by the store's clock; `nil` while another live claim holds it.
     public func claim(_ key: CacheKey, for duration: TimeInterval) async throws -> CacheLease? {
         try await ensureSchema()
         let token = UUID().uuidString
+        let now = self.now().timeIntervalSinceReferenceDate
         let rows = try await client.query(
             """
             INSERT INTO \(unescaped: leases) AS l (digest, holder, expires_at)
-            VALUES (\(key.digest), \(token), clock_timestamp() + make_interval(secs => \(max(0, duration))))
+            VALUES (\(key.digest), \(token), \(now + max(0, duration)))
             ON CONFLICT (digest) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-            WHERE l.expires_at <= clock_timestamp()
+            WHERE l.expires_at <= \(now)
             RETURNING holder
             """, logger: Self.logger)
         var claimed = false
@@ -34,14 +37,14 @@ extension PostgresCacheStore: CacheStoreLeasing {
     /// Ends the claim, unless it expired and another holder took the key since.
     public func release(_ lease: CacheLease) async throws {
         try await ensureSchema()
-        try await client.query(
+        try await client.run(
             "DELETE FROM \(unescaped: leases) WHERE digest = \(lease.key.digest) AND holder = \(lease.token)",
             logger: Self.logger)
     }
 
     /// Deletes claims that expired without a release (their holders died).
     func deleteExpiredLeases() async throws {
-        try await client.query(
-            "DELETE FROM \(unescaped: leases) WHERE expires_at < clock_timestamp()", logger: Self.logger)
+        try await client.run(
+            "DELETE FROM \(unescaped: leases) WHERE expires_at < \(now().timeIntervalSinceReferenceDate)", logger: Self.logger)
     }
 }

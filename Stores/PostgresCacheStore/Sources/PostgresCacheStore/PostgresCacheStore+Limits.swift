@@ -40,10 +40,9 @@ extension PostgresCacheStore {
     }
 
     /// After a write: every `expiryEvery` writes, deletes expired rows; when the total is over
-    /// `maxBytes`, deletes least recently used rows in batches (by the `last_used` index)
-    /// until it is under 90% of it, so the next write does not start over at once. Batches
-    /// skip rows another process is deleting (`SKIP LOCKED`), so several writers over the
-    /// limit share the work instead of queueing.
+    /// `maxBytes`, deletes least recently used rows (read by the `last_used` index, at most
+    /// `evictionBatch` at a time) until it is under 90% of it, so the next write does not
+    /// start over at once.
     func applyLimits(totalBefore total: Int) async throws {
         if maxAge != nil, writesSinceExpiry.wrappingAdd(1, ordering: .relaxed).newValue % Self.expiryEvery == 0 {
             try await deleteExpired()
@@ -52,21 +51,21 @@ extension PostgresCacheStore {
         let target = maxBytes / 10 * 9
         var remaining = total
         while remaining > target {
-            let rows = try await client.query(
+            // The least recently used rows, oldest first, and just as many as free enough;
+            // another process evicting at the same time may pick some of the same rows, which
+            // then are deleted once.
+            let candidates = try await client.query(
                 """
-                WITH victims AS (
-                    SELECT digest FROM \(unescaped: entries) ORDER BY last_used LIMIT \(Self.evictionBatch)
-                    FOR UPDATE SKIP LOCKED)
-                DELETE FROM \(unescaped: entries) e USING victims v WHERE e.digest = v.digest
-                RETURNING e.size
+                SELECT digest, size FROM \(unescaped: entries) ORDER BY last_used, digest LIMIT \(Self.evictionBatch)
                 """, logger: Self.logger)
-            var freed = 0
-            var deleted = 0
-            for try await size in rows.decode(Int64.self) {
-                freed += Int(size)
-                deleted += 1
+            var victims: [String] = []
+            var freeing = 0
+            for try await (digest, size) in candidates.decode((String, Int64).self) where remaining - freeing > target {
+                victims.append(digest)
+                freeing += Int(size)
             }
-            if deleted == 0 { return }
+            if victims.isEmpty { return }
+            try await client.run("DELETE FROM \(unescaped: entries) WHERE digest = ANY(\(victims))", logger: Self.logger)
             // Re-read: other processes write and evict at the same time.
             remaining = try await totalSize()
         }

@@ -70,7 +70,11 @@ enum ChildModes {
         let collapsed = Atomic<Int>(0)
         let client = CachedClient(
             baseURL: baseURL, store: store,
-            events: { event in if event.kind == .collapsed { collapsed.wrappingAdd(1, ordering: .relaxed) } },
+            events: { event in
+                if event.kind == .collapsed { collapsed.wrappingAdd(1, ordering: .relaxed) }
+                // For the parent's failure messages.
+                FileHandle.standardError.write(Data("event: \(event)\n".utf8))
+            },
             memoryCacheLimit: 0, collapsing: collapsing)
         say("READY")
         _ = readLine()
