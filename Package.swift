@@ -29,7 +29,8 @@ let package = Package(
         // real server. Not a product.
         .target(name: "FixtureServerSupport", path: "Tests/FixtureServerSupport"),
         .testTarget(
-            name: "CachedClientRuntimeTests", dependencies: ["CachedClientRuntime", "StoreWriter", "FixtureServerSupport"]),
+            name: "CachedClientRuntimeTests",
+            dependencies: ["CachedClientRuntime", "CachedClientTesting", "StoreWriter", "FixtureServerSupport"]),
         .testTarget(
             name: "GeneratedClientTests",
             dependencies: ["CachedClientRuntime", "CachedClientTesting", "FixtureServerSupport"],

@@ -26,7 +26,7 @@ public enum CacheStoreConformance {
 
     /// The checks a store that adopts `CacheStoreLeasing` passes as well.
     public static var leasingChecks: [Check] {
-        leasing
+        leasing + collapsing
     }
 
     /// Limits a store can be made with; a store says which it supports, and the checks of a
