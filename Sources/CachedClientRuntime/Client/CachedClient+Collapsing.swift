@@ -27,6 +27,23 @@ extension CachedClient {
         while true {
             switch await claim(call, in: leasing) {
             case .claimed(let lease):
+                // The previous holder may have stored its answer and released its claim between
+                // our last read and this claim (seen with four processes on a busy machine):
+                // look once more before asking the upstream.
+                if store.removalCount == call.storeRemovals, let current = try? await store.entry(for: call.key),
+                    current != before, let value = try? call.endpoint.decode(type, from: current.body)
+                {
+                    Task {
+                        do {
+                            try await leasing.release(lease)
+                        } catch {
+                            self.emit(.error, call, message: "release failed: \(self.safeDescription(of: error))")
+                        }
+                    }
+                    holdStored(current, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
+                    emit(.collapsed, call, age: current.age(at: now()))
+                    return value
+                }
                 return try await fetchHolding(lease, in: leasing, call, validating: entry, as: type)
             case .failed:
                 return try await fetch(call, validating: entry, as: type)

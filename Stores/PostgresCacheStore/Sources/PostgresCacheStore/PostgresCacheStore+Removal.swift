@@ -1,0 +1,87 @@
+import CachedClientRuntime
+import PostgresNIO
+
+extension PostgresCacheStore {
+    /// Removes every entry, in every process's view (see `RemovalListener`).
+    public func removeAll() async throws {
+        try await removing("")
+    }
+
+    /// Removes one partition's entries, as sign-out does; shared entries stay.
+    public func removeAll(partition: String) async throws {
+        try await removing(" WHERE partition = \(partition)")
+    }
+
+    /// Removes one endpoint's entries in every partition.
+    public func removeAll(endpoint: String) async throws {
+        try await removing(" WHERE endpoint = \(endpoint)")
+    }
+
+    /// Removes one endpoint's entries of one resolved path, in every partition and for every
+    /// query, by the `(endpoint, path)` index; other paths' entries stay.
+    public func removeAll(endpoint: String, path: String) async throws {
+        try await removing(" WHERE endpoint = \(endpoint) AND path = \(path)")
+    }
+
+    /// Deletes the rows matched by `condition`, bumps and announces the fleet's removal count in
+    /// the same transaction, then waits for every listening process to acknowledge it. This
+    /// process's number moves before the deletion starts and after it ends, so a client of
+    /// this process that read it at any moment in between sees it change.
+    func removing(_ condition: PostgresQuery) async throws {
+        try await ensureSchema()
+        listener.bump()
+        defer { listener.bump() }
+        let query = PostgresQuery(unsafeSQL: "DELETE FROM \(entries)" + condition.sql, binds: condition.binds)
+        let removals = removals
+        let channel = namespace + "_removals"
+        let announced: Int64 = try await client.withConnection { connection in
+            try await connection.run("BEGIN", logger: Self.logger)
+            do {
+                try await connection.run(query, logger: Self.logger)
+                var count: Int64 = 0
+                let rows = try await connection.query(
+                    "UPDATE \(unescaped: removals) SET count = count + 1 WHERE id = 1 RETURNING count", logger: Self.logger)
+                for try await value in rows.decode(Int64.self) { count = value }
+                try await connection.run("SELECT pg_notify(\(channel), \(String(count)))", logger: Self.logger)
+                try await connection.run("COMMIT", logger: Self.logger)
+                return count
+            } catch {
+                try? await connection.run("ROLLBACK", logger: Self.logger)
+                throw error
+            }
+        }
+        try await waitForAcknowledgements(of: announced)
+    }
+
+    /// Polls `<ns>_listeners` until every live listener has seen `count`; past
+    /// `acknowledgementTimeout`, ends the sessions of those that have not, so their processes
+    /// stop trusting memory (`RemovalListener`) before this removal returns.
+    private func waitForAcknowledgements(of count: Int64) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + acknowledgementTimeout
+        var pause: Duration = .microseconds(200)
+        while true {
+            let behind = try await client.query(
+                """
+                SELECT l.pid FROM \(unescaped: listeners) l
+                JOIN pg_stat_activity a ON a.pid = l.pid AND a.backend_start = l.backend_start
+                WHERE l.seen < \(count)
+                """, logger: Self.logger)
+            var pids: [Int32] = []
+            for try await pid in behind.decode(Int32.self) { pids.append(pid) }
+            if pids.isEmpty { return }
+            if clock.now >= deadline {
+                for pid in pids {
+                    // Fails without the right to (another role, not a superuser): then all
+                    // that is left is that process noticing its session is gone.
+                    try? await client.run("SELECT pg_terminate_backend(\(pid))", logger: Self.logger)
+                    try? await client.run(
+                        "DELETE FROM \(unescaped: listeners) WHERE pid = \(pid)", logger: Self.logger)
+                }
+                return
+            }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(20))
+        }
+    }
+}

@@ -1,0 +1,115 @@
+@_spi(Generated) import CachedClientRuntime
+import CachedClientTesting
+import Foundation
+import PostgresNIO
+import Synchronization
+import Testing
+
+@testable import PostgresCacheStore
+
+/// Removal reaches every process's in-memory layer: `removalCount` and `RemovalListener`.
+@Suite(.enabled(if: TestDatabase.enabled, "CACHEGEN_POSTGRES_URL is not set: run through Scripts/with-postgres.sh"))
+struct RemovalPropagationTests {
+    struct Account: Codable, Sendable, Equatable {
+        var id: String
+    }
+
+    static let endpoint = Endpoint(
+        name: "Accounts.get", cache: CacheRule(ttl: 600, maxStale: 3_600, policy: .cacheFirst, scope: .user), shape: "Account{id}")
+    static let request = EndpointRequest(method: "GET", path: "/accounts/1")
+
+    /// Another process (a real child process) signs the user out of the same database: the
+    /// value this client holds in memory is not served afterwards, with no wait between the
+    /// child's return and the read.
+    @Test func aSignOutInAnotherProcessIsHonouredByTheNextReadFromMemory() async throws {
+        let namespace = TestDatabase.namespace()
+        try await TestDatabase.withStore(namespace: namespace) { postgres in
+            let store = CountingStore(postgres)
+            let transport = StubTransport(response: .json(#"{"id":"1"}"#))
+            let client = CachedClient(
+                baseURL: URL(string: "https://api.example.com")!, store: store, transport: transport, partition: "user-1")
+            _ = try await client.value(for: Self.request, endpoint: Self.endpoint, as: Account.self)
+            await client.flush()
+            let readsBefore = store.reads
+            #expect(try await client.value(for: Self.request, endpoint: Self.endpoint, policy: .cacheOnly, as: Account.self).isCached)
+            #expect(store.reads == readsBefore, "the hit came from memory")
+
+            let child = try await ChildProcess.run(["remove-partition", try TestDatabase.requireURL(), namespace, "user-1"])
+            #expect(child.status == 0, "\(child.errors)")
+
+            await #expect(throws: CachedClientError.notCached(endpoint: "Accounts.get")) {
+                try await client.value(for: Self.request, endpoint: Self.endpoint, policy: .cacheOnly, as: Account.self)
+            }
+        }
+    }
+
+    /// While the listening session is gone, every read of `removalCount` gives a new number (so
+    /// memory is not trusted); once the store listens again the number holds still.
+    @Test func withoutItsListeningSessionTheCountNeverHoldsStill() async throws {
+        try await TestDatabase.withStore { store in
+            #expect(store.removalCount == store.removalCount)
+            try await TestDatabase.execute(
+                "SELECT pg_terminate_backend(pid) FROM \(unescaped: store.listeners) WHERE pid <> pg_backend_pid()")
+            try await eventually { store.removalCount != store.removalCount }
+            // It reconnects by itself.
+            try await store.ready()
+            try await eventually { store.removalCount == store.removalCount }
+        }
+    }
+
+    /// A listener that never acknowledges holds a removal up for `acknowledgementTimeout`
+    /// only; then its session is ended, so its process stops trusting memory.
+    @Test func aListenerThatNeverAcknowledgesIsDisconnected() async throws {
+        try await TestDatabase.withStore(acknowledgementTimeout: .milliseconds(300)) { store in
+            try await TestDatabase.withClient { client in
+                // A live session posing as a listener that saw nothing: it never will.
+                let silent = try await TestDatabase.integer(
+                    """
+                    INSERT INTO \(unescaped: store.listeners) (pid, backend_start, seen)
+                    SELECT pid, backend_start, -1 FROM pg_stat_activity WHERE pid = pg_backend_pid()
+                    RETURNING pid::bigint
+                    """, on: client)
+                try await store.removeAll(partition: "user-1")
+                try await eventually {
+                    try await TestDatabase.integer(
+                        "SELECT count(*)::bigint FROM pg_stat_activity WHERE pid = \(Int32(silent))", on: client) == 0
+                }
+            }
+        }
+    }
+
+    /// A removal in this process moves this store's number before it returns, and one in
+    /// another store on the same tables moves it too.
+    @Test func aRemovalThroughAnotherStoreOnTheSameTablesMovesTheCount() async throws {
+        let namespace = TestDatabase.namespace()
+        try await TestDatabase.withStore(namespace: namespace) { first in
+            try await TestDatabase.withStore(namespace: namespace) { second in
+                let before = first.removalCount
+                try await second.removeAll(endpoint: "Accounts.get")
+                #expect(first.removalCount != before)
+            }
+        }
+    }
+}
+
+/// A store that counts reads, passing everything through.
+final class CountingStore: CacheStore {
+    let inner: PostgresCacheStore
+    private let readCount = Atomic<Int>(0)
+    init(_ inner: PostgresCacheStore) { self.inner = inner }
+    var reads: Int { readCount.load(ordering: .relaxed) }
+    func entry(for key: CacheKey) async throws -> CacheEntry? {
+        readCount.wrappingAdd(1, ordering: .relaxed)
+        return try await inner.entry(for: key)
+    }
+    func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws { try await inner.setEntry(entry, for: key) }
+    func removeEntry(for key: CacheKey) async throws { try await inner.removeEntry(for: key) }
+    func removeAll() async throws { try await inner.removeAll() }
+    func removeAll(partition: String) async throws { try await inner.removeAll(partition: partition) }
+    func removeAll(endpoint: String) async throws { try await inner.removeAll(endpoint: endpoint) }
+    func removeAll(endpoint: String, path: String) async throws { try await inner.removeAll(endpoint: endpoint, path: path) }
+    func totalSize() async throws -> Int { try await inner.totalSize() }
+    func entryCount() async throws -> Int { try await inner.entryCount() }
+    var maxAge: TimeInterval? { inner.maxAge }
+    var removalCount: UInt64 { inner.removalCount }
+}
