@@ -23,6 +23,9 @@ public struct CacheEvent: Sendable, Equatable, CustomStringConvertible {
         case revalidated
         /// The cache failed (read, write or decode); the call went on without it.
         case error
+        /// A transient failure (lost connection, timeout, 502/503/504, 429) is sent again
+        /// after a wait; the message says why, which retry and how long the wait.
+        case retry
     }
 
     /// What happened.
