@@ -31,11 +31,18 @@
 //                              their ratio
 //   scale ENTRIES N            N store.entry(for:) of random keys in the store the Scale
 //                              benchmark left in the temporary folder (run it first)
+//   query-update BYTES N       N updates of a live query (CachedQuery) through an in-memory hit:
+//                              from the main actor, load (cacheFirst, the value held decoded by
+//                              the client) until the observer of `value` is told, as a screen's
+//                              query is updated; compare with `layer-hit`, the same hit without
+//                              a query. The main thread runs its run loop (the main actor's
+//                              queue) instead of waiting on a semaphore.
 
 @_spi(Generated) import BenchSupport
 import CacheGenCore
 @_spi(Generated) import CachedClientRuntime
 import Foundation
+import Observation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -203,16 +210,48 @@ func run() async throws {
         await client.flush()
         server.stop()
 
+    case "query-update":
+        try await queryUpdate(bytes: number(1, 1_024), count: number(2, 10_000))
+
     default:
         print("unknown workload \(command)")
         exit(2)
     }
 }
 
+/// N query updates, each an in-memory hit observed through Observation (see the usage above).
+@MainActor
+func queryUpdate(bytes: Int, count: Int) async throws {
+    let body = Payloads.feed(bytes: bytes)
+    let directory = try makeTemporaryDirectory("profile-query")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try FileCacheStore(directory: directory.appendingPathComponent("store"))
+    try await fill(store, body: body, feeds: ["home"], pages: 0..<1)
+    let repository = offlineRepository(store, memoryCacheLimit: 100)
+    // What `repository.getItemsQuery(feedId:page:)` makes, with the cacheFirst policy that
+    // answers from memory (the spec's default is networkFirst).
+    let query = CachedQuery { _ in try await repository.getItems(feedId: "home", page: 0, policy: .cacheFirst) }
+    await query.load()  // The first load decodes and holds the value; the loop measures hits.
+    let told = Counter()
+    let start = ContinuousClock.now
+    for _ in 0..<count {
+        withObservationTracking { _ = query.value } onChange: { told.add() }
+        await query.load()
+    }
+    report("query-update \(body.count) bytes (\(told.value) observed)", count, start)
+}
+
+/// Observer calls, counted on the main actor.
+final class Counter: @unchecked Sendable {
+    private(set) var value = 0
+    func add() { value += 1 }
+}
+
 // The main thread waits on a semaphore instead of running top-level `await` code: under an
 // async main it parks in libdispatch's `sigsuspend`, where valgrind 3.19 dies with SIGSEGV,
 // so callgrind could profile none of the async workloads.
 let finished = DispatchSemaphore(value: 0)
+let done = Flag()
 Task.detached {
     do {
         try await run()
@@ -220,6 +259,20 @@ Task.detached {
         print("error: \(error)")
         exit(1)
     }
+    done.set()
     finished.signal()
 }
-finished.wait()
+if command == "query-update" {
+    // The main actor's jobs run on the main thread's run loop.
+    while !done.isSet { _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05)) }
+} else {
+    finished.wait()
+}
+
+/// A flag set once, from any thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var isSet: Bool { lock.withLock { flag } }
+    func set() { lock.withLock { flag = true } }
+}

@@ -5,7 +5,7 @@
 /// generic `CachedQuery` does the rest, so each endpoint costs the compiler one small body.
 extension Translator {
     /// The attributes of the extension: where Observation is.
-    static let queryAvailability = ["@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)", "@MainActor"]
+    static let queryAvailability = ["@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)"]
 
     /// The extension, or `nil` for a repository without cached endpoints.
     func queryExtension(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration? {

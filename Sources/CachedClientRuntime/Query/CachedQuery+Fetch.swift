@@ -111,10 +111,16 @@ extension CachedQuery {
             records.map { record in (record.client.queries, record.client.queries.register(record.key, handler: handler)) })
     }
 
-    /// A registry handler that holds the query weakly and hops to the main actor.
+    /// A registry handler that holds the query weakly. On the main thread (`setPartition`
+    /// and the lifecycle signals, as apps call them) the query acts before the call returns,
+    /// so no frame shows the old user's data after a sign-out; elsewhere it hops there.
     private static func handler(for query: CachedQuery) -> QueryRegistry.Handler {
         { [weak query] signal in
-            Task { @MainActor [weak query] in query?.receive(signal) }
+            if Thread.isMainThread {
+                MainActor.assumeIsolated { query?.receive(signal) }
+            } else {
+                Task { @MainActor [weak query] in query?.receive(signal) }
+            }
         }
     }
 }

@@ -72,7 +72,7 @@ public final class CachedQuery<Value: Sendable> {
     ///
     /// Generated repositories call this with their own method; a query over a function of
     /// yours that makes cached calls through a `CachedClient` is live in the same way.
-    public init(_ fetch: @escaping @Sendable (CachePolicy?) async throws -> CachedValue<Value>) {
+    nonisolated public init(_ fetch: @escaping @Sendable (CachePolicy?) async throws -> CachedValue<Value>) {
         self.fetch = fetch
     }
 

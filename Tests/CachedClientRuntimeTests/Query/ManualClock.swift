@@ -23,12 +23,12 @@ final class ManualClock: Clock, Sendable {
         var lastID: UInt64 = 0
         var sleepers: [UInt64: Sleeper] = [:]
         var cancelled: Set<UInt64> = []
-        var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var watchers: [(count: Int, wake: @Sendable () -> Void)] = []
 
         /// Watchers whose count of sleepers is reached, taken out.
-        mutating func satisfiedWatchers() -> [CheckedContinuation<Void, Never>] {
+        mutating func satisfiedWatchers() -> [@Sendable () -> Void] {
             let count = sleepers.count
-            let ready = watchers.filter { $0.count == count }.map(\.continuation)
+            let ready = watchers.filter { $0.count == count }.map(\.wake)
             watchers.removeAll { $0.count == count }
             return ready
         }
@@ -46,17 +46,17 @@ final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (outcome, watchers) = state.withLock { state -> (Result<Void, any Error>?, [CheckedContinuation<Void, Never>]) in
+                let (outcome, watchers) = state.withLock { state -> (Result<Void, any Error>?, [@Sendable () -> Void]) in
                     if state.cancelled.remove(id) != nil { return (.failure(CancellationError()), []) }
                     if deadline <= state.now { return (.success(()), []) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
                     return (nil, state.satisfiedWatchers())
                 }
-                watchers.forEach { $0.resume() }
+                watchers.forEach { $0() }
                 if let outcome { continuation.resume(with: outcome) }
             }
         } onCancel: {
-            let (sleeper, watchers) = state.withLock { state -> (Sleeper?, [CheckedContinuation<Void, Never>]) in
+            let (sleeper, watchers) = state.withLock { state -> (Sleeper?, [@Sendable () -> Void]) in
                 guard let sleeper = state.sleepers.removeValue(forKey: id) else {
                     state.cancelled.insert(id)
                     return (nil, [])
@@ -64,13 +64,13 @@ final class ManualClock: Clock, Sendable {
                 return (sleeper, state.satisfiedWatchers())
             }
             sleeper?.continuation.resume(throwing: CancellationError())
-            watchers.forEach { $0.resume() }
+            watchers.forEach { $0() }
         }
     }
 
     /// Moves time on and wakes the sleepers whose deadline it reached.
     func advance(by duration: Duration) {
-        let (woken, watchers) = state.withLock { state -> ([Sleeper], [CheckedContinuation<Void, Never>]) in
+        let (woken, watchers) = state.withLock { state -> ([Sleeper], [@Sendable () -> Void]) in
             state.now = state.now.advanced(by: duration)
             let now = state.now
             let woken = state.sleepers.filter { $0.value.deadline <= now }
@@ -78,18 +78,25 @@ final class ManualClock: Clock, Sendable {
             return (Array(woken.values), state.satisfiedWatchers())
         }
         woken.forEach { $0.continuation.resume() }
-        watchers.forEach { $0.resume() }
+        watchers.forEach { $0() }
     }
 
-    /// Returns once exactly `count` tasks sleep on this clock.
+    /// Returns once exactly `count` tasks sleep on this clock, or when cancelled (the
+    /// suite's time limit), so a test that would wait forever fails instead of hanging.
     func waitForSleepers(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if state.sleepers.count == count { return true }
-                state.watchers.append((count, continuation))
-                return false
+        let wake = Wake()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                wake.set(continuation)
+                let ready = state.withLock { state -> Bool in
+                    if state.sleepers.count == count { return true }
+                    state.watchers.append((count, { wake.resume() }))
+                    return false
+                }
+                if ready { wake.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            wake.resume()
         }
     }
 }

@@ -132,6 +132,35 @@ extension AccountRepository {
     }
 }
 
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension AccountRepository {
+    /// `getAccounts` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getAccountsQuery(page: Int, perPage: Int? = nil) -> CachedQuery<[Account]> {
+        CachedQuery { policy in try await self.getAccounts(page: page, perPage: perPage, policy: policy) }
+    }
+
+    /// `getAccount` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getAccountQuery(id: String) -> CachedQuery<Account> {
+        CachedQuery { policy in try await self.getAccount(id: id, policy: policy) }
+    }
+
+    /// `getTransactions` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getTransactionsQuery(
+        accountId: String,
+        cursor: String? = nil,
+        category: TransactionCategory? = nil,
+        includePending: Bool? = nil,
+        xApiVersion: String
+    ) -> CachedQuery<TransactionPage> {
+        CachedQuery { policy in try await self.getTransactions(accountId: accountId, cursor: cursor, category: category, includePending: includePending, xApiVersion: xApiVersion, policy: policy) }
+    }
+}
+#endif
+
 /// The `AccountRepository` that calls the server through a `CachedClient`.
 ///
 /// The spec's server: https://api.example-bank.com/v1

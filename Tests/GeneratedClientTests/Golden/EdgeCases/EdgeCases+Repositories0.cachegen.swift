@@ -119,6 +119,38 @@ extension EdgeRepository {
     }
 }
 
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension EdgeRepository {
+    /// `default` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func defaultQuery(
+        in: Int,
+        self self_: Odd,
+        policyParameter: String? = nil,
+        bodyParameter: Int? = nil,
+        protocol: [Odd]? = nil,
+        when: Date? = nil,
+        xApiVersion: String,
+        xRequestID: UUID? = nil
+    ) -> CachedQuery<Keywords> {
+        CachedQuery { policy in try await self.`default`(in: `in`, self: self_, policyParameter: policyParameter, bodyParameter: bodyParameter, protocol: `protocol`, when: when, xApiVersion: xApiVersion, xRequestID: xRequestID, policy: policy) }
+    }
+
+    /// `getTree` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getTreeQuery(id: String) -> CachedQuery<Category> {
+        CachedQuery { policy in try await self.getTree(id: id, policy: policy) }
+    }
+
+    /// `getShapes` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getShapesQuery() -> CachedQuery<[String: Shapes]> {
+        CachedQuery { policy in try await self.getShapes(policy: policy) }
+    }
+}
+#endif
+
 /// The `EdgeRepository` that calls the server through a `CachedClient`.
 ///
 /// The spec's server: https://edge.example.com

@@ -43,6 +43,17 @@ extension StorePetstoreRepository {
     }
 }
 
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension StorePetstoreRepository {
+    /// `getStats` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getStatsQuery() -> CachedQuery<StorePetStats> {
+        CachedQuery { policy in try await self.getStats(policy: policy) }
+    }
+}
+#endif
+
 /// The `StorePetstoreRepository` that calls the server through a `CachedClient`.
 ///
 /// The spec's server: https://example.com/api

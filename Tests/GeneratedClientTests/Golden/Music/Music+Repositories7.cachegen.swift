@@ -106,6 +106,35 @@ extension ChartRepository {
     }
 }
 
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension ChartRepository {
+    /// `getTopChart` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getTopChartQuery(country: String, genre: Genre? = nil, limit: Int? = nil) -> CachedQuery<Chart> {
+        CachedQuery { policy in try await self.getTopChart(country: country, genre: genre, limit: limit, policy: policy) }
+    }
+
+    /// `getTrack` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getTrackQuery(id: String) -> CachedQuery<Track> {
+        CachedQuery { policy in try await self.getTrack(id: id, policy: policy) }
+    }
+
+    /// `getArtist` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getArtistQuery(id: String) -> CachedQuery<Artist> {
+        CachedQuery { policy in try await self.getArtist(id: id, policy: policy) }
+    }
+
+    /// `searchTracks` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func searchTracksQuery(body: TrackSearch) -> CachedQuery<[Track]> {
+        CachedQuery { policy in try await self.searchTracks(body: body, policy: policy) }
+    }
+}
+#endif
+
 /// The `ChartRepository` that calls the server through a `CachedClient`.
 ///
 /// The spec's server: https://charts.example.fm/v2

@@ -37,6 +37,17 @@ extension BookmarkRepository {
     }
 }
 
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension BookmarkRepository {
+    /// `getBookmarks` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getBookmarksQuery() -> CachedQuery<[Bookmark]> {
+        CachedQuery { policy in try await self.getBookmarks(policy: policy) }
+    }
+}
+#endif
+
 /// The `BookmarkRepository` that calls the server through a `CachedClient`.
 ///
 /// The spec's server: https://news.example.org/api

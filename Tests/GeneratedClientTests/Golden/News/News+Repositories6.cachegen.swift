@@ -109,6 +109,39 @@ extension NewsRepository {
     }
 }
 
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension NewsRepository {
+    /// `getSections` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getSectionsQuery() -> CachedQuery<[Section]> {
+        CachedQuery { policy in try await self.getSections(policy: policy) }
+    }
+
+    /// `getHeadlines` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getHeadlinesQuery(
+        sectionId: String,
+        limit: Int? = nil,
+        edition: String? = nil
+    ) -> CachedQuery<[ArticleSummary]> {
+        CachedQuery { policy in try await self.getHeadlines(sectionId: sectionId, limit: limit, edition: edition, policy: policy) }
+    }
+
+    /// `getArticle` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getArticleQuery(id: String) -> CachedQuery<Article> {
+        CachedQuery { policy in try await self.getArticle(id: id, policy: policy) }
+    }
+
+    /// `search` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func searchQuery(q: String, page: Int? = nil) -> CachedQuery<[ArticleSummary]> {
+        CachedQuery { policy in try await self.search(q: q, page: page, policy: policy) }
+    }
+}
+#endif
+
 /// The `NewsRepository` that calls the server through a `CachedClient`.
 ///
 /// The spec's server: https://news.example.org/api

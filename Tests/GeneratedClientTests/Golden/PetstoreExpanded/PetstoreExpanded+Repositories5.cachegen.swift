@@ -73,6 +73,23 @@ extension SwaggerPetstoreRepository {
     }
 }
 
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension SwaggerPetstoreRepository {
+    /// `findPets` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func findPetsQuery(tags: [String]? = nil, limit: Int? = nil) -> CachedQuery<[Pet]> {
+        CachedQuery { policy in try await self.findPets(tags: tags, limit: limit, policy: policy) }
+    }
+
+    /// `findPetById` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func findPetByIdQuery(id: Int) -> CachedQuery<Pet> {
+        CachedQuery { policy in try await self.findPetById(id: id, policy: policy) }
+    }
+}
+#endif
+
 /// The `SwaggerPetstoreRepository` that calls the server through a `CachedClient`.
 ///
 /// The spec's server: https://petstore.swagger.io/v2

@@ -1,0 +1,33 @@
+import CachedClientRuntime
+import Foundation
+
+// The code of the README's "SwiftUI" section and of the DocC article `LiveQueries` that is
+// not SwiftUI, compiled here (SwiftUI itself does not exist on Linux) and used by
+// `GeneratedQueryTests`. Keep the three in step.
+
+/// "Updated 5 min ago, offline": how old the list on screen is. With the default
+/// `networkFirst` policy a stored value (`date != nil`) means the network failed.
+enum AgeBanner {
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @MainActor
+    static func text<Value>(for query: CachedQuery<Value>, now: Date) -> String? {
+        guard let updatedAt = query.updatedAt, query.date != nil || query.isStale else { return nil }
+        let minutes = Int(now.timeIntervalSince(updatedAt) / 60)
+        let age = minutes < 1 ? "just now" : "\(minutes) min ago"
+        return query.date != nil ? "Updated \(age), offline" : "Updated \(age)"
+    }
+}
+
+/// A mutation: nothing else to do, the spec's `invalidates` makes every live
+/// `getAccountsQuery` refetch and show the new name.
+func renameAccount(_ id: String, to nickname: String, in repository: any AccountRepository) async throws {
+    _ = try await repository.updateAccount(id: id, body: AccountUpdate(nickname: nickname))
+}
+
+/// Sign-out: live queries of user-scoped endpoints clear at once and load for the new
+/// partition; then the old user's entries leave the disk.
+func signOut(_ client: CachedClient) async throws {
+    let previous = client.partition
+    client.setPartition(nil)
+    if let previous { try await client.removeAll(partition: previous) }
+}
