@@ -70,7 +70,8 @@ import Testing
             "f": { "path": "/f", "response": "[A]", "paging": { "link": "next", "page": "p" } },
             "g": { "path": "/g", "response": "[A]", "paging": { "offset": "o" } },
             "h": { "path": "/h", "query": { "page": "int" }, "response": "[A]", "cache": { "key": [] }, "paging": { "page": "page" } },
-            "i": { "path": "/i", "query": { "after": "string?" }, "response": "[A]", "paging": { "cursor": { "response": "next", "parameter": "after" } } }
+            "i": { "path": "/i", "query": { "after": "string?" }, "response": "[A]", "paging": { "cursor": { "response": "next", "parameter": "after" } } },
+            "j": { "path": "/j", "query": { "after": "string" }, "response": "Page", "paging": { "cursor": { "response": "pageInfo.endCursor", "parameter": "after" } } }
           } } }
         }
         """#
@@ -87,6 +88,7 @@ import Testing
                 #"spec.json:15:55: error: "offset" needs "limit", the page size parameter, such as {"offset": "offset", "limit": "limit"}"#,
                 #"spec.json:16:82: error: "key" of "h" leaves out paging parameter "page"; add it, or every page would share one entry"#,
                 #"spec.json:17:114: error: cursor path "next" is not in the response model: the response of "i" ([A]) is not an object model"#,
+                #"spec.json:18:46: error: cursor parameter "after" of "j" must be optional (string?): the first page is asked for without it"#,
             ])
     }
 

@@ -33,6 +33,10 @@ extension SpecValidator {
                 report("paging parameter \(quoted(named.name)) of \(name) must be an int; found \(parameter.type)", at: parameter.typeLocation)
             } else if !isNumber, type != .scalar(.string), type != .scalar(.int) {
                 report("cursor parameter \(quoted(named.name)) of \(name) must be a string or an int; found \(parameter.type)", at: parameter.typeLocation)
+            } else if !isNumber, !parameter.type.isOptional {
+                report(
+                    "cursor parameter \(quoted(named.name)) of \(name) must be optional (\(parameter.type)?): the first page is asked for without it",
+                    at: parameter.typeLocation)
             }
         }
         switch paging.kind {

@@ -18,7 +18,7 @@ struct SpecValidator {
         "CachedClientRuntime", "CachedValue", "CachePolicy", "CacheScope", "CacheRule", "CachedClient",
         "CacheStore", "CacheEntry", "CacheKey", "Endpoint", "EndpointRequest", "JSONCoding", "HTTPTransport",
         "CachedClientError", "CacheEvent", "AsyncThrowingStream", "Invalidation", "Indirect", "MockNotImplemented",
-        "MockStream", "CachedQuery", "RetryRule",
+        "MockStream", "CachedQuery", "RetryRule", "CachedPages",
         // Protocols and nested types generated code names unqualified.
         "CaseIterable", "CodingKey", "CodingKeys", "RawRepresentable", "Endpoints", "Requests",
     ]
