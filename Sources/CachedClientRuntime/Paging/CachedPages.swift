@@ -51,8 +51,8 @@ public struct CachedPages<Page: Sendable>: AsyncSequence, Sendable {
         self.count = { _ in 0 }
     }
 
-    /// Page-number paging: pages 1, 2, … until one is empty (an empty page ends the
-    /// sequence without being yielded).
+    /// Page-number paging: pages 1, 2, … until one is empty (an empty page after the first
+    /// ends the sequence without being yielded; an empty first page is yielded).
     public init<Item>(pageNumbers load: @escaping @Sendable (_ page: Int) async throws -> CachedValue<Page>)
     where Page == [Item] {
         self.first = { try await load(1) }
@@ -65,7 +65,7 @@ public struct CachedPages<Page: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Offset paging: offsets 0, then the number of items so far, until a page is empty (an
-    /// empty page ends the sequence without being yielded).
+    /// empty page after the first ends the sequence without being yielded).
     public init<Item>(offsets load: @escaping @Sendable (_ offset: Int) async throws -> CachedValue<Page>)
     where Page == [Item] {
         self.first = { try await load(0) }
