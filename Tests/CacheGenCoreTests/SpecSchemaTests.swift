@@ -33,6 +33,7 @@ import Testing
         ("repository", SpecParser.Keys.repository),
         ("endpoint", SpecParser.Keys.endpoint),
         ("endpointCache", SpecParser.Keys.endpointCache),
+        ("paging", SpecParser.pagingKeys),
         ("selection", SpecParser.filterKeys),
         ("overlaySelection", OpenAPISelection.filterKeys),
     ]

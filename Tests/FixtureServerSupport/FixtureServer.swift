@@ -120,30 +120,49 @@ public final class FixtureServer: @unchecked Sendable {
         var body: String
         var delay_ms: Int
         var times: Int?
+        var bearer: String?
+    }
+
+    private struct PagedRoute<Item: Encodable>: Encodable {
+        var path: String
+        var paging: String
+        var items: [Item]
+        var per_page: Int
+        var bearer: String?
+    }
+
+    /// Serves `items` in pages of `perPage` at `path`: `paging` is `"link"` (`?page=N`, a
+    /// `Link: rel="next"` header while pages remain), `"cursor"` (`?after=C`, the items under
+    /// `items` and the next cursor at `pageInfo.endCursor`) or `"page"` (`?page=N`, bare arrays).
+    public func setPagedRoute(
+        _ path: String, paging: String, items: [some Encodable], perPage: Int, bearer: String? = nil
+    ) async throws {
+        let route = PagedRoute(path: path, paging: paging, items: items, per_page: perPage, bearer: bearer)
+        _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
     }
 
     /// Serves `body` for `method path` from now on; a path without a query matches any query.
     public func setRoute(
         _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
-        body: String = "", delayMilliseconds: Int = 0, times: Int? = nil
+        body: String = "", delayMilliseconds: Int = 0, times: Int? = nil, bearer: String? = nil
     ) async throws {
         let route = Route(
             method: method, path: path, status: status, headers: headers, body: body, delay_ms: delayMilliseconds,
-            times: times)
+            times: times, bearer: bearer)
         _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
     }
 
     /// Serves `value` as JSON for `method path` from now on.
     public func setRoute(
         _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
-        json value: some Encodable, delayMilliseconds: Int = 0, times: Int? = nil
+        json value: some Encodable, delayMilliseconds: Int = 0, times: Int? = nil, bearer: String? = nil
     ) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let body = String(decoding: try encoder.encode(value), as: UTF8.self)
         try await setRoute(
             path, method: method, status: status, headers: headers.merging(["Content-Type": "application/json"]) { mine, _ in mine },
-            body: body, delayMilliseconds: delayMilliseconds, times: times)
+            body: body, delayMilliseconds: delayMilliseconds, times: times, bearer: bearer)
     }
 
     /// A request the server received (control requests excluded).

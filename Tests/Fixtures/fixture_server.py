@@ -20,6 +20,18 @@ run time:
                             the status line, header fields and body as sent.
   POST /__control/reset     forgets every route and the request log.
 
+Modes for retries, authentication and paging, as route fields:
+  "times": N in front of a 200   fail N times (503, 429 with "Retry-After", …), then succeed.
+  "bearer": "t2"                 401 unless the request sends `Authorization: Bearer t2`
+                                 (a test changes the accepted token by setting the route again:
+                                 "401 until refreshed").
+  "paging": "link" | "cursor" | "page", "items": [...], "per_page": N
+                                 the items in pages: "link" reads ?page=N and sends
+                                 `Link: <…?page=N+1>; rel="next"` while pages remain; "cursor"
+                                 reads ?after=C and answers {"items": [...], "pageInfo":
+                                 {"endCursor": C or null, "hasNextPage": bool}}; "page" reads
+                                 ?page=N and answers the bare array (empty past the end).
+
 A header value may be a list, sent as one field line per item (as a server that sends
 Cache-Control twice). A route's Date header replaces the automatic one.
 
@@ -66,6 +78,10 @@ class State:
             "body": body,
             "delay_ms": int(spec.get("delay_ms", 0)),
             "times": int(spec["times"]) if spec.get("times") is not None else None,
+            "bearer": spec.get("bearer"),
+            "paging": spec.get("paging"),
+            "items": spec.get("items") or [],
+            "per_page": int(spec.get("per_page", 2)),
         }
         if "json" in spec and not any(k.lower() == "content-type" for k in route["headers"]):
             route["headers"]["Content-Type"] = "application/json"
@@ -127,11 +143,40 @@ class Handler(BaseHTTPRequestHandler):
             return
         if route["delay_ms"] > 0:
             time.sleep(route["delay_ms"] / 1000)
+        if route["bearer"] is not None and self.headers.get("Authorization") != "Bearer " + str(route["bearer"]):
+            self.send_json(401, {"error": "unauthorized"}, entry)
+            return
+        if route["paging"]:
+            self.send_page(route, entry)
+            return
         if self.is_not_modified(route["headers"]):
             kept = ("etag", "last-modified", "cache-control", "expires", "age", "date", "vary")
             self.send_bytes(304, {k: v for k, v in route["headers"].items() if k.lower() in kept}, b"", entry)
             return
         self.send_bytes(route["status"], route["headers"], route["body"], entry)
+
+    def send_page(self, route, entry):
+        """One page of the route's items, in the route's paging style."""
+        from urllib.parse import parse_qs
+        split = urlsplit(self.path)
+        query = {k: v[-1] for k, v in parse_qs(split.query).items()}
+        items, size = route["items"], max(1, route["per_page"])
+        headers = dict(route["headers"])
+        headers.setdefault("Content-Type", "application/json")
+        if route["paging"] == "cursor":
+            start = int(query.get("after", "0") or 0)
+            page = items[start:start + size]
+            more = start + size < len(items)
+            value = {"items": page, "pageInfo": {"endCursor": str(start + size) if more else None, "hasNextPage": more}}
+        else:
+            number = max(1, int(query.get("page", "1") or 1))
+            page = items[(number - 1) * size:number * size]
+            value = page
+            if route["paging"] == "link" and number * size < len(items):
+                others = "".join(f"&{k}={v}" for k, v in sorted(query.items()) if k != "page")
+                host = self.headers.get("Host", "127.0.0.1")
+                headers["Link"] = f'<http://{host}{split.path}?page={number + 1}{others}>; rel="next"'
+        self.send_bytes(route["status"], headers, json.dumps(value).encode("utf-8"), entry)
 
     def is_not_modified(self, headers):
         """RFC 9110 §13.1.2 and §13.1.3, for GET and HEAD."""

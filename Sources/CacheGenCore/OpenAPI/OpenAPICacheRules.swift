@@ -10,9 +10,9 @@ struct OpenAPICacheRules {
         /// `x-cachegen` at the document's root.
         static let documentRoot = ["defaults"]
         /// `defaults` in either place.
-        static let defaults = ["cache"]
+        static let defaults = ["cache", "retry"]
         /// One operation's rule.
-        static let operation = ["cache", "ttl", "key", "policy", "maxStale", "scope", "invalidates"]
+        static let operation = ["cache", "ttl", "key", "policy", "maxStale", "scope", "invalidates", "retry", "paging"]
     }
 
     /// Put before every model and repository name, so two documents' `Pet`s can live
@@ -20,6 +20,8 @@ struct OpenAPICacheRules {
     private(set) var typePrefix = ""
     /// Settings every rule starts from.
     private(set) var defaults: CacheSettings = .standard
+    /// The retry rule of GET operations that state none.
+    private(set) var defaultRetry: SpecRetry?
     /// The overlay's rules by operation name.
     private var rules: [String: JSONMember] = [:]
     /// Problems in the rules, read through the spec parser's value readers.
@@ -54,8 +56,9 @@ struct OpenAPICacheRules {
 
     /// `defaults.cache` of the overlay or of the root `x-cachegen`.
     private mutating func readDefaults(_ node: JSONNode) {
-        guard let members = values.object(node, "\"defaults\"", allowed: Keys.defaults),
-            let cache = members["cache"]?.value,
+        guard let members = values.object(node, "\"defaults\"", allowed: Keys.defaults) else { return }
+        if let retry = members["retry"]?.value { defaultRetry = values.retryRule(retry) }
+        guard let cache = members["cache"]?.value,
             let fields = values.object(cache, "\"defaults.cache\"", allowed: SpecParser.Keys.defaultCache)
         else { return }
         defaults = values.cacheSettings(fields, base: .standard)
@@ -81,6 +84,7 @@ struct OpenAPICacheRules {
     /// Sets the endpoint's cache rule and invalidations from its rule, if any.
     mutating func apply(to endpoint: inout EndpointSpec, operation: JSONNode) {
         let rule = rules[endpoint.name.name]?.value ?? operation["x-cachegen"]?.value
+        endpoint.retry = endpoint.method == "GET" ? defaultRetry : nil
         guard let rule, let fields = values.object(rule, "the rule of \(quoted(endpoint.name.name))", allowed: Keys.operation) else {
             endpoint.cache = endpoint.method == "GET"
                 ? EndpointCache(settings: defaults, key: nil, location: endpoint.name.location, origin: .defaults) : nil
@@ -89,6 +93,8 @@ struct OpenAPICacheRules {
         if let node = fields["invalidates"]?.value {
             endpoint.invalidates = names(node, "\"invalidates\"", "an operation name")
         }
+        if let node = fields["retry"]?.value { endpoint.retry = values.retryRule(node) }
+        if let node = fields["paging"]?.value { endpoint.paging = values.pagingRule(node) }
         let settingKeys = ["ttl", "key", "policy", "maxStale", "scope"]
         if let node = fields["cache"]?.value {
             guard let flag = node.boolValue else {

@@ -43,6 +43,8 @@ public struct Defaults: Sendable, Hashable {
     public var jsonKeys: JSONKeys
     /// How dates are written on the wire.
     public var dates: DateFormat
+    /// The retry rule of GET endpoints that state none; `nil` leaves it to the client's `RetryPolicy`.
+    public var retry: SpecRetry?
 
     /// The defaults of a spec that states none.
     public static let standard = Defaults(cache: .standard, jsonKeys: .exact, dates: .iso8601)
@@ -274,6 +276,11 @@ public struct EndpointSpec: Sendable, Hashable {
     public var cache: EndpointCache?
     /// Endpoints of the same repository whose entries a successful call removes.
     public var invalidates: [Named] = []
+    /// How often the request is sent again after a transient failure, as the spec (or, for
+    /// a GET, its defaults) says; `nil` when it says nothing.
+    public var retry: SpecRetry?
+    /// How the next page is found, for endpoints that return lists in pages.
+    public var paging: SpecPaging?
 }
 
 /// An endpoint's cache rule after defaults are applied.

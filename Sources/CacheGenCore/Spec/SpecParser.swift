@@ -9,7 +9,7 @@ struct SpecParser {
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
         static let root = ["$schema", "version", "baseURL", "defaults", "include", "exclude", "models", "repositories"]
-        static let defaults = ["cache", "jsonKeys", "dates"]
+        static let defaults = ["cache", "jsonKeys", "dates", "retry"]
         static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
         static let objectModel = ["description", "properties"]
         static let enumModel = ["description", "enum"]
@@ -17,7 +17,7 @@ struct SpecParser {
         static let repository = ["description", "endpoints"]
         static let endpoint = [
             "method", "path", "pathParameters", "query", "headers", "body", "response", "description", "cache",
-            "invalidates",
+            "invalidates", "retry", "paging",
         ]
         static let endpointCache = ["ttl", "key", "policy", "maxStale", "scope"]
     }
@@ -82,6 +82,7 @@ struct SpecParser {
         if let node = members["dates"]?.value, let value = choice(node, "\"dates\"", DateFormat.self) {
             defaults.dates = value
         }
+        if let node = members["retry"]?.value { defaults.retry = retryRule(node) }
         return defaults
     }
 
@@ -228,7 +229,9 @@ struct SpecParser {
         return EndpointSpec(
             name: name, method: method, methodLocation: methodLocation, path: path, pathLocation: pathNode.location,
             parameters: parameters, body: body, bodyLocation: bodyLocation, response: response,
-            responseLocation: responseLocation, description: description, cache: cache, invalidates: invalidates)
+            responseLocation: responseLocation, description: description, cache: cache, invalidates: invalidates,
+            retry: members["retry"].flatMap { retryRule($0.value) } ?? (method == "GET" ? defaults.retry : nil),
+            paging: members["paging"].flatMap { pagingRule($0.value) })
     }
 
     private mutating func parameterList(_ node: JSONNode?, place: ParameterPlace, _ what: String) -> [Parameter] {

@@ -34,6 +34,12 @@ extension Translator {
         if let response = method.endpoint.response, method.isCached {
             arguments.append(.init(label: "shape", value: .string(fingerprints[response] ?? "")))
         }
+        if let retry = method.endpoint.retry {
+            let rule: Expression = retry.max == 0
+                ? .implicitMember("never")
+                : .call(.identifier("RetryRule"), [.init(label: "max", value: .literal(.integer(retry.max)))])
+            arguments.append(.init(label: "retry", value: rule))
+        }
         return PropertyDeclaration(
             visibility: .none, isStatic: true, name: method.name,
             value: .call(.identifier("Endpoint"), arguments, wrapping: .whenLong))

@@ -65,7 +65,8 @@ struct Translator: Sendable {
             declarations: [
                 .type(repositoryProtocol(repository, methods)),
                 .type(repositoryExtension(repository, methods)),
-            ] + (queryExtension(repository, methods).map { [.type($0)] } ?? []) + [
+            ] + (queryExtension(repository, methods).map { [.type($0)] } ?? [])
+                + (pagesExtension(repository, methods).map { [.type($0)] } ?? []) + [
                 .type(liveRepository(repository, methods)),
             ])
         let mock = SwiftFile.Section(title: "\(title) mock", declarations: [.type(mockRepository(repository, methods))])

@@ -3,7 +3,7 @@
 /// Runs on what `SpecParser` produced; structural problems were reported there.
 struct SpecValidator {
     let spec: Spec
-    private let models: ModelIndex
+    let models: ModelIndex
     private(set) var diagnostics: [Diagnostic] = []
 
     /// Swift and Foundation names a model may not take: the generated code would not
@@ -18,7 +18,7 @@ struct SpecValidator {
         "CachedClientRuntime", "CachedValue", "CachePolicy", "CacheScope", "CacheRule", "CachedClient",
         "CacheStore", "CacheEntry", "CacheKey", "Endpoint", "EndpointRequest", "JSONCoding", "HTTPTransport",
         "CachedClientError", "CacheEvent", "AsyncThrowingStream", "Invalidation", "Indirect", "MockNotImplemented",
-        "MockStream", "CachedQuery",
+        "MockStream", "CachedQuery", "RetryRule", "CachedPages",
         // Protocols and nested types generated code names unqualified.
         "CaseIterable", "CodingKey", "CodingKeys", "RawRepresentable", "Endpoints", "Requests",
     ]
@@ -48,6 +48,7 @@ struct SpecValidator {
                 checkTypes(endpoint)
                 checkCacheRule(endpoint)
                 checkInvalidates(endpoint, in: repository)
+                checkPaging(endpoint)
             }
         }
         checkSelection()

@@ -20,6 +20,9 @@ extension CachedClient {
         /// The store's `removalCount` when the call started: a removal anywhere after it keeps
         /// the call's answer out of memory and the store.
         let storeRemovals: UInt64
+        /// Whether a stored value could be shown now if the network fails, so the call must
+        /// not wait for retries (see `RetryPolicy`).
+        var cacheAtHand = false
     }
 
     /// Encodes the body once and builds the key; the body digest is part of it only when

@@ -16,10 +16,14 @@ extension CachedClient {
     }
 
     /// Whether `networkFirst` may answer from the cache after this error: a transport
-    /// failure or a 5xx, never a 4xx, a bad answer or a cancellation.
+    /// failure, a 5xx or a 429 (the server asked to come back later), never another 4xx, a
+    /// failed sign-in, a bad answer or a cancellation.
     static func allowsFallback(_ error: any Error) -> Bool {
         if isCancellation(error) { return false }
-        if case .httpStatus(let status, _, _) = error as? CachedClientError { return (500..<600).contains(status) }
+        if case .httpStatus(let status, _, _) = error as? CachedClientError {
+            return (500..<600).contains(status) || status == 429
+        }
+        if error is AuthenticationError { return false }
         return !(error is CachedClientError)
     }
 
@@ -41,6 +45,10 @@ extension CachedClient {
             case .invalidURL: return "invalid URL"
             case .notCached: return "not cached"
             }
+        case is RateLimitedError:
+            return "not sent: the host asked to wait (429 Retry-After)"
+        case is AuthenticationError:
+            return "credential refresh failed"
         case let error as DecodingError:
             return "DecodingError \(Self.reason(error, includingDetail: false))"
         default:

@@ -41,7 +41,7 @@ extension CachedClient {
     ) async throws -> T {
         let validators = entry.flatMap { $0.etag == nil && $0.lastModified == nil ? nil : $0 }
         let requestTime = now()
-        let response = try await sender.send(call.request, body: call.body, validators: validators)
+        let response = try await send(call, validators: validators)
         let responseTime = now()
         switch response.statusCode {
         case 200..<300:

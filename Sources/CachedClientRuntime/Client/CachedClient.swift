@@ -65,6 +65,9 @@ public final class CachedClient: Sendable {
     ///     always current; never stored. An error it throws other than cancellation
     ///     counts as a transport failure and may fall back to the cache, because its
     ///     usual cause is a token refresh that failed offline.
+    ///   - middleware: sees and may change every request and response, first one outermost
+    ///     (see `ClientMiddleware`; `Authenticator` refreshes an expired credential).
+    ///   - retry: how transient failures are retried (see `RetryPolicy`).
     ///   - now: the clock entry ages are measured with; injectable for tests.
     ///   - events: receives every `CacheEvent`, for the app's logger; called synchronously,
     ///     so it should return quickly.
@@ -79,6 +82,8 @@ public final class CachedClient: Sendable {
         transport: any HTTPTransport = URLSessionTransport(),
         partition: String? = nil,
         headers: @escaping @Sendable () async throws -> [String: String] = { [:] },
+        middleware: [any ClientMiddleware] = [],
+        retry: RetryPolicy = .standard,
         now: @escaping @Sendable () -> Date = { Date() },
         events: @escaping @Sendable (CacheEvent) -> Void = { _ in },
         memoryCacheLimit: Int = 100,
@@ -86,7 +91,8 @@ public final class CachedClient: Sendable {
     ) {
         self.baseURL = baseURL
         self.store = store
-        self.sender = RequestSender(baseURL: baseURL, transport: transport, headers: headers)
+        self.sender = RequestSender(
+            baseURL: baseURL, transport: transport, headers: headers, middleware: middleware, retry: retry)
         self.now = now
         self.events = events
         self.currentPartition = Locked(PartitionState(partition: partition, switches: 0))
@@ -227,7 +233,7 @@ public final class CachedClient: Sendable {
         _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation]
     ) async throws -> Data {
         let body = try endpoint.encodedBody(of: request)
-        let response = try await sender.send(request, body: body, validators: nil)
+        let response = try await send(request, endpoint: endpoint, body: body, validators: nil, cacheAtHand: false)
         guard (200..<300).contains(response.statusCode) else {
             throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: response.body)
         }
@@ -242,6 +248,8 @@ public final class CachedClient: Sendable {
     private func networkFirst<T: Decodable & Sendable>(
         _ call: Call, entry: CacheEntry?, missReported: Bool = false, as type: T.Type
     ) async throws -> CachedValue<T> {
+        var call = call
+        if let entry { call.cacheAtHand = call.rule.allowsFallback(to: entry, at: now()) }
         do {
             return .fresh(value: try await sharedFetch(call, validating: entry, as: type))
         } catch {

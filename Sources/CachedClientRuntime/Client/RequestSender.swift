@@ -9,16 +9,34 @@ import FoundationNetworking
 struct RequestSender: Sendable {
     /// The root every request path is appended to.
     let baseURL: URL
-    let transport: any HTTPTransport
+    /// The client's middleware, ending in its transport.
+    let chain: MiddlewareChain
     /// Asked on every request, so an expiring token is always current; never stored.
     let headers: @Sendable () async throws -> [String: String]
+    /// How transient failures are retried.
+    let retry: RetryPolicy
+    /// Hosts that asked (429 with `Retry-After`) to be left alone for a while.
+    let hostBackoff = HostBackoff()
+
+    init(
+        baseURL: URL, transport: any HTTPTransport, headers: @escaping @Sendable () async throws -> [String: String],
+        middleware: [any ClientMiddleware] = [], retry: RetryPolicy = .standard
+    ) {
+        self.baseURL = baseURL
+        self.chain = MiddlewareChain(middleware: middleware, transport: transport)
+        self.headers = headers
+        self.retry = retry
+    }
 
     /// Sends `request` with `body`; with `validators`, asks the server to confirm that entry
     /// (`If-None-Match`, `If-Modified-Since`).
     ///
     /// Headers, later ones winning whatever their case: `Accept`, `Content-Type` for a body,
     /// the validators, the app's `headers` provider, then the endpoint's declared headers.
-    func send(_ request: EndpointRequest, body: Data?, validators: CacheEntry?) async throws -> HTTPResponse {
+    /// One attempt, through the middleware; `operation` names the endpoint for them.
+    func send(
+        _ request: EndpointRequest, body: Data?, validators: CacheEntry?, operation: String = ""
+    ) async throws -> HTTPResponse {
         var fields = HeaderFields()
         fields.set("Accept", "application/json")
         if body != nil { fields.set("Content-Type", "application/json") }
@@ -33,8 +51,9 @@ struct RequestSender: Sendable {
             fields.set(header.name, header.value)
         }
         let url = try url(for: request)
-        return try await transport.send(
-            HTTPRequest(method: request.method.uppercased(), url: url, headers: fields.fields, body: body))
+        return try await chain.send(
+            HTTPRequest(method: request.method.uppercased(), url: url, headers: fields.fields, body: body),
+            operation: operation)
     }
 
     /// `baseURL` + path (+ `?` + query); joined as text so a base path like `/v1` is kept.

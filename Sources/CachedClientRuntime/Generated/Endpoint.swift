@@ -12,12 +12,19 @@ public struct Endpoint: Sendable, Hashable {
     /// A fingerprint of the response type's shape, part of the key so that a changed
     /// model never decodes bytes stored by an older one.
     public var shape: String
+    /// How often the request may be sent again after a transient failure, as the spec says;
+    /// `nil` when it says nothing (GET follows the client's `RetryPolicy`, other methods
+    /// are sent once).
+    public var retry: RetryRule?
 
     /// Creates an endpoint description.
-    public init(name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "") {
+    public init(
+        name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "", retry: RetryRule? = nil
+    ) {
         self.name = name
         self.cache = cache
         self.coding = coding
         self.shape = shape
+        self.retry = retry
     }
 }

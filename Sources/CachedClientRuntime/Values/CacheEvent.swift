@@ -29,6 +29,9 @@ public struct CacheEvent: Sendable, Equatable, CustomStringConvertible {
         /// A call stopped waiting for another process's request for the same key after
         /// `RequestCollapsing.maxWait` and sent its own.
         case collapseTimeout
+        /// A transient failure (lost connection, timeout, 502/503/504, 429) is sent again
+        /// after a wait; the message says why, which retry and how long the wait.
+        case retry
     }
 
     /// What happened.

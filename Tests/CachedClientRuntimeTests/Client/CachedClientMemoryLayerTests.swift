@@ -155,7 +155,7 @@ struct CachedClientMemoryLayerTests {
         let transport = StubTransport(json: Fixtures.alice)
         let client = CachedClient(
             baseURL: Fixtures.baseURL, store: try FileCacheStore(directory: directory, maxAge: 100, now: clock.function),
-            transport: transport, partition: "user-1", now: clock.function)
+            transport: transport, partition: "user-1", retry: .none, now: clock.function)
         let _: CachedValue<Account> = try await client.value(for: Fixtures.request(), endpoint: Fixtures.endpoint())
 
         clock.advance(by: 101)  // within maxStale, but past the store's maxAge

@@ -293,13 +293,13 @@ struct CachedClientServerFreshnessTests {
         let transport = StubTransport { _ in Self.answer(["Cache-Control": "max-age=600, must-revalidate", "Age": "50"]) }
         let first = CachedClient(
             baseURL: Fixtures.baseURL, store: try FileCacheStore(directory: directory, now: clock.function),
-            transport: transport, partition: "user-1", now: clock.function)
+            transport: transport, partition: "user-1", retry: .none, now: clock.function)
         let _: CachedValue<Account> = try await first.value(for: Fixtures.request(), endpoint: Self.server)
         await first.flush()  // before another client reads the folder
 
         let relaunched = CachedClient(
             baseURL: Fixtures.baseURL, store: try FileCacheStore(directory: directory, now: clock.function),
-            transport: transport, partition: "user-1", now: clock.function)
+            transport: transport, partition: "user-1", retry: .none, now: clock.function)
         clock.advance(by: 549)
         let hit: CachedValue<Account> = try await relaunched.value(for: Fixtures.request(), endpoint: Self.server, policy: .cacheFirst)
         #expect(hit == .cached(value: Fixtures.alice, date: Fixtures.start))

@@ -45,8 +45,8 @@ struct HTTPRevalidationIntegrationTests {
             prefix = ownServer ? "" : "/test-\(UUID().uuidString.lowercased())"
             client = CachedClient(
                 baseURL: URL(string: server.baseURL.absoluteString + prefix + "/v1")!, store: store,
-                transport: URLSessionTransport(timeout: 10), partition: "user-1", now: clock.function,
-                events: events.record)
+                transport: URLSessionTransport(timeout: 10), partition: "user-1", retry: .none,
+                now: clock.function, events: events.record)
         }
 
         private struct Route: Encodable {

@@ -25,7 +25,8 @@ struct URLSessionPolicyIntegrationTests {
     ) -> CachedClient {
         CachedClient(
             baseURL: URL(string: server.baseURL.absoluteString + prefix + "/v1")!, store: store,
-            transport: URLSessionTransport(timeout: 10), partition: partition, now: clock.function, events: events.record)
+            transport: URLSessionTransport(timeout: 10), partition: partition, retry: .none,
+            now: clock.function, events: events.record)
     }
 
     static func account(_ client: CachedClient, _ policy: CachePolicy? = nil) async throws -> CachedValue<Account> {

@@ -309,7 +309,7 @@ final class EventLog: Sendable {
 struct Harness {
     let transport: StubTransport
     let store: any CacheStore
-    let clock = TestClock()
+    let clock: TestClock
     let events = EventLog()
     let client: CachedClient
 
@@ -318,13 +318,18 @@ struct Harness {
         store: any CacheStore = MemoryCacheStore(),
         partition: String? = "user-1",
         headers: @escaping @Sendable () async throws -> [String: String] = { [:] },
-        memoryCacheLimit: Int = 100
+        memoryCacheLimit: Int = 100,
+        middleware: [any ClientMiddleware] = [],
+        retry: RetryPolicy = .none,  // policy tests look at one attempt; retry tests pass their own
+        clock: TestClock = TestClock()
     ) {
+        self.clock = clock
         self.transport = transport
         self.store = store
         client = CachedClient(
             baseURL: Fixtures.baseURL, store: store, transport: transport, partition: partition,
-            headers: headers, now: clock.function, events: events.record, memoryCacheLimit: memoryCacheLimit)
+            headers: headers, middleware: middleware, retry: retry, now: clock.function, events: events.record,
+            memoryCacheLimit: memoryCacheLimit)
     }
 
     func key(_ endpoint: Endpoint = Fixtures.endpoint(), _ request: EndpointRequest = Fixtures.request()) -> CacheKey {

@@ -161,6 +161,23 @@ extension AccountRepository {
 }
 #endif
 
+extension AccountRepository {
+    /// The pages of `getTransactions`, first to last, each fresh or from the cache with its date;
+    /// every page is cached under its own key. See `CachedPages`.
+    public func getTransactionsPages(
+        accountId: String,
+        category: TransactionCategory? = nil,
+        includePending: Bool? = nil,
+        xApiVersion: String,
+        policy: CachePolicy? = nil
+    ) -> CachedPages<TransactionPage> {
+        CachedPages(
+            cursor: \.nextCursor,
+            load: { next in try await self.getTransactions(accountId: accountId, cursor: next, category: category, includePending: includePending, xApiVersion: xApiVersion, policy: policy) }
+        )
+    }
+}
+
 /// The `AccountRepository` that calls the server through a `CachedClient`.
 ///
 /// The spec's server: https://api.example-bank.com/v1
@@ -310,7 +327,8 @@ public struct LiveAccountRepository: AccountRepository {
             name: "AccountRepository.getTransactions",
             cache: CacheRule(ttl: 60, maxStale: 259200, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "e41473e34681fab8"
+            shape: "e41473e34681fab8",
+            retry: RetryRule(max: 3)
         )
         static let getProfile = Endpoint(
             name: "AccountRepository.getProfile",

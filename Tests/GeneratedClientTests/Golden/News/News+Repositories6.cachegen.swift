@@ -142,6 +142,14 @@ extension NewsRepository {
 }
 #endif
 
+extension NewsRepository {
+    /// The pages of `search`, first to last, each fresh or from the cache with its date;
+    /// every page is cached under its own key. See `CachedPages`.
+    public func searchPages(q: String, policy: CachePolicy? = nil) -> CachedPages<[ArticleSummary]> {
+        CachedPages(pageNumbers: { next in try await self.search(q: q, page: next, policy: policy) })
+    }
+}
+
 /// The `NewsRepository` that calls the server through a `CachedClient`.
 ///
 /// The spec's server: https://news.example.org/api
