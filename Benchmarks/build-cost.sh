@@ -4,8 +4,9 @@
 #
 #   Benchmarks/build-cost.sh CASE...        e.g.  100:cycle 120:chain 500:cycle 1000:chain:cachegen
 #
-# A CASE is ENDPOINTS:SHAPE[:SIDES], SHAPE chain or cycle (`Scripts/make-large-spec.py --shape`),
-# SIDES `both` (default), `cachegen` or `sog`. For each case, A (cachegen) and B
+# A CASE is ENDPOINTS:SHAPE[:SIDES[:FLAGS]], SHAPE chain or cycle (`Scripts/make-large-spec.py
+# --shape`), SIDES `both` (default), `cachegen` or `sog`, FLAGS `noedits` and/or `release`
+# (comma-separated) to override EDITS and RELEASE for that case. For each case, A (cachegen) and B
 # (swift-openapi-generator) alternate, A B A B, RUNS times (default 1):
 #   - clean debug build of the generated target, and of an empty target in the same package
 #     (same dependencies), so the figure is net of the package's fixed cost;
@@ -41,13 +42,16 @@ fi
 # The two packages: A depends on this checkout's runtime, B on swift-openapi-runtime 1.13.4 and
 # swift-openapi-urlsession 1.4.0 (what swift-openapi-generator's generated client needs).
 make_packages() {
-  mkdir -p "$work/A/Sources/Generated" "$work/B/Sources/Generated"
+  mkdir -p "$work/A/Sources/Generated" "$work/B/Sources/Generated" "$work/cachegen-src"
+  # A snapshot of the runtime's package, so edits to the checkout during a run rebuild nothing.
+  rm -rf "$work/cachegen-src/Sources" "$work/cachegen-src/Tests" "$work/cachegen-src/Plugins"
+  cp -Rp "$repo/Package.swift" "$repo/Sources" "$repo/Plugins" "$repo/Tests" "$work/cachegen-src/"
   cat >"$work/A/Package.swift" <<SWIFT
 // swift-tools-version: 6.0
 import PackageDescription
 let package = Package(
     name: "CostA",
-    dependencies: [.package(name: "cachegen", path: "$repo")],
+    dependencies: [.package(name: "cachegen", path: "$work/cachegen-src")],
     targets: [.target(name: "Generated", dependencies: [.product(name: "CachedClientRuntime", package: "cachegen")])]
 )
 SWIFT
@@ -148,14 +152,19 @@ report() {  # side label "wall cpu peak status killed" [empty-cpu empty-wall]
 }
 
 make_packages
-for side in A B; do   # dependencies once, untimed
+cp "$cachegen" "$work/cachegen-bin"; cachegen=$work/cachegen-bin   # the binary of this run, whatever happens to the checkout
+needed=A; case " $* " in *:both\ *|*:sog\ *) needed="A B";; esac
+for case in "$@"; do [ "$(cut -d: -f3 <<<"$case")" = "" ] && needed="A B"; done
+for side in $needed; do   # dependencies once, untimed
   generate "$side" empty
   nice -n 10 swift build --package-path "$work/$side" >/dev/null 2>&1 || { echo "dependencies of $side did not build" >&2; exit 1; }
 done
 echo "uptime before: $(uptime)"
 for case in "$@"; do
-  IFS=: read -r endpoints shape sides <<<"$case"
-  sides=${sides:-both}
+  IFS=: read -r endpoints shape sides flags <<<"$case"
+  sides=${sides:-both} case_edits=$edits case_release=$release
+  case ",$flags," in *,noedits,*) case_edits=0;; esac
+  case ",$flags," in *,release,*) case_release=1;; esac
   doc="$work/doc-$endpoints-$shape"
   python3 "$repo/Scripts/make-large-spec.py" "$doc.json" --endpoints "$endpoints" --shape "$shape" --openapi 2>/dev/null
   python3 "$repo/Scripts/make-large-spec.py" "$doc-prop.json" --endpoints "$endpoints" --shape "$shape" --openapi --add-property 2>/dev/null
@@ -172,7 +181,7 @@ for case in "$@"; do
       result=$(build "$work/$side")
       report "$side" "clean debug build ($(files "$side") files, $(lines "$side") lines; empty target ${e_cpu} s CPU)" "$result" "$e_cpu" "$e_wall"
       read -r _ _ _ status killed <<<"$result"
-      if [ "$edits" = 1 ] && [ "$status" = 0 ]; then
+      if [ "$case_edits" = 1 ] && [ "$status" = 0 ]; then
         cp "$doc-prop.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
         report "$side" "rebuild after a property added to one model" "$(build "$work/$side")"
         cp "$doc.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
@@ -180,7 +189,7 @@ for case in "$@"; do
         cp "$doc-endpoint.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
         report "$side" "rebuild after one endpoint added" "$(build "$work/$side")"
       fi
-      if [ "$release" = 1 ] && [ "$side" = A ]; then
+      if [ "$case_release" = 1 ] && [ "$side" = A ]; then
         generate A empty
         nice -n 10 swift build -c release --package-path "$work/A" >/dev/null 2>&1 || true   # dependencies
         cp "$doc.json" "$work/openapi.json"; generate A "$work/openapi.json"; clean "$work/A" release
