@@ -1,5 +1,4 @@
-/// Models: a `Codable` struct per object, with a memberwise initializer and coding keys
-/// where wire names differ; enums are made by `Translator+Enums.swift`, unions of models
+/// Models: a `Codable` struct per object, with a memberwise initializer; enums are made by `Translator+Enums.swift`, unions of models
 /// by `Translator+TaggedUnions.swift`.
 extension Translator {
     func model(_ model: Model) -> Declaration {
@@ -27,18 +26,10 @@ extension Translator {
                     name: SwiftNaming.escaped(names[index]), type: types[index]))
         }
         members.append(.function(memberwiseInit(properties, names: names, types: types)))
-        if properties.indices.contains(where: { names[$0] != properties[$0].wireName }) {
-            let keys = zip(properties, names).map { property, caseName -> Declaration in
-                .enumCase(
-                    EnumCaseDeclaration(
-                        name: SwiftNaming.escaped(caseName),
-                        rawValue: caseName == property.wireName ? nil : property.wireName))
-            }
-            members.append(
-                .type(
-                    TypeDeclaration(
-                        visibility: .hidden, kind: .enum, name: "CodingKeys", conformances: ["String", "CodingKey"],
-                        members: keys)))
+        if !properties.isEmpty {
+            members.append(.function(equality(name: name, names: names)))
+            members.append(.function(decoding(properties, names: names, types: types)))
+            members.append(.function(encoding(properties, names: names)))
         }
         return TypeDeclaration(
             doc: doc, kind: .struct, name: name, conformances: ["Codable", "Sendable", "Equatable"], members: members)
@@ -58,5 +49,81 @@ extension Translator {
             body: names.map { name in
                 .assignment(Expression.selfValue.dot(SwiftNaming.escaped(name)), .identifier(SwiftNaming.parameterValue(name)))
             })
+    }
+
+    // `Equatable` and `Codable` are written out rather than synthesised: what the compiler
+    // synthesises (one `&&` chain a model, a `CodingKeys` enum with its own conformances a
+    // model) cost about a quarter of a model's compile time (issue 19 item 2); the generated
+    // statements are one comparison or one key each, and every model shares `WireKey`.
+
+    /// `static func ==`: one `guard` a property, so each comparison is type-checked alone.
+    private func equality(name: String, names: [String]) -> FunctionDeclaration {
+        let members = names.map(SwiftNaming.escaped)
+        func same(_ member: String) -> Expression {
+            .binary(Expression.identifier("lhs").dot(member), "==", Expression.identifier("rhs").dot(member))
+        }
+        return FunctionDeclaration(
+            doc: ["Equal when every property is."],
+            isStatic: true, name: "==",
+            parameters: [.init(name: "lhs", type: .named(name)), .init(name: "rhs", type: .named(name))],
+            returnType: .named("Bool"),
+            body: members.dropLast().map { .guardElse(same($0), [.return(.literal(.boolean(false)))]) }
+                + [.return(same(members[members.count - 1]))])
+    }
+
+    /// `init(from:)`: each property from its wire name; optionals may be missing or `null`.
+    private func decoding(_ properties: [Property], names: [String], types: [SwiftType]) -> FunctionDeclaration {
+        let container = Expression.identifier("container")
+        return FunctionDeclaration(
+            doc: ["Reads the value from its wire names."],
+            name: "init",
+            parameters: [.init(label: "from", name: "decoder", type: .existential("Decoder"))],
+            isThrowing: true,
+            body: [
+                .variable(
+                    isMutable: false, name: "container",
+                    value: .try(.call(Expression.identifier("decoder").dot("container"), [.init(label: "keyedBy", value: .identifier("WireKey.self"))])))
+            ]
+                + properties.indices.map { index in
+                    let optional = properties[index].type.isOptional
+                    var type = types[index]
+                    if optional, case .optional(let wrapped) = type { type = wrapped }
+                    return .assignment(
+                        Expression.selfValue.dot(SwiftNaming.escaped(names[index])),
+                        .try(
+                            .call(
+                                container.dot(optional ? "decodeIfPresent" : "decode"),
+                                [.init(value: .identifier(OneLine.text(type) + ".self")), .init(label: "forKey", value: key(properties[index]))])))
+                })
+    }
+
+    /// `encode(to:)`: each property under its wire name; `nil` optionals are left out.
+    private func encoding(_ properties: [Property], names: [String]) -> FunctionDeclaration {
+        let container = Expression.identifier("container")
+        return FunctionDeclaration(
+            doc: ["Writes the value under its wire names."],
+            name: "encode",
+            parameters: [.init(label: "to", name: "encoder", type: .existential("Encoder"))],
+            isThrowing: true,
+            body: [
+                .variable(
+                    isMutable: true, name: "container",
+                    value: .call(Expression.identifier("encoder").dot("container"), [.init(label: "keyedBy", value: .identifier("WireKey.self"))]))
+            ]
+                + properties.indices.map { index in
+                    .expression(
+                        .try(
+                            .call(
+                                container.dot(properties[index].type.isOptional ? "encodeIfPresent" : "encode"),
+                                [
+                                    .init(value: Expression.selfValue.dot(SwiftNaming.escaped(names[index]))),
+                                    .init(label: "forKey", value: key(properties[index])),
+                                ])))
+                })
+    }
+
+    /// `WireKey("name")`.
+    private func key(_ property: Property) -> Expression {
+        .call(.identifier("WireKey"), [.init(value: .string(property.wireName))])
     }
 }
