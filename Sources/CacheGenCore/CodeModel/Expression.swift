@@ -24,8 +24,6 @@ enum Expression: Sendable, Hashable {
     indirect case `try`(Expression)
     /// `await expression`.
     indirect case await(Expression)
-    /// `left operator right`, e.g. `lhs.id == rhs.id`; never wraps.
-    indirect case binary(Expression, String, Expression)
 
     /// A literal value; strings are escaped when written.
     enum Literal: Sendable, Hashable {

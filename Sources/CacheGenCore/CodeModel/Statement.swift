@@ -9,8 +9,6 @@ enum Statement: Sendable, Hashable {
     case `throw`(Expression)
     /// `switch subject {`, each case level with it and its body indented, `}`.
     case switchOver(Expression, [SwitchCase])
-    /// `guard condition else { body }`, on one line.
-    case guardElse(Expression, [Statement])
 
     /// One case of a `switch`.
     struct SwitchCase: Sendable, Hashable {

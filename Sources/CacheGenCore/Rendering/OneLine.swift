@@ -62,12 +62,6 @@ enum OneLine {
             write(closure, into: &sink)
         case .array(let elements, _):
             writeList(elements, "[", "]", into: &sink) { element, sink in write(element, into: &sink) }
-        case .binary(let left, let operation, let right):
-            write(left, into: &sink)
-            sink.append(syntax: " ")
-            sink.append(operation)
-            sink.append(syntax: " ")
-            write(right, into: &sink)
         case .try(let operand):
             write(operand, after: "try ", into: &sink)
         case .await(let operand):
@@ -177,15 +171,6 @@ enum OneLine {
                     sink.append(syntax: " ")
                     write(statement, into: &sink)
                 }
-            }
-            sink.append(syntax: " }")
-        case .guardElse(let condition, let body):
-            sink.append(syntax: "guard ")
-            write(condition, into: &sink)
-            sink.append(syntax: " else {")
-            for statement in body {
-                sink.append(syntax: " ")
-                write(statement, into: &sink)
             }
             sink.append(syntax: " }")
         }

@@ -27,7 +27,6 @@ extension Translator {
         }
         members.append(.function(memberwiseInit(properties, names: names, types: types)))
         if !properties.isEmpty {
-            members.append(.function(equality(name: name, names: names)))
             members.append(.function(decoding(properties, names: names, types: types)))
             members.append(.function(encoding(properties, names: names)))
         }
@@ -51,25 +50,11 @@ extension Translator {
             })
     }
 
-    // `Equatable` and `Codable` are written out rather than synthesised: what the compiler
-    // synthesises (one `&&` chain a model, a `CodingKeys` enum with its own conformances a
-    // model) cost about a quarter of a model's compile time (issue 19 item 2); the generated
-    // statements are one comparison or one key each, and every model shares `WireKey`.
-
-    /// `static func ==`: one `guard` a property, so each comparison is type-checked alone.
-    private func equality(name: String, names: [String]) -> FunctionDeclaration {
-        let members = names.map(SwiftNaming.escaped)
-        func same(_ member: String) -> Expression {
-            .binary(Expression.identifier("lhs").dot(member), "==", Expression.identifier("rhs").dot(member))
-        }
-        return FunctionDeclaration(
-            doc: ["Equal when every property is."],
-            isStatic: true, name: "==",
-            parameters: [.init(name: "lhs", type: .named(name)), .init(name: "rhs", type: .named(name))],
-            returnType: .named("Bool"),
-            body: members.dropLast().map { .guardElse(same($0), [.return(.literal(.boolean(false)))]) }
-                + [.return(same(members[members.count - 1]))])
-    }
+    // `Codable` is written out rather than synthesised: the synthesised form brings a
+    // `CodingKeys` enum a model with conformances of its own (`CodingKey`, `Hashable`, string
+    // conversions): 30 of a model's 83 LLVM functions (issue 19 item 2). Every model shares
+    // `WireKey` instead. `Equatable` stays synthesised: written out, 166 models' `==`
+    // overloads made every comparison in the module slower to type-check (5.1 s against 2.2 s).
 
     /// `init(from:)`: each property from its wire name; optionals may be missing or `null`.
     private func decoding(_ properties: [Property], names: [String], types: [SwiftType]) -> FunctionDeclaration {
