@@ -34,10 +34,6 @@ runs=${RUNS:-1} edits=${EDITS:-1} release=${RELEASE:-0}
 cap_kb=$(( ${CAP_MB:-10240} * 1024 ))
 mkdir -p "$work"
 
-if [ ! -x "$sog" ]; then
-  [ -d "$work/generator-src" ] || git clone -q -b 1.14.3 https://github.com/apple/swift-openapi-generator "$work/generator-src"
-  nice -n 10 swift build -c release --package-path "$work/generator-src" --product swift-openapi-generator >&2
-fi
 
 # The two packages: A depends on this checkout's runtime, B on swift-openapi-runtime 1.13.4 and
 # swift-openapi-urlsession 1.4.0 (what swift-openapi-generator's generated client needs).
@@ -155,6 +151,10 @@ make_packages
 cp "$cachegen" "$work/cachegen-bin"; cachegen=$work/cachegen-bin   # the binary of this run, whatever happens to the checkout
 needed=A; case " $* " in *:both\ *|*:sog\ *) needed="A B";; esac
 for case in "$@"; do [ "$(cut -d: -f3 <<<"$case")" = "" ] && needed="A B"; done
+if [ "$needed" != A ] && [ ! -x "$sog" ]; then   # swift-openapi-generator's CLI, release, once
+  [ -d "$work/generator-src" ] || git clone -q -b 1.14.3 https://github.com/apple/swift-openapi-generator "$work/generator-src"
+  nice -n 10 swift build -c release --package-path "$work/generator-src" --product swift-openapi-generator >&2
+fi
 for side in $needed; do   # dependencies once, untimed
   generate "$side" empty
   nice -n 10 swift build --package-path "$work/$side" >/dev/null 2>&1 || { echo "dependencies of $side did not build" >&2; exit 1; }
