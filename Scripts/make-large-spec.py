@@ -16,8 +16,17 @@ repositories of 20, N/3 models, each model with an optional `owner` pointing at 
 model, either ending at the last (chain: N/3 models deep) or pointing back to the first
 (cycle). Each model has a get (cached), a list (cached) and a delete endpoint.
 
+With --openapi, the same shape is written as an OpenAPI 3.0 document in JSON instead (for
+swift-openapi-generator and for cachegen's OpenAPI input, side by side in the build-cost
+benchmark): one tag per repository (`R0` …), operationIds as the endpoint names, the
+models as component schemas (`owner` optional, the rest but `updatedAt` required), GETs
+answered with 200 and a JSON body, DELETEs with 204. With --add-property and
+--add-endpoint, the edits the rebuild figures time: a property `note` on the middle model,
+one more cached GET at the end of the last repository.
+
 Usage: python3 Scripts/make-large-spec.py PATH
-       python3 Scripts/make-large-spec.py PATH --endpoints 120 --shape chain|cycle
+       python3 Scripts/make-large-spec.py PATH --endpoints 120 --shape chain|cycle [--openapi]
+                                               [--add-property] [--add-endpoint]
 """
 import argparse
 import json
@@ -309,7 +318,7 @@ def make_spec():
     }
 
 
-def make_shape_spec(endpoint_count, shape):
+def make_shape_spec(endpoint_count, shape, add_property=False, add_endpoint=False):
     """The chain or cycle shape: models M0 … M(n-1), each owning the next."""
     model_count = max(1, endpoint_count // 3)
     models = {}
@@ -320,6 +329,8 @@ def make_shape_spec(endpoint_count, shape):
             properties["owner"] = f"M{following}?"
         elif shape == "cycle":
             properties["owner"] = "M0?"
+        if add_property and index == model_count // 2:
+            properties["note"] = "string?"
         models[f"M{index}"] = {"properties": properties}
     kinds = ["get", "list", "delete"]
     endpoints = []
@@ -333,9 +344,13 @@ def make_shape_spec(endpoint_count, shape):
         else:
             endpoint = {"method": "DELETE", "path": path + "/{id}"}
         endpoints.append((f"{kind}{model}E{number}", endpoint))
+    if add_endpoint:
+        endpoints.append(("getM0Extra", {"path": "/extra/m0/{id}", "response": "M0", "cache": {"ttl": "5m"}}))
     repositories = {}
     for start in range(0, endpoint_count, 20):
-        repositories[f"R{start // 20}Repository"] = {"endpoints": dict(endpoints[start:start + 20])}
+        last = start + 20 >= endpoint_count
+        chosen = endpoints[start:] if last else endpoints[start:start + 20]
+        repositories[f"R{start // 20}Repository"] = {"endpoints": dict(chosen)}
     return {
         "version": 1,
         "baseURL": "https://api.example.com/v2",
@@ -345,17 +360,75 @@ def make_shape_spec(endpoint_count, shape):
     }
 
 
+OPENAPI_TYPES = {
+    "string": {"type": "string"},
+    "int": {"type": "integer"},
+    "date": {"type": "string", "format": "date-time"},
+}
+
+
+def openapi_document(spec):
+    """The shape spec as an OpenAPI 3.0 document: the same operations, names and models."""
+    schemas = {}
+    for name, model in spec["models"].items():
+        properties, required = {}, []
+        for property_name, type_name in model["properties"].items():
+            optional = type_name.endswith("?")
+            base = type_name.rstrip("?")
+            properties[property_name] = dict(OPENAPI_TYPES[base]) if base in OPENAPI_TYPES \
+                else {"$ref": f"#/components/schemas/{base}"}
+            if not optional:
+                required.append(property_name)
+        schemas[name] = {"type": "object", "required": required, "properties": properties}
+    paths = {}
+    for repository, body in spec["repositories"].items():
+        tag = repository[: -len("Repository")]
+        for name, endpoint in body["endpoints"].items():
+            method = endpoint.get("method", "GET").lower()
+            operation = {"operationId": name, "tags": [tag]}
+            parameters = []
+            if "{id}" in endpoint["path"]:
+                parameters.append({"name": "id", "in": "path", "required": True, "schema": {"type": "string"}})
+            for query_name in endpoint.get("query", {}):
+                parameters.append({"name": query_name, "in": "query", "required": False, "schema": {"type": "integer"}})
+            if parameters:
+                operation["parameters"] = parameters
+            response = endpoint.get("response")
+            if response is None:
+                operation["responses"] = {"204": {"description": "Deleted."}}
+            else:
+                reference = {"$ref": f"#/components/schemas/{response.strip('[]')}"}
+                schema = {"type": "array", "items": reference} if response.startswith("[") else reference
+                operation["responses"] = {"200": {"description": "OK", "content": {"application/json": {"schema": schema}}}}
+            paths.setdefault(endpoint["path"], {})[method] = operation
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Shape", "version": "1.0.0"},
+        "servers": [{"url": spec["baseURL"]}],
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description="Writes a synthetic cachegen spec.")
     parser.add_argument("path")
     parser.add_argument("--endpoints", type=int, default=120, help="with --shape: how many endpoints")
     parser.add_argument("--shape", choices=["chain", "cycle"], help="the build-cost shapes instead of the mix")
+    parser.add_argument("--openapi", action="store_true", help="with --shape: as an OpenAPI 3.0 document (JSON)")
+    parser.add_argument("--add-property", action="store_true", help="with --shape: one more property on the middle model")
+    parser.add_argument("--add-endpoint", action="store_true", help="with --shape: one more cached GET")
     arguments = parser.parse_args()
-    spec = make_shape_spec(arguments.endpoints, arguments.shape) if arguments.shape else make_spec()
+    if arguments.shape:
+        spec = make_shape_spec(arguments.endpoints, arguments.shape, arguments.add_property, arguments.add_endpoint)
+    elif arguments.openapi or arguments.add_property or arguments.add_endpoint:
+        parser.error("--openapi, --add-property and --add-endpoint need --shape")
+    else:
+        spec = make_spec()
     sys.argv = [sys.argv[0], arguments.path]
     endpoints = sum(len(r["endpoints"]) for r in spec["repositories"].values())
     with open(sys.argv[1], "w", encoding="utf-8") as file:
-        json.dump(spec, file, indent=2)
+        json.dump(openapi_document(spec) if arguments.openapi else spec, file, indent=2)
         file.write("\n")
     sys.stderr.write(f"wrote {sys.argv[1]}: {endpoints} endpoints, {len(spec['models'])} models\n")
     return 0

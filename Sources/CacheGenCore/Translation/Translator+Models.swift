@@ -1,5 +1,4 @@
-/// Models: a `Codable` struct per object, with a memberwise initializer and coding keys
-/// where wire names differ; enums are made by `Translator+Enums.swift`, unions of models
+/// Models: a `Codable` struct per object, with a memberwise initializer; enums are made by `Translator+Enums.swift`, unions of models
 /// by `Translator+TaggedUnions.swift`.
 extension Translator {
     func model(_ model: Model) -> Declaration {
@@ -27,18 +26,9 @@ extension Translator {
                     name: SwiftNaming.escaped(names[index]), type: types[index]))
         }
         members.append(.function(memberwiseInit(properties, names: names, types: types)))
-        if properties.indices.contains(where: { names[$0] != properties[$0].wireName }) {
-            let keys = zip(properties, names).map { property, caseName -> Declaration in
-                .enumCase(
-                    EnumCaseDeclaration(
-                        name: SwiftNaming.escaped(caseName),
-                        rawValue: caseName == property.wireName ? nil : property.wireName))
-            }
-            members.append(
-                .type(
-                    TypeDeclaration(
-                        visibility: .hidden, kind: .enum, name: "CodingKeys", conformances: ["String", "CodingKey"],
-                        members: keys)))
+        if !properties.isEmpty {
+            members.append(.function(decoding(properties, names: names, types: types)))
+            members.append(.function(encoding(properties, names: names)))
         }
         return TypeDeclaration(
             doc: doc, kind: .struct, name: name, conformances: ["Codable", "Sendable", "Equatable"], members: members)
@@ -58,5 +48,67 @@ extension Translator {
             body: names.map { name in
                 .assignment(Expression.selfValue.dot(SwiftNaming.escaped(name)), .identifier(SwiftNaming.parameterValue(name)))
             })
+    }
+
+    // `Codable` is written out rather than synthesised: the synthesised form brings a
+    // `CodingKeys` enum a model with conformances of its own (`CodingKey`, `Hashable`, string
+    // conversions): 30 of a model's 83 LLVM functions (issue 19 item 2). Every model shares
+    // `WireKey` instead. `Equatable` stays synthesised: written out, 166 models' `==`
+    // overloads made every comparison in the module slower to type-check (5.1 s against 2.2 s).
+
+    /// `init(from:)`: each property from its wire name; optionals may be missing or `null`.
+    private func decoding(_ properties: [Property], names: [String], types: [SwiftType]) -> FunctionDeclaration {
+        let container = Expression.identifier("container")
+        return FunctionDeclaration(
+            doc: ["Reads the value from its wire names."],
+            name: "init",
+            parameters: [.init(label: "from", name: "decoder", type: .existential("Decoder"))],
+            isThrowing: true,
+            body: [
+                .variable(
+                    isMutable: false, name: "container",
+                    value: .try(.call(Expression.identifier("decoder").dot("container"), [.init(label: "keyedBy", value: .identifier("WireKey.self"))])))
+            ]
+                + properties.indices.map { index in
+                    let optional = properties[index].type.isOptional
+                    var type = types[index]
+                    if optional, case .optional(let wrapped) = type { type = wrapped }
+                    return .assignment(
+                        Expression.selfValue.dot(SwiftNaming.escaped(names[index])),
+                        .try(
+                            .call(
+                                container.dot(optional ? "decodeIfPresent" : "decode"),
+                                [.init(value: .identifier(OneLine.text(type) + ".self")), .init(label: "forKey", value: key(properties[index]))])))
+                })
+    }
+
+    /// `encode(to:)`: each property under its wire name; `nil` optionals are left out.
+    private func encoding(_ properties: [Property], names: [String]) -> FunctionDeclaration {
+        let container = Expression.identifier("container")
+        return FunctionDeclaration(
+            doc: ["Writes the value under its wire names."],
+            name: "encode",
+            parameters: [.init(label: "to", name: "encoder", type: .existential("Encoder"))],
+            isThrowing: true,
+            body: [
+                .variable(
+                    isMutable: true, name: "container",
+                    value: .call(Expression.identifier("encoder").dot("container"), [.init(label: "keyedBy", value: .identifier("WireKey.self"))]))
+            ]
+                + properties.indices.map { index in
+                    .expression(
+                        .try(
+                            .call(
+                                container.dot(properties[index].type.isOptional ? "encodeIfPresent" : "encode"),
+                                [
+                                    .init(value: Expression.selfValue.dot(SwiftNaming.escaped(names[index]))),
+                                    .init(label: "forKey", value: key(properties[index])),
+                                ])))
+                })
+    }
+
+    /// `WireKey("name")`.
+    private func key(_ property: Property) -> Expression {
+        .call(.identifier("WireKey"), [.init(value: .string(property.wireName))])
     }
 }

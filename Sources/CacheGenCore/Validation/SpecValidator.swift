@@ -18,9 +18,10 @@ struct SpecValidator {
         "CachedClientRuntime", "CachedValue", "CachePolicy", "CacheScope", "CacheRule", "CachedClient",
         "CacheStore", "CacheEntry", "CacheKey", "Endpoint", "EndpointRequest", "JSONCoding", "HTTPTransport",
         "CachedClientError", "CacheEvent", "AsyncThrowingStream", "Invalidation", "Indirect", "MockNotImplemented",
-        "MockStream", "CachedQuery", "RetryRule", "CachedPages",
+        "MockStream", "CachedQuery", "RetryRule", "CachedPages", "WireKey",
         // Protocols and nested types generated code names unqualified.
-        "CaseIterable", "CodingKey", "CodingKeys", "RawRepresentable", "Endpoints", "Requests",
+        "CaseIterable", "CodingKey", "CodingKeys", "RawRepresentable", "Endpoints", "Requests", "Decoder",
+        "Encoder",
     ]
 
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]

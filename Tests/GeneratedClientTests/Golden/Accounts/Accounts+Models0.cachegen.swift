@@ -16,9 +16,18 @@ public struct TransactionPage: Codable, Sendable, Equatable {
         self.nextCursor = nextCursor
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case items
-        case nextCursor = "next_cursor"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.items = try container.decode([Transaction].self, forKey: WireKey("items"))
+        self.nextCursor = try container.decodeIfPresent(String.self, forKey: WireKey("next_cursor"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.items, forKey: WireKey("items"))
+        try container.encodeIfPresent(self.nextCursor, forKey: WireKey("next_cursor"))
     }
 }
 

@@ -34,13 +34,26 @@ public struct Transaction: Codable, Sendable, Equatable {
         self.receiptURL = receiptURL
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id
-        case amount
-        case bookedAt = "booked_at"
-        case counterparty
-        case category
-        case receiptURL = "receipt_url"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(UUID.self, forKey: WireKey("id"))
+        self.amount = try container.decode(Double.self, forKey: WireKey("amount"))
+        self.bookedAt = try container.decode(Date.self, forKey: WireKey("booked_at"))
+        self.counterparty = try container.decodeIfPresent(String.self, forKey: WireKey("counterparty"))
+        self.category = try container.decode(TransactionCategory.self, forKey: WireKey("category"))
+        self.receiptURL = try container.decodeIfPresent(URL.self, forKey: WireKey("receipt_url"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.amount, forKey: WireKey("amount"))
+        try container.encode(self.bookedAt, forKey: WireKey("booked_at"))
+        try container.encodeIfPresent(self.counterparty, forKey: WireKey("counterparty"))
+        try container.encode(self.category, forKey: WireKey("category"))
+        try container.encodeIfPresent(self.receiptURL, forKey: WireKey("receipt_url"))
     }
 }
 
@@ -58,10 +71,21 @@ public struct TransferRequest: Codable, Sendable, Equatable {
         self.reference = reference
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case fromAccount = "from_account"
-        case toIBAN = "to_iban"
-        case amount
-        case reference
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.fromAccount = try container.decode(String.self, forKey: WireKey("from_account"))
+        self.toIBAN = try container.decode(String.self, forKey: WireKey("to_iban"))
+        self.amount = try container.decode(Double.self, forKey: WireKey("amount"))
+        self.reference = try container.decodeIfPresent(String.self, forKey: WireKey("reference"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.fromAccount, forKey: WireKey("from_account"))
+        try container.encode(self.toIBAN, forKey: WireKey("to_iban"))
+        try container.encode(self.amount, forKey: WireKey("amount"))
+        try container.encodeIfPresent(self.reference, forKey: WireKey("reference"))
     }
 }

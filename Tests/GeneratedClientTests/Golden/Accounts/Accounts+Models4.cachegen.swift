@@ -41,14 +41,29 @@ public struct Account: Codable, Sendable, Equatable {
         self.nickname = nickname
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id
-        case balance
-        case currency
-        case openedAt = "opened_at"
-        case kind
-        case tags
-        case limits
-        case nickname
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.balance = try container.decode(Double.self, forKey: WireKey("balance"))
+        self.currency = try container.decode(String.self, forKey: WireKey("currency"))
+        self.openedAt = try container.decode(Date.self, forKey: WireKey("opened_at"))
+        self.kind = try container.decode(AccountKind.self, forKey: WireKey("kind"))
+        self.tags = try container.decode([String].self, forKey: WireKey("tags"))
+        self.limits = try container.decode([String: Double].self, forKey: WireKey("limits"))
+        self.nickname = try container.decodeIfPresent(String.self, forKey: WireKey("nickname"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.balance, forKey: WireKey("balance"))
+        try container.encode(self.currency, forKey: WireKey("currency"))
+        try container.encode(self.openedAt, forKey: WireKey("opened_at"))
+        try container.encode(self.kind, forKey: WireKey("kind"))
+        try container.encode(self.tags, forKey: WireKey("tags"))
+        try container.encode(self.limits, forKey: WireKey("limits"))
+        try container.encodeIfPresent(self.nickname, forKey: WireKey("nickname"))
     }
 }

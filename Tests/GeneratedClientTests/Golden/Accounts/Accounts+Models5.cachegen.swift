@@ -13,4 +13,16 @@ public struct AccountUpdate: Codable, Sendable, Equatable {
     public init(nickname: String? = nil) {
         self.nickname = nickname
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.nickname = try container.decodeIfPresent(String.self, forKey: WireKey("nickname"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.nickname, forKey: WireKey("nickname"))
+    }
 }

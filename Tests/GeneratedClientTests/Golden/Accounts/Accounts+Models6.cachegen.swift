@@ -58,6 +58,22 @@ public struct Profile: Codable, Sendable, Equatable {
         self.email = email
         self.phone = phone
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.email = try container.decode(String.self, forKey: WireKey("email"))
+        self.phone = try container.decodeIfPresent(String.self, forKey: WireKey("phone"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encode(self.email, forKey: WireKey("email"))
+        try container.encodeIfPresent(self.phone, forKey: WireKey("phone"))
+    }
 }
 
 public struct Transfer: Codable, Sendable, Equatable {
@@ -72,9 +88,19 @@ public struct Transfer: Codable, Sendable, Equatable {
         self.createdAt = createdAt
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id
-        case status
-        case createdAt = "created_at"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.status = try container.decode(TransferStatus.self, forKey: WireKey("status"))
+        self.createdAt = try container.decode(Date.self, forKey: WireKey("created_at"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.status, forKey: WireKey("status"))
+        try container.encode(self.createdAt, forKey: WireKey("created_at"))
     }
 }

@@ -20,6 +20,24 @@ public struct Category: Codable, Sendable, Equatable {
         self.children = children
         self.featured = featured
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.parent = try container.decodeIfPresent(Category.self, forKey: WireKey("parent"))
+        self.children = try container.decode([Category].self, forKey: WireKey("children"))
+        self.featured = try container.decodeIfPresent(Listing.self, forKey: WireKey("featured"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.parent, forKey: WireKey("parent"))
+        try container.encode(self.children, forKey: WireKey("children"))
+        try container.encodeIfPresent(self.featured, forKey: WireKey("featured"))
+    }
 }
 
 public struct Level6: Codable, Sendable, Equatable {
@@ -28,5 +46,17 @@ public struct Level6: Codable, Sendable, Equatable {
     /// Creates a value.
     public init(depth: Int) {
         self.depth = depth
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.depth = try container.decode(Int.self, forKey: WireKey("depth"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.depth, forKey: WireKey("depth"))
     }
 }

@@ -16,4 +16,18 @@ public struct Level1: Codable, Sendable, Equatable {
         self.depth = depth
         self.next = next
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.depth = try container.decode(Int.self, forKey: WireKey("depth"))
+        self.next = try container.decodeIfPresent(Level2.self, forKey: WireKey("next"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.depth, forKey: WireKey("depth"))
+        try container.encodeIfPresent(self.next, forKey: WireKey("next"))
+    }
 }

@@ -59,22 +59,44 @@ public struct Keywords: Codable, Sendable, Equatable {
         self.httpStatus = httpStatus
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case `default`
-        case `private`
-        case `public`
-        case `self`
-        case type = "Type"
-        case `protocol`
-        case `in`
-        case plus1 = "+1"
-        case minus1 = "-1"
-        case id = "@id"
-        case userName = "user.name"
-        case firstName = "first name"
-        case _2fa = "2fa"
-        case kebabCaseName = "kebab-case-name"
-        case httpStatus = "HTTP_STATUS"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.`default` = try container.decode(String.self, forKey: WireKey("default"))
+        self.`private` = try container.decode(Bool.self, forKey: WireKey("private"))
+        self.`public` = try container.decodeIfPresent(Int.self, forKey: WireKey("public"))
+        self.`self` = try container.decode(String.self, forKey: WireKey("self"))
+        self.type = try container.decode(String.self, forKey: WireKey("Type"))
+        self.`protocol` = try container.decodeIfPresent(String.self, forKey: WireKey("protocol"))
+        self.`in` = try container.decode(Double.self, forKey: WireKey("in"))
+        self.plus1 = try container.decode(Int.self, forKey: WireKey("+1"))
+        self.minus1 = try container.decode(Int.self, forKey: WireKey("-1"))
+        self.id = try container.decode(String.self, forKey: WireKey("@id"))
+        self.userName = try container.decode(String.self, forKey: WireKey("user.name"))
+        self.firstName = try container.decodeIfPresent(String.self, forKey: WireKey("first name"))
+        self._2fa = try container.decode(Bool.self, forKey: WireKey("2fa"))
+        self.kebabCaseName = try container.decode(String.self, forKey: WireKey("kebab-case-name"))
+        self.httpStatus = try container.decode(Int.self, forKey: WireKey("HTTP_STATUS"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.`default`, forKey: WireKey("default"))
+        try container.encode(self.`private`, forKey: WireKey("private"))
+        try container.encodeIfPresent(self.`public`, forKey: WireKey("public"))
+        try container.encode(self.`self`, forKey: WireKey("self"))
+        try container.encode(self.type, forKey: WireKey("Type"))
+        try container.encodeIfPresent(self.`protocol`, forKey: WireKey("protocol"))
+        try container.encode(self.`in`, forKey: WireKey("in"))
+        try container.encode(self.plus1, forKey: WireKey("+1"))
+        try container.encode(self.minus1, forKey: WireKey("-1"))
+        try container.encode(self.id, forKey: WireKey("@id"))
+        try container.encode(self.userName, forKey: WireKey("user.name"))
+        try container.encodeIfPresent(self.firstName, forKey: WireKey("first name"))
+        try container.encode(self._2fa, forKey: WireKey("2fa"))
+        try container.encode(self.kebabCaseName, forKey: WireKey("kebab-case-name"))
+        try container.encode(self.httpStatus, forKey: WireKey("HTTP_STATUS"))
     }
 }
 
@@ -86,5 +108,19 @@ public struct Level2: Codable, Sendable, Equatable {
     public init(depth: Int, next: Level3? = nil) {
         self.depth = depth
         self.next = next
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.depth = try container.decode(Int.self, forKey: WireKey("depth"))
+        self.next = try container.decodeIfPresent(Level3.self, forKey: WireKey("next"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.depth, forKey: WireKey("depth"))
+        try container.encodeIfPresent(self.next, forKey: WireKey("next"))
     }
 }

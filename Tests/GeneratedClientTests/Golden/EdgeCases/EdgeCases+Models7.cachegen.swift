@@ -15,6 +15,20 @@ public struct Listing: Codable, Sendable, Equatable {
         self.category = category
         self.tags = tags
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.category = try container.decode(Category.self, forKey: WireKey("category"))
+        self.tags = try container.decodeIfPresent([String].self, forKey: WireKey("tags"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.category, forKey: WireKey("category"))
+        try container.encodeIfPresent(self.tags, forKey: WireKey("tags"))
+    }
 }
 
 public struct Shapes: Codable, Sendable, Equatable {
@@ -46,5 +60,31 @@ public struct Shapes: Codable, Sendable, Equatable {
         self.link = link
         self.uid = uid
         self.byKind = byKind
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.matrix = try container.decode([[Int]].self, forKey: WireKey("matrix"))
+        self.nested = try container.decode([String: [String: Double]].self, forKey: WireKey("nested"))
+        self.optionalList = try container.decodeIfPresent([String].self, forKey: WireKey("optionalList"))
+        self.listOfOptionals = try container.decode([String?].self, forKey: WireKey("listOfOptionals"))
+        self.when = try container.decode(Date.self, forKey: WireKey("when"))
+        self.link = try container.decode(URL.self, forKey: WireKey("link"))
+        self.uid = try container.decode(UUID.self, forKey: WireKey("uid"))
+        self.byKind = try container.decode([String: Odd].self, forKey: WireKey("byKind"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.matrix, forKey: WireKey("matrix"))
+        try container.encode(self.nested, forKey: WireKey("nested"))
+        try container.encodeIfPresent(self.optionalList, forKey: WireKey("optionalList"))
+        try container.encode(self.listOfOptionals, forKey: WireKey("listOfOptionals"))
+        try container.encode(self.when, forKey: WireKey("when"))
+        try container.encode(self.link, forKey: WireKey("link"))
+        try container.encode(self.uid, forKey: WireKey("uid"))
+        try container.encode(self.byKind, forKey: WireKey("byKind"))
     }
 }

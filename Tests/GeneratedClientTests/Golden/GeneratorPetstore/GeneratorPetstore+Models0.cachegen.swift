@@ -22,6 +22,24 @@ public struct StoreCreatePetRequest: Codable, Sendable, Equatable {
         self.tag = tag
         self.genome = genome
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
+        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
+        self.genome = try container.decodeIfPresent(String.self, forKey: WireKey("genome"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
+        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
+        try container.encodeIfPresent(self.genome, forKey: WireKey("genome"))
+    }
 }
 
 /// Chosen by the "type" property; other values decode as `.unknown(_:)` instead of failing.
@@ -75,6 +93,20 @@ public struct StoreListPetsSort: Codable, Sendable, Equatable {
     public init(id: String, name: String? = nil) {
         self.id = id
         self.name = name
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.name = try container.decodeIfPresent(String.self, forKey: WireKey("name"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encodeIfPresent(self.name, forKey: WireKey("name"))
     }
 }
 

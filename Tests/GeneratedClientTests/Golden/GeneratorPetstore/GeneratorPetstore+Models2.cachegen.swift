@@ -13,6 +13,18 @@ public struct StoreTypedAdditionalProperties: Codable, Sendable, Equatable {
     public init(foo: String? = nil) {
         self.foo = foo
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.foo = try container.decodeIfPresent(String.self, forKey: WireKey("foo"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
+    }
 }
 
 /// Values the spec does not list decode as `.unknown(_:)` instead of failing.

@@ -30,6 +30,26 @@ public struct StorePet: Codable, Sendable, Equatable {
         self.genome = genome
         self.kind = kind
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Int.self, forKey: WireKey("id"))
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
+        self.genome = try container.decodeIfPresent(String.self, forKey: WireKey("genome"))
+        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
+        try container.encodeIfPresent(self.genome, forKey: WireKey("genome"))
+        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
+    }
 }
 
 public struct StoreObjectWithOptionalNullableArrayOfNullableItems: Codable, Sendable, Equatable {
@@ -38,6 +58,18 @@ public struct StoreObjectWithOptionalNullableArrayOfNullableItems: Codable, Send
     /// Creates a value; optional properties default to `nil`.
     public init(foo: [String?]? = nil) {
         self.foo = foo
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.foo = try container.decodeIfPresent([String?].self, forKey: WireKey("foo"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
     }
 }
 
@@ -48,6 +80,18 @@ public struct StoreTypedAdditionalPropertiesWithPropertyNamedContainer: Codable,
     public init(container: String? = nil) {
         self.container = container
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.container = try container.decodeIfPresent(String.self, forKey: WireKey("container"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.container, forKey: WireKey("container"))
+    }
 }
 
 public struct StoreCodeError: Codable, Sendable, Equatable {
@@ -57,6 +101,18 @@ public struct StoreCodeError: Codable, Sendable, Equatable {
     public init(code: Int) {
         self.code = code
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.code = try container.decode(Int.self, forKey: WireKey("code"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.code, forKey: WireKey("code"))
+    }
 }
 
 public struct StoreRecursivePetAllOf: Codable, Sendable, Equatable {
@@ -65,5 +121,17 @@ public struct StoreRecursivePetAllOf: Codable, Sendable, Equatable {
     /// Creates a value; optional properties default to `nil`.
     public init(parent: StoreRecursivePetAllOf? = nil) {
         self.parent = parent
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.parent = try container.decodeIfPresent(StoreRecursivePetAllOf.self, forKey: WireKey("parent"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.parent, forKey: WireKey("parent"))
     }
 }

@@ -20,10 +20,20 @@ public struct StoreApiError: Codable, Sendable, Equatable {
         self.extraInfo = extraInfo
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case code
-        case meSage = "me$sage"
-        case extraInfo
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.code = try container.decode(Int.self, forKey: WireKey("code"))
+        self.meSage = try container.decode(String.self, forKey: WireKey("me$sage"))
+        self.extraInfo = try container.decodeIfPresent(String.self, forKey: WireKey("extraInfo"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.code, forKey: WireKey("code"))
+        try container.encode(self.meSage, forKey: WireKey("me$sage"))
+        try container.encodeIfPresent(self.extraInfo, forKey: WireKey("extraInfo"))
     }
 }
 
@@ -33,6 +43,18 @@ public struct StoreAnyAdditionalProperties: Codable, Sendable, Equatable {
     /// Creates a value; optional properties default to `nil`.
     public init(foo: String? = nil) {
         self.foo = foo
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.foo = try container.decodeIfPresent(String.self, forKey: WireKey("foo"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
     }
 }
 
@@ -45,6 +67,20 @@ public struct StoreAllOfObjects: Codable, Sendable, Equatable {
         self.message = message
         self.code = code
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.message = try container.decode(String.self, forKey: WireKey("message"))
+        self.code = try container.decode(Int.self, forKey: WireKey("code"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.message, forKey: WireKey("message"))
+        try container.encode(self.code, forKey: WireKey("code"))
+    }
 }
 
 public struct StoreRecursivePetNested: Codable, Sendable, Equatable {
@@ -55,6 +91,20 @@ public struct StoreRecursivePetNested: Codable, Sendable, Equatable {
     public init(name: String, parent: StoreRecursivePetNestedParent? = nil) {
         self.name = name
         self.parent = parent
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.parent = try container.decodeIfPresent(StoreRecursivePetNestedParent.self, forKey: WireKey("parent"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.parent, forKey: WireKey("parent"))
     }
 }
 
@@ -91,6 +141,28 @@ public struct StoreRecursivePetOneOfSecond: Codable, Sendable, Equatable {
         self.kind = kind
         self.type = type
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Int.self, forKey: WireKey("id"))
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
+        self.genome = try container.decodeIfPresent(String.self, forKey: WireKey("genome"))
+        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
+        self.type = try container.decode(String.self, forKey: WireKey("type"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
+        try container.encodeIfPresent(self.genome, forKey: WireKey("genome"))
+        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
+        try container.encode(self.type, forKey: WireKey("type"))
+    }
 }
 
 public struct StoreRecursivePetNestedParent: Codable, Sendable, Equatable {
@@ -99,5 +171,17 @@ public struct StoreRecursivePetNestedParent: Codable, Sendable, Equatable {
     /// Creates a value.
     public init(nested: StoreRecursivePetNested) {
         self.nested = nested
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.nested = try container.decode(StoreRecursivePetNested.self, forKey: WireKey("nested"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.nested, forKey: WireKey("nested"))
     }
 }

@@ -15,6 +15,20 @@ public struct StorePetFilter: Codable, Sendable, Equatable {
         self.name = name
         self.state = state
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.state = try container.decodeIfPresent(String.self, forKey: WireKey("state"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.state, forKey: WireKey("state"))
+    }
 }
 
 public struct StorePetExercise: Codable, Sendable, Equatable {
@@ -23,6 +37,18 @@ public struct StorePetExercise: Codable, Sendable, Equatable {
     /// Creates a value.
     public init(kind: String) {
         self.kind = kind
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.kind = try container.decode(String.self, forKey: WireKey("kind"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.kind, forKey: WireKey("kind"))
     }
 }
 
@@ -34,6 +60,20 @@ public struct StoreMessagedExercise: Codable, Sendable, Equatable {
     public init(kind: String, message: String) {
         self.kind = kind
         self.message = message
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.kind = try container.decode(String.self, forKey: WireKey("kind"))
+        self.message = try container.decode(String.self, forKey: WireKey("message"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.kind, forKey: WireKey("kind"))
+        try container.encode(self.message, forKey: WireKey("message"))
     }
 }
 
@@ -51,5 +91,21 @@ public struct StoreUpdatePetRequest: Codable, Sendable, Equatable {
         self.name = name
         self.kind = kind
         self.tag = tag
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decodeIfPresent(String.self, forKey: WireKey("name"))
+        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
+        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
+        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
     }
 }

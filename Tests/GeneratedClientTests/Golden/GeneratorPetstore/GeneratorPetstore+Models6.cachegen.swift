@@ -13,6 +13,18 @@ public struct StorePetStats: Codable, Sendable, Equatable {
     public init(count: Int) {
         self.count = count
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.count = try container.decode(Int.self, forKey: WireKey("count"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.count, forKey: WireKey("count"))
+    }
 }
 
 public struct StoreRecursivePetOneOfFirst: Codable, Sendable, Equatable {
@@ -21,6 +33,18 @@ public struct StoreRecursivePetOneOfFirst: Codable, Sendable, Equatable {
     /// Creates a value.
     public init(type: String) {
         self.type = type
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.type = try container.decode(String.self, forKey: WireKey("type"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.type, forKey: WireKey("type"))
     }
 }
 
@@ -32,5 +56,19 @@ public struct StoreListPetsFilter: Codable, Sendable, Equatable {
     public init(name: String, state: String? = nil) {
         self.name = name
         self.state = state
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.state = try container.decodeIfPresent(String.self, forKey: WireKey("state"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.state, forKey: WireKey("state"))
     }
 }

@@ -15,6 +15,20 @@ public struct StoreWalk: Codable, Sendable, Equatable {
         self.kind = kind
         self.length = length
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.kind = try container.decode(String.self, forKey: WireKey("kind"))
+        self.length = try container.decode(Int.self, forKey: WireKey("length"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.kind, forKey: WireKey("kind"))
+        try container.encode(self.length, forKey: WireKey("length"))
+    }
 }
 
 /// Chosen by the "kind" property; other values decode as `.unknown(_:)` instead of failing.
@@ -68,6 +82,20 @@ public struct StoreRecursivePet: Codable, Sendable, Equatable {
     public init(name: String, parent: StoreRecursivePet? = nil) {
         self.name = name
         self.parent = parent
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.parent = try container.decodeIfPresent(StoreRecursivePet.self, forKey: WireKey("parent"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.parent, forKey: WireKey("parent"))
     }
 }
 

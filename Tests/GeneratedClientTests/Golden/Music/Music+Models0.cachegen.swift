@@ -128,9 +128,19 @@ public struct TrackSearch: Codable, Sendable, Equatable {
         self.explicitAllowed = explicitAllowed
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case title
-        case genres
-        case explicitAllowed = "explicit_allowed"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.title = try container.decode(String.self, forKey: WireKey("title"))
+        self.genres = try container.decode([Genre].self, forKey: WireKey("genres"))
+        self.explicitAllowed = try container.decode(Bool.self, forKey: WireKey("explicit_allowed"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.title, forKey: WireKey("title"))
+        try container.encode(self.genres, forKey: WireKey("genres"))
+        try container.encode(self.explicitAllowed, forKey: WireKey("explicit_allowed"))
     }
 }

@@ -20,4 +20,22 @@ public struct Chart: Codable, Sendable, Equatable {
         self.generatedAt = generatedAt
         self.entries = entries
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.country = try container.decode(String.self, forKey: WireKey("country"))
+        self.week = try container.decode(String.self, forKey: WireKey("week"))
+        self.generatedAt = try container.decode(Date.self, forKey: WireKey("generatedAt"))
+        self.entries = try container.decode([ChartEntry].self, forKey: WireKey("entries"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.country, forKey: WireKey("country"))
+        try container.encode(self.week, forKey: WireKey("week"))
+        try container.encode(self.generatedAt, forKey: WireKey("generatedAt"))
+        try container.encode(self.entries, forKey: WireKey("entries"))
+    }
 }

@@ -34,13 +34,27 @@ public struct Track: Codable, Sendable, Equatable {
         self.previewURL = previewURL
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id
-        case title
-        case durationMs = "duration_ms"
-        case explicit
-        case artists
-        case artworkURL = "artwork_url"
-        case previewURL = "preview_url"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.title = try container.decode(String.self, forKey: WireKey("title"))
+        self.durationMs = try container.decode(Int.self, forKey: WireKey("duration_ms"))
+        self.explicit = try container.decode(Bool.self, forKey: WireKey("explicit"))
+        self.artists = try container.decode([Artist].self, forKey: WireKey("artists"))
+        self.artworkURL = try container.decodeIfPresent(URL.self, forKey: WireKey("artwork_url"))
+        self.previewURL = try container.decodeIfPresent(URL.self, forKey: WireKey("preview_url"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.title, forKey: WireKey("title"))
+        try container.encode(self.durationMs, forKey: WireKey("duration_ms"))
+        try container.encode(self.explicit, forKey: WireKey("explicit"))
+        try container.encode(self.artists, forKey: WireKey("artists"))
+        try container.encodeIfPresent(self.artworkURL, forKey: WireKey("artwork_url"))
+        try container.encodeIfPresent(self.previewURL, forKey: WireKey("preview_url"))
     }
 }

@@ -23,11 +23,22 @@ public struct ChartEntry: Codable, Sendable, Equatable {
         self.trend = trend
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case rank
-        case previousRank = "prev_rank"
-        case track
-        case trend
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.rank = try container.decode(Int.self, forKey: WireKey("rank"))
+        self.previousRank = try container.decodeIfPresent(Int.self, forKey: WireKey("prev_rank"))
+        self.track = try container.decode(Track.self, forKey: WireKey("track"))
+        self.trend = try container.decode(Trend.self, forKey: WireKey("trend"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.rank, forKey: WireKey("rank"))
+        try container.encodeIfPresent(self.previousRank, forKey: WireKey("prev_rank"))
+        try container.encode(self.track, forKey: WireKey("track"))
+        try container.encode(self.trend, forKey: WireKey("trend"))
     }
 }
 
@@ -41,5 +52,21 @@ public struct PlayReport: Codable, Sendable, Equatable {
         self.trackId = trackId
         self.playedAt = playedAt
         self.seconds = seconds
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.trackId = try container.decode(String.self, forKey: WireKey("trackId"))
+        self.playedAt = try container.decode(Date.self, forKey: WireKey("playedAt"))
+        self.seconds = try container.decode(Double.self, forKey: WireKey("seconds"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.trackId, forKey: WireKey("trackId"))
+        try container.encode(self.playedAt, forKey: WireKey("playedAt"))
+        try container.encode(self.seconds, forKey: WireKey("seconds"))
     }
 }

@@ -19,4 +19,22 @@ public struct Artist: Codable, Sendable, Equatable {
         self.genres = genres
         self.followers = followers
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.genres = try container.decode([String].self, forKey: WireKey("genres"))
+        self.followers = try container.decodeIfPresent(Int.self, forKey: WireKey("followers"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encode(self.genres, forKey: WireKey("genres"))
+        try container.encodeIfPresent(self.followers, forKey: WireKey("followers"))
+    }
 }

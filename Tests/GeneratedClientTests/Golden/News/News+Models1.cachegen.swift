@@ -38,14 +38,28 @@ public struct Article: Codable, Sendable, Equatable {
         self.related = related
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id
-        case headline
-        case byline
-        case publishedAt = "published_at"
-        case updatedAt = "updated_at"
-        case body
-        case related
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.headline = try container.decode(String.self, forKey: WireKey("headline"))
+        self.byline = try container.decode([Author].self, forKey: WireKey("byline"))
+        self.publishedAt = try container.decode(Date.self, forKey: WireKey("published_at"))
+        self.updatedAt = try container.decodeIfPresent(Date.self, forKey: WireKey("updated_at"))
+        self.body = try container.decode([Paragraph].self, forKey: WireKey("body"))
+        self.related = try container.decode([ArticleSummary].self, forKey: WireKey("related"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.headline, forKey: WireKey("headline"))
+        try container.encode(self.byline, forKey: WireKey("byline"))
+        try container.encode(self.publishedAt, forKey: WireKey("published_at"))
+        try container.encodeIfPresent(self.updatedAt, forKey: WireKey("updated_at"))
+        try container.encode(self.body, forKey: WireKey("body"))
+        try container.encode(self.related, forKey: WireKey("related"))
     }
 }
 
@@ -57,6 +71,20 @@ public struct Paragraph: Codable, Sendable, Equatable {
     public init(kind: ParagraphKind, text: String) {
         self.kind = kind
         self.text = text
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.kind = try container.decode(ParagraphKind.self, forKey: WireKey("kind"))
+        self.text = try container.decode(String.self, forKey: WireKey("text"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.kind, forKey: WireKey("kind"))
+        try container.encode(self.text, forKey: WireKey("text"))
     }
 }
 
@@ -70,8 +98,17 @@ public struct Bookmark: Codable, Sendable, Equatable {
         self.savedAt = savedAt
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case articleId = "article_id"
-        case savedAt = "saved_at"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.articleId = try container.decode(String.self, forKey: WireKey("article_id"))
+        self.savedAt = try container.decode(Date.self, forKey: WireKey("saved_at"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.articleId, forKey: WireKey("article_id"))
+        try container.encode(self.savedAt, forKey: WireKey("saved_at"))
     }
 }

@@ -19,9 +19,19 @@ public struct Section: Codable, Sendable, Equatable {
         self.colorHex = colorHex
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id
-        case title
-        case colorHex = "color_hex"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.title = try container.decode(String.self, forKey: WireKey("title"))
+        self.colorHex = try container.decodeIfPresent(String.self, forKey: WireKey("color_hex"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.title, forKey: WireKey("title"))
+        try container.encodeIfPresent(self.colorHex, forKey: WireKey("color_hex"))
     }
 }

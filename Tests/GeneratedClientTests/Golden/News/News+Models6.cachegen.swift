@@ -16,9 +16,18 @@ public struct Author: Codable, Sendable, Equatable {
         self.profileURL = profileURL
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case name
-        case profileURL = "profile_url"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.profileURL = try container.decodeIfPresent(URL.self, forKey: WireKey("profile_url"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.profileURL, forKey: WireKey("profile_url"))
     }
 }
 
@@ -30,7 +39,15 @@ public struct BookmarkRequest: Codable, Sendable, Equatable {
         self.articleId = articleId
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case articleId = "article_id"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.articleId = try container.decode(String.self, forKey: WireKey("article_id"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.articleId, forKey: WireKey("article_id"))
     }
 }

@@ -35,14 +35,28 @@ public struct ArticleSummary: Codable, Sendable, Equatable {
         self.readingMinutes = readingMinutes
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case id
-        case headline
-        case standfirst
-        case publishedAt = "published_at"
-        case imageURL = "image_url"
-        case section
-        case readingMinutes = "reading_minutes"
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.headline = try container.decode(String.self, forKey: WireKey("headline"))
+        self.standfirst = try container.decodeIfPresent(String.self, forKey: WireKey("standfirst"))
+        self.publishedAt = try container.decode(Date.self, forKey: WireKey("published_at"))
+        self.imageURL = try container.decodeIfPresent(URL.self, forKey: WireKey("image_url"))
+        self.section = try container.decode(String.self, forKey: WireKey("section"))
+        self.readingMinutes = try container.decode(Int.self, forKey: WireKey("reading_minutes"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.headline, forKey: WireKey("headline"))
+        try container.encodeIfPresent(self.standfirst, forKey: WireKey("standfirst"))
+        try container.encode(self.publishedAt, forKey: WireKey("published_at"))
+        try container.encodeIfPresent(self.imageURL, forKey: WireKey("image_url"))
+        try container.encode(self.section, forKey: WireKey("section"))
+        try container.encode(self.readingMinutes, forKey: WireKey("reading_minutes"))
     }
 }
 

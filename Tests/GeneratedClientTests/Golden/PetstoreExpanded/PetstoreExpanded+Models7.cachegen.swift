@@ -15,4 +15,18 @@ public struct ApiError: Codable, Sendable, Equatable {
         self.code = code
         self.message = message
     }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.code = try container.decode(Int.self, forKey: WireKey("code"))
+        self.message = try container.decode(String.self, forKey: WireKey("message"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.code, forKey: WireKey("code"))
+        try container.encode(self.message, forKey: WireKey("message"))
+    }
 }
