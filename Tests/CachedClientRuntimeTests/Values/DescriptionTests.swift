@@ -65,6 +65,9 @@ import Testing
     }
 
     @Test func everyEventKindIsListed() {
-        #expect(CacheEvent.Kind.allCases.map(\.rawValue) == ["hit", "miss", "stale", "fallback", "store", "evict", "revalidated", "error"])
+        #expect(CacheEvent.Kind.allCases.map(\.rawValue) == [
+            "hit", "miss", "stale", "fallback", "store", "evict", "revalidated", "error", "collapsed", "collapseTimeout",
+            "retry",
+        ])
     }
 }
