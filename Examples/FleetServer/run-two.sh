@@ -49,12 +49,21 @@ curl -s "http://127.0.0.1:${PORTS[0]}/forecast/paris" >"$WORK/a" & first=$!
 curl -s "http://127.0.0.1:${PORTS[1]}/forecast/paris" >"$WORK/b" & second=$!
 wait "$first" "$second"
 cat "$WORK/a"; echo; cat "$WORK/b"; echo
-echo "upstream requests for Paris: $(upstream_requests paris)"
+after_pair="$(upstream_requests paris)"
+echo "upstream requests for Paris: $after_pair"
 
 echo "== instance 2 asks again: from the shared cache"
-curl -s "http://127.0.0.1:${PORTS[1]}/forecast/paris"; echo
+again="$(curl -s "http://127.0.0.1:${PORTS[1]}/forecast/paris")"; echo "$again"
 
 echo "== instance 1 removes everything; instance 2 asks again: upstream, not its memory"
 curl -s -X DELETE "http://127.0.0.1:${PORTS[0]}/cache"
 curl -s "http://127.0.0.1:${PORTS[1]}/forecast/paris"; echo
-echo "upstream requests for Paris: $(upstream_requests paris)"
+after_removal="$(upstream_requests paris)"
+echo "upstream requests for Paris: $after_removal"
+
+# What the fleet promises, checked (CI runs this script): one upstream request for the two
+# instances, the second answer from the shared cache, and the removal honoured by instance 2.
+if [ "$after_pair" != 1 ] || [[ "$again" != *'"source":"cache"'* ]] || [ "$after_removal" != 2 ]; then
+  echo "error: expected 1 upstream request, then a cached answer, then 2 requests after the removal" >&2
+  exit 1
+fi
