@@ -62,9 +62,16 @@ private func checkCacheControl(_ value: String) {
                 && !name.contains(",") && !name.contains("="),
             "CacheControl: directive name \(name.debugDescription) from \(value.debugDescription)")
     }
+    // Escaped scalar by scalar: a quote followed by a combining mark is one Character, which
+    // `replacingOccurrences(of: "\"", …)` would not see (a finding of this target, in itself).
     let written = directives.map { name, argument in
         guard let argument else { return name }
-        return name + "=\"" + argument.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        var quoted = String.UnicodeScalarView()
+        for scalar in argument.unicodeScalars {
+            if scalar == "\\" || scalar == "\"" { quoted.append("\\") }
+            quoted.append(scalar)
+        }
+        return name + "=\"" + String(quoted) + "\""
     }.joined(separator: ", ")
     let reread = CacheControl.directives(written)
     FuzzCheck.require(
