@@ -1,59 +1,12 @@
 import Foundation
+import FixtureServerSupport
 import Observation
-
-/// Waits, without sleeping, until `condition` (which reads observable state) holds: it
-/// re-checks after each change of what it read. Cancellation (the suite's time limit) ends
-/// the wait, so a test that would wait forever fails instead of hanging the run.
-@MainActor
-func waitUntil(_ condition: @escaping @MainActor () -> Bool) async {
-    while !condition(), !Task.isCancelled {
-        let wake = Wake()
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                wake.set(continuation)
-                withObservationTracking {
-                    _ = condition()
-                } onChange: {
-                    wake.resume()
-                }
-            }
-        } onCancel: {
-            wake.resume()
-        }
-    }
-}
 
 /// Returns after the main actor's jobs enqueued before it have run (its queue is first in,
 /// first out): what a signal delivered off the main thread started has begun by then.
 @MainActor
 func mainActorJobsEnqueuedSoFar() async {
     await Task { @MainActor in }.value
-}
-
-/// A continuation resumed once, by whichever comes first (a change or a cancellation),
-/// even if that comes before the continuation is set.
-final class Wake: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var resumed = false
-
-    func set(_ continuation: CheckedContinuation<Void, Never>) {
-        let resumeNow = lock.withLock {
-            if resumed { return true }
-            self.continuation = continuation
-            return false
-        }
-        if resumeNow { continuation.resume() }
-    }
-
-    func resume() {
-        let continuation = lock.withLock {
-            resumed = true
-            defer { self.continuation = nil }
-            return self.continuation
-        }
-        continuation?.resume()
-    }
 }
 
 /// Counts the change notifications of each tracked property, counted as they are sent
