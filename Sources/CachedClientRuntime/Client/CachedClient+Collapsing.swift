@@ -33,13 +33,7 @@ extension CachedClient {
                 if store.removalCount == call.storeRemovals, let current = try? await store.entry(for: call.key),
                     current != before, let value = try? call.endpoint.decode(type, from: current.body)
                 {
-                    Task {
-                        do {
-                            try await leasing.release(lease)
-                        } catch {
-                            self.emit(.error, call, message: "release failed: \(self.safeDescription(of: error))")
-                        }
-                    }
+                    release(lease, in: leasing, call)
                     holdStored(current, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
                     emit(.collapsed, call, age: current.age(at: now()))
                     return value
@@ -96,25 +90,27 @@ extension CachedClient {
         }
     }
 
-    /// Fetches as the key's holder, then releases the claim in the background once the
-    /// answer's write has landed (at once when the fetch failed), so that waiters find the
-    /// answer before they could claim the key themselves.
+    /// Fetches as the key's holder, then releases the claim (see `release`).
     private func fetchHolding<T: Decodable & Sendable>(
         _ lease: CacheLease, in leasing: any CacheStoreLeasing, _ call: Call, validating entry: CacheEntry?,
         as type: T.Type
     ) async throws -> T {
-        defer {
-            let text = call.key.text
-            Task {
-                await self.writes.wait { $0.text == text }
-                do {
-                    try await leasing.release(lease)
-                } catch {
-                    self.emit(.error, call, message: "release failed: \(self.safeDescription(of: error))")
-                }
+        defer { release(lease, in: leasing, call) }
+        return try await fetch(call, validating: entry, as: type)
+    }
+
+    /// Releases a claim in the background, after the key's writes handed over so far (so
+    /// waiters find the answer before they could claim the key themselves), as a link of the
+    /// key's write chain: `flush()` waits for it, and a process that flushes before it ends
+    /// leaves no claim behind for others to wait out.
+    private func release(_ lease: CacheLease, in leasing: any CacheStoreLeasing, _ call: Call) {
+        writes.then(call.key) {
+            do {
+                try await leasing.release(lease)
+            } catch {
+                self.emit(.error, call, message: "release failed: \(self.safeDescription(of: error))")
             }
         }
-        return try await fetch(call, validating: entry, as: type)
     }
 
     /// `10s`, `0.5s`: a duration for an event message.

@@ -26,12 +26,13 @@ extension CachedClient {
     }
 
     /// Waits until every write this client started so far has reached its store (or
-    /// failed, which is reported as an `.error` event as always).
+    /// failed, which is reported as an `.error` event as always), and every claim it holds
+    /// for fleet-wide request collapsing (`CacheStoreLeasing`) is released.
     ///
     /// This client sees its answers at once; another client or process reading the same
     /// store sees them when they land. Call `flush()` before handing the store to someone
-    /// else (an app extension) or before the app is suspended. Removals need no flush: they
-    /// wait for the writes they cover.
+    /// else (an app extension), before the app is suspended, and before a server process
+    /// shuts its store down. Removals need no flush: they wait for the writes they cover.
     public func flush() async {
         await writes.wait()
     }

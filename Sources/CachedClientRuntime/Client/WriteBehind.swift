@@ -120,6 +120,16 @@ final class WriteBehind: Sendable {
         }
     }
 
+    /// Runs `work` once every write of `key` handed over so far has finished, as a link of the
+    /// key's chain, so `wait` (and so `CachedClient.flush()`) waits for it as for a write.
+    func then(_ key: CacheKey, _ work: @escaping @Sendable () async -> Void) {
+        let id = state.withLock { state -> UInt64 in
+            state.lastWriteID += 1
+            return state.lastWriteID
+        }
+        enqueue(key, id: id, work)
+    }
+
     /// Waits until every write handed over so far for a key `covers` names has finished;
     /// writes handed over meanwhile are not waited for.
     func wait(for covers: (CacheKey) -> Bool = { _ in true }) async {

@@ -109,6 +109,18 @@ struct RequestCollapsingTests {
         #expect(try await waiter.value(for: Fixtures.request(), endpoint: Fixtures.endpoint(), policy: .cacheFirst) == .cached(value: Fixtures.aliceLater, date: fleet.clock.now.addingTimeInterval(-0.5)))
     }
 
+    /// A server process flushes before it shuts its store down; a claim still held then would
+    /// make every other process wait it out (seen on CI: the release ran after the shutdown).
+    @Test func flushWaitsUntilTheHoldersClaimIsReleased() async throws {
+        let fleet = Fleet()
+        let holder = fleet.process(StubTransport(json: Fixtures.alice), collapsing: Self.neverWaits)
+        #expect(try await fleet.call(holder).value == .fresh(value: Fixtures.alice))
+        await holder.flush()
+        #expect(fleet.store.releaseCount == 1)
+        #expect(!fleet.store.isClaimed(fleet.key))
+        #expect(fleet.store.releasedWithEntry == [true])
+    }
+
     @Test func aClaimLeftByADeadHolderExpiresAndTheWaiterFetches() async throws {
         let fleet = Fleet()
         _ = try await fleet.store.claim(fleet.key, for: 30)  // a process that was killed holding the key
