@@ -122,6 +122,15 @@ struct GeneratedPagedQueryTests {
             ])
     }
 
+    @Test func theReadmeCodeRunsOverTheFixtureServer() async throws {
+        let server = try await FixtureServer.shared
+        try await server.setPagedRoute(prefix + "/api/search", paging: "page", items: Self.summaries(3), perPage: 2)
+        try await server.setPagedRoute(prefix + "/api/articles/a1/comments", paging: "link", items: Self.comments(5), perPage: 2)
+        let repository = repository(server)
+        #expect(try await searchLines(repository) == ["2 results, fresh", "1 results, fresh"])
+        #expect(await firstComments(repository).map(\.id) == ["c1", "c2", "c3", "c4"])
+    }
+
     @Test func aMockRepositoryGivesAPagedQueryOfOnePage() async throws {
         let comment = Comment(id: "c1", author: "Ann", text: "Hi", postedAt: Date(timeIntervalSince1970: 0))
         let repository: any NewsRepository = MockNewsRepository(getComments: { id, _, _ in
