@@ -81,7 +81,7 @@ extension CachedClient {
                 lastModified: response.header("Last-Modified") ?? entry.lastModified,
                 freshness: caching.freshness)
             write(confirmed, call, value: value, reportingStore: false)
-            if response.header("Link") != nil { keepLinks(of: response, call, responseTime: responseTime) }
+            await keepLinks(confirmedBy: response, call, responseTime: responseTime)
             return value
         default:
             break

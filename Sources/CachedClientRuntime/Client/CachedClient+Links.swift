@@ -21,11 +21,25 @@ extension CachedClient {
     }
 
     /// Keeps the `Link` field of a link-paged endpoint's answer (empty when there is none: the
-    /// last page), under the same conditions as the answer itself.
+    /// last page), under the same conditions as the answer itself and with its date: links are
+    /// only ever read beside a page of the same date, so a page and links of two different
+    /// answers (one of the two writes failed or was evicted) make the links unknown, never wrong.
     func keepLinks(of response: HTTPResponse, _ call: Call, responseTime: Date) {
         guard call.endpoint.nextLinkRelation != nil else { return }
         let field = response.header("Link") ?? ""
         write(CacheEntry(body: Data(field.utf8), date: responseTime), linksCall(call), value: field, reportingStore: false)
+    }
+
+    /// After a 304 that confirmed a stored page (and so re-dated it): its own `Link` field if it
+    /// sent one, otherwise the links kept before, re-dated with the page.
+    func keepLinks(confirmedBy response: HTTPResponse, _ call: Call, responseTime: Date) async {
+        guard call.endpoint.nextLinkRelation != nil else { return }
+        if response.header("Link") != nil {
+            keepLinks(of: response, call, responseTime: responseTime)
+        } else if let kept = await readEntry(linksCall(call)) {
+            let field = String(decoding: kept.body, as: UTF8.self)
+            write(CacheEntry(body: kept.body, date: responseTime), linksCall(call), value: field, reportingStore: false)
+        }
     }
 
     /// The pages of an endpoint that pages by `Link` header: `request` first, then the URL that
@@ -34,9 +48,9 @@ extension CachedClient {
     ///
     /// A link is followed only under `baseURL` (same scheme, host, port and base path), since
     /// the request carries the app's credentials; any other ends the pages. A page read from the
-    /// store without its links (stored before the endpoint paged, or its links evicted) is
-    /// asked for again with `networkFirst`, unless the policy is `cacheOnly`; offline, the pages
-    /// then end there.
+    /// store without its links (stored before the endpoint paged, or its links evicted or of
+    /// another answer) is asked for again, unless the policy is `cacheOnly`; offline, the pages
+    /// then end there: links are never guessed.
     @_spi(Generated)
     public func linkedPages<T: Decodable & Sendable>(
         for request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy? = nil, as type: T.Type = T.self
@@ -59,19 +73,28 @@ extension CachedClient {
     ) async throws -> CachedPages<T>.Loaded {
         var page = try await value(for: request, endpoint: endpoint, policy: policy, as: type)
         var field = await storedLinks(of: request, endpoint: endpoint)
-        if field == nil, page.isCached, (policy ?? endpoint.cache?.policy) != .cacheOnly {
-            page = try await value(for: request, endpoint: endpoint, policy: .networkFirst, as: type)
-            field = await storedLinks(of: request, endpoint: endpoint)
+        if field == nil, page.isCached, let rule = endpoint.cache, (policy ?? rule.policy) != .cacheOnly {
+            // Asked without validators (a 304 would not say where the pages go), and at once:
+            // a stored page is at hand, so no retries; offline its links stay unknown.
+            var call = try makeCall(request, endpoint: endpoint, rule: rule)
+            call.cacheAtHand = true
+            do {
+                page = .fresh(value: try await sharedFetch(call, validating: nil, as: type))
+                field = await storedLinks(of: request, endpoint: endpoint)
+            } catch where Self.allowsFallback(error) {}
         }
         let next = field.flatMap { nextRequest(after: request, links: $0, relation: endpoint.nextLinkRelation ?? "next") }
         return CachedPages<T>.Loaded(page: page, next: next)
     }
 
-    /// The `Link` field kept beside the page `request` answers, if any.
+    /// The `Link` field kept beside the page `request` answers, if any, and only when it came
+    /// with the stored page (the same date).
     private func storedLinks(of request: EndpointRequest, endpoint: Endpoint) async -> String? {
         guard let rule = endpoint.cache, let call = try? makeCall(request, endpoint: endpoint, rule: rule) else { return nil }
-        guard let entry = await readEntry(linksCall(call)) else { return nil }
-        return String(decoding: entry.body, as: UTF8.self)
+        guard let links = await readEntry(linksCall(call)), let page = await readEntry(call), page.date == links.date else {
+            return nil
+        }
+        return String(decoding: links.body, as: UTF8.self)
     }
 
     /// The request for the target of the `relation` link in `field`, when it is under `baseURL`.
