@@ -122,6 +122,27 @@ struct GeneratedPagedQueryTests {
             ])
     }
 
+    @Test func cursorPagesGiveTheItemsOfTheirModelAndKnowTheEndFromTheCursor() async throws {
+        let server = try await FixtureServer.shared
+        func transaction(_ n: Int) -> String {
+            #"{"id": "00000000-0000-0000-0000-00000000000\#(n)", "amount": \#(n), "booked_at": "2024-05-01T10:00:00Z", "category": "rent"}"#
+        }
+        let path = prefix + "/v1/accounts/a1/transactions"
+        try await server.setRoute(path, headers: ["Content-Type": "application/json"], body: #"{"items": [\#(transaction(1)), \#(transaction(2))], "next_cursor": "c2"}"#)
+        try await server.setRoute(path + "?cursor=c2", headers: ["Content-Type": "application/json"], body: #"{"items": [\#(transaction(3))], "next_cursor": null}"#)
+        let client = CachedClient(
+            baseURL: URL(string: server.baseURL.absoluteString + prefix + "/v1")!, transport: URLSessionTransport(timeout: 10),
+            partition: "alice", retry: .none)
+        let transactions = LiveAccountRepository(client: client).getTransactionsPagedQuery(accountId: "a1", xApiVersion: "2")
+
+        await transactions.load()
+        #expect(transactions.items.map(\.amount) == [1, 2] && transactions.hasMore)
+        await transactions.loadMore()
+        #expect(transactions.items.map(\.amount) == [1, 2, 3])
+        #expect(!transactions.hasMore)  // the cursor is null: known without asking
+        #expect(try await log(server) == ["GET /v1/accounts/a1/transactions", "GET /v1/accounts/a1/transactions?cursor=c2"])
+    }
+
     @Test func theReadmeCodeRunsOverTheFixtureServer() async throws {
         let server = try await FixtureServer.shared
         try await server.setPagedRoute(prefix + "/api/search", paging: "page", items: Self.summaries(3), perPage: 2)
