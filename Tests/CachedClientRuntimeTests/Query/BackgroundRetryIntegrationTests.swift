@@ -45,7 +45,9 @@ struct BackgroundRetryIntegrationTests {
         try await server.setRoute(prefix + "/v1/accounts/1", json: Self.old)
         _ = try await client.value(for: Fixtures.request(), endpoint: Fixtures.endpoint(), as: Account.self)
         try await server.setRoute(prefix + "/v1/accounts/1", json: Self.new)
-        try await server.setRoute(prefix + "/v1/accounts/1", status: 503, body: "busy", times: failures)
+        if failures > 0 {
+            try await server.setRoute(prefix + "/v1/accounts/1", status: 503, body: "busy", times: failures)
+        }
     }
 
     @Test func aQueryShowsTheCacheAtOnceThenTheFreshValueAfterTwoBackgroundRetries() async throws {
@@ -61,6 +63,20 @@ struct BackgroundRetryIntegrationTests {
         #expect(sleeper.recorded == [.milliseconds(500), .seconds(1), .seconds(2)])
         #expect(try await log() == ["200", "503", "503", "503", "200"])
         #expect(!query.isLoading && query.error == nil)
+    }
+
+    @Test func aRetryAfterOfTheHostIsWaitedForBeforeTheFirstBackgroundRetry() async throws {
+        let sleeper = RecordingSleeper(clock: clock)
+        let client = client(retry: sleeper.policy(maxRetries: 2))
+        try await storeOldThenFail(0, client: client)
+        try await server.setRoute(prefix + "/v1/accounts/1", status: 429, headers: ["Retry-After": "7"], body: "slow down", times: 1)
+        let query = query(client)
+
+        await query.load()
+        #expect(query.value == Self.old && query.date == Fixtures.start)
+        await waitUntil { query.value == Self.new && query.date == nil }
+        #expect(sleeper.recorded == [.seconds(7)])
+        #expect(try await log() == ["200", "429", "200"])
     }
 
     @Test func retriesStopWhenTheRuleRunsOutAndTheStoredValueStays() async throws {
