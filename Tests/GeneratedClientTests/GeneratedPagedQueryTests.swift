@@ -122,6 +122,26 @@ struct GeneratedPagedQueryTests {
             ])
     }
 
+    @Test func aRefetchThatFindsMorePagesSaysSo() async throws {
+        let server = try await FixtureServer.shared
+        let comments = prefix + "/api/articles/a1/comments"
+        try await server.setPagedRoute(comments, paging: "link", items: Self.comments(3), perPage: 2)
+        let repository = repository(server)
+        let thread = repository.getCommentsPagedQuery(id: "a1")
+        await thread.load()
+        await thread.loadMore()
+        #expect(thread.items.count == 3 && !thread.hasMore)
+
+        // Two comments more on the server: the refetch after the invalidation loads the two
+        // pages shown, and the second now links to a third.
+        try await server.setPagedRoute(comments, paging: "link", items: Self.comments(5), perPage: 2)
+        try await repository.client.removeAll(endpoint: "NewsRepository.getComments")
+        await waitUntil { thread.items.count == 4 && !thread.isLoading }
+        #expect(thread.hasMore)
+        await thread.loadMore()
+        #expect(thread.items.map(\.id) == ["c1", "c2", "c3", "c4", "c5"] && !thread.hasMore)
+    }
+
     @Test func cursorPagesGiveTheItemsOfTheirModelAndKnowTheEndFromTheCursor() async throws {
         let server = try await FixtureServer.shared
         func transaction(_ n: Int) -> String {

@@ -30,13 +30,18 @@ public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
     public private(set) var isLoadingMore = false
     /// Whether the last page loaded has a next one, as far as can be told without loading it
     /// (a cursor or a next link; a page-number or offset page that was not empty); `true`
-    /// before the first load.
-    public private(set) var hasMore = true
+    /// before the first load. Observed with the pages: a refetch after an invalidation updates it.
+    public var hasMore: Bool {
+        _ = query.value  // Set with every applied fetch, after `state` holds that fetch's answer.
+        return state.withLock { $0.hasMore }
+    }
 
     @ObservationIgnored private let itemsOf: @Sendable (Page) -> [Item]
     @ObservationIgnored private let state: Locked<State>
 
     private struct State: Sendable {
+        /// Fetches started so far; only the latest one started records where the pages end.
+        var started = 0
         /// Pages a restart loads: as many as were shown.
         var wanted = 1
         /// Set by `loadMore()` for the fetch it starts: append one page instead of restarting.
@@ -57,9 +62,10 @@ public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
         self.state = state
         self.itemsOf = items
         self.query = CachedQuery { policy in
-            let (appendOne, wanted, saved, loaded) = state.withLock { state in
+            let (ticket, appendOne, wanted, saved, loaded) = state.withLock { state in
                 defer { state.appendOne = false }
-                return (state.appendOne, state.wanted, state.progress, state.loaded)
+                state.started += 1
+                return (state.started, state.appendOne, state.wanted, state.progress, state.loaded)
             }
             let sequence = pages(policy)
             var result: [CachedValue<Page>] = appendOne ? loaded : []
@@ -79,6 +85,7 @@ public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
             let more = hasMore
             let reached = progress
             state.withLock { state in
+                guard state.started == ticket else { return }  // A later fetch owns the state.
                 state.loaded = pagesLoaded
                 state.hasMore = more
                 state.progress = reached
@@ -126,13 +133,11 @@ public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
     /// Loads (from the first page, as many pages as were shown) with the endpoint's policy.
     public func load() async {
         await query.load()
-        syncHasMore()
     }
 
     /// Loads again from the first page from the network (pull to refresh).
     public func refresh() async {
         await query.refresh()
-        syncHasMore()
     }
 
     /// Loads the page after the last one, unless one is loading or there is none.
@@ -141,13 +146,7 @@ public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
         isLoadingMore = true
         state.withLock { $0.appendOne = true }
         await query.load()
-        syncHasMore()
         isLoadingMore = false
-    }
-
-    private func syncHasMore() {
-        let more = state.withLock { $0.hasMore }
-        if hasMore != more { hasMore = more }
     }
 }
 #endif
