@@ -65,7 +65,8 @@ extension CachedQuery {
         switch result {
         case .success(let answer):
             show(answer)
-            if answer.isCached, let fallback = probe.fallback { startBackgroundRetry(fallback, of: number) }
+            // `answer` may be fresh while a call of it fell back (a paged query's pages).
+            if let fallback = probe.fallback { startBackgroundRetry(fallback, of: number) }
         case .failure(let failure) where CachedClient.isCancellation(failure):
             break
         case .failure(let failure):
@@ -90,7 +91,7 @@ extension CachedQuery {
                 let probe = QueryProbe()
                 let result = await Self.run(fetch, policy: .networkFirst, probe: probe)
                 guard let self, self.latestFetch == number else { return }
-                if case .success(let answer) = result, answer.isCached, probe.fallback != nil { continue }
+                if case .success = result, probe.fallback != nil { continue }  // Fell back again.
                 if case .failure = result { return }  // Not transient: the stored value stays.
                 self.finish(number, result, probe)
                 return

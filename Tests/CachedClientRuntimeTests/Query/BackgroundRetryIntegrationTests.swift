@@ -119,6 +119,32 @@ struct BackgroundRetryIntegrationTests {
         #expect(client.queries.count == 0)
     }
 
+    @Test func aPagedQueryRetriesThePagesThatFellBack() async throws {
+        let sleeper = RecordingSleeper(clock: clock)
+        let client = client(retry: sleeper.policy(maxRetries: 2))
+        let endpoint = Fixtures.endpoint("AccountRepository.getAccounts")
+        try await server.setPagedRoute(prefix + "/v1/accounts", paging: "page", items: [Self.old, Self.new], perPage: 2)
+        let query = CachedPagedQuery<[Account], Account>(
+            pages: { policy in
+                CachedPages(pageNumbers: { number in
+                    try await client.value(for: Fixtures.page(number, trace: "t"), endpoint: endpoint, policy: policy)
+                })
+            },
+            items: { $0 })
+        await query.load()
+        #expect(query.pages.map(\.isCached) == [false])
+
+        try await server.setRoute(prefix + "/v1/accounts", status: 503, body: "busy", times: 1)
+        clock.advance(by: 10)
+        await query.refresh()
+        #expect(query.pages.map(\.date) == [Fixtures.start])  // page 1 from the cache, at once
+
+        await waitUntil { query.pages.map(\.isCached) == [false] }
+        #expect(query.items == [Self.old, Self.new])
+        #expect(sleeper.recorded == [.milliseconds(500)])
+        #expect(try await log() == ["200", "503", "200"])
+    }
+
     @Test func aStreamDeliversTheFreshValueAfterItsRetries() async throws {
         let sleeper = RecordingSleeper(clock: clock)
         let client = client(retry: sleeper.policy(maxRetries: 2))
