@@ -86,8 +86,7 @@ struct BackgroundRetryIntegrationTests {
         let query = query(client)
 
         await query.load()
-        // Until the background task has ended (a poll of its state, not a wait for time).
-        while query.lifetime.runningTaskCount > 0 { await Task.yield() }
+        await query.lifetime.waitForTasks()
         // Two retries, each a fallback again; then nothing more.
         #expect(sleeper.recorded == [.milliseconds(500), .seconds(1)])
         #expect(try await log() == ["200", "503", "503", "503"])
