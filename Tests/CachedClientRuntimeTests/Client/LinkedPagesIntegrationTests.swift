@@ -78,4 +78,24 @@ struct LinkedPagesIntegrationTests {
         _ = try await client.value(for: EndpointRequest(method: "GET", path: "/items"), endpoint: Self.endpoint(linked: false), as: [Account].self)
         #expect(try await self.pages(policy: .cacheOnly).count == 1)
     }
+
+    @Test func pagesAtAnotherPathAreRemovedWithTheFirstPagesResource() async throws {
+        // As GitHub's `/users/octo/repos`, whose links name `/user/7/repos?page=2`.
+        let link = "<\(server.baseURL.absoluteString)\(prefix)/v1/user/7/items?page=2>; rel=\"next\""
+        try await server.setRoute(prefix + "/v1/users/octo/items", headers: ["Link": link], json: Self.first)
+        try await server.setRoute(prefix + "/v1/user/7/items?page=2", json: Self.second)
+        var request = EndpointRequest(method: "GET", path: "/users/{user}/items")
+        request.setPathParameter("user", "octo")
+        var pages = 0
+        for try await _ in client.linkedPages(for: request, endpoint: Self.endpoint(), as: [Account].self) { pages += 1 }
+        #expect(pages == 2)
+        await client.flush()
+        #expect(try await client.usage().entries == 4)  // two pages, each with its links
+
+        try await server.setRoute(prefix + "/v1/users/octo/items", method: "DELETE", body: "")
+        try await client.perform(
+            EndpointRequest(method: "DELETE", path: "/users/octo/items"), endpoint: Endpoint(name: "FeedRepository.clear", cache: nil),
+            invalidating: [Invalidation(Self.endpoint(), path: "/users/{user}/items") { $0.setPathParameter("user", "octo") }])
+        #expect(try await client.usage().entries == 0)
+    }
 }
