@@ -7,6 +7,9 @@ them line for line (leading and trailing spaces and blank lines ignored), so an 
 cannot drift from code the build checks. A block starting `// Package.swift` is a manifest
 fragment and is not checked. An article with Swift blocks that names no file is an error,
 unless it is a placeholder another helper will replace (none of those have Swift blocks).
+
+README.md is checked the same way, block by block, for the Swift blocks right after a line
+`<!-- compiled in Tests/SomeTests/File.swift -->` (its other blocks are sketches).
 """
 import glob
 import os
@@ -56,6 +59,17 @@ def main():
                 problems.append(
                     f"{name}: a Swift block starting '{first}' is not, line for line, in {', '.join(files)}; "
                     "copy it from there (blank lines and indentation may differ)")
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    for path, block in re.findall(r"^<!-- compiled in (\S+\.swift) -->\n```swift\n(.*?)^```", readme, flags=re.S | re.M):
+        full = os.path.join(ROOT, path)
+        checked += 1
+        if not os.path.exists(full):
+            problems.append(f"README.md: names {path}, which does not exist")
+            continue
+        needle = normalized(block.splitlines())
+        if not contains(normalized(open(full, encoding="utf-8").read().splitlines()), needle):
+            first = needle[0] if needle else ""
+            problems.append(f"README.md: a Swift block starting '{first}' is not, line for line, in {path}")
     for problem in problems:
         print(f"error: {problem}")
     print(f"{checked} Swift blocks checked against compiled files, {len(problems)} problems")

@@ -40,6 +40,9 @@ extension Translator {
                 : .call(.identifier("RetryRule"), [.init(label: "max", value: .literal(.integer(retry.max)))])
             arguments.append(.init(label: "retry", value: rule))
         }
+        if method.isCached, let relation = method.linkRelation {
+            arguments.append(.init(label: "nextLinkRelation", value: .string(relation)))
+        }
         return PropertyDeclaration(
             visibility: .none, isStatic: true, name: method.name,
             value: .call(.identifier("Endpoint"), arguments, wrapping: .whenLong))

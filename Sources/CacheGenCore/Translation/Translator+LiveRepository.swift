@@ -50,6 +50,7 @@ extension Translator {
                                     .call(client.dot("updates"), [.init(label: "for", value: request), target], wrapping: .whenLong))
                             ])))
             }
+            if let pages = linkPages(method, in: .live) { members.append(.function(pages)) }
         }
         members.append(.type(endpoints(methods)))
         members.append(.type(requests(methods)))

@@ -48,6 +48,11 @@ extension Translator {
         }
 
         var hasStream: Bool { isCached }
+
+        /// The relation of the next page's link, for an endpoint with link paging.
+        var linkRelation: String? {
+            if case .link(let relation)? = endpoint.paging?.kind { relation } else { nil }
+        }
         /// The method name, escaped where it is a keyword.
         var name: String { SwiftNaming.escaped(baseName) }
         var streamName: String { SwiftNaming.escaped(baseName + "Stream") }

@@ -50,6 +50,7 @@ extension Translator {
                                 .return(.call(Expression.identifier("MockStream").dot("once"), [], trailingClosure: once)),
                             ])))
             }
+            if let pages = linkPages(method, in: .mock) { functions.append(.function(pages)) }
         }
         let initializer = FunctionDeclaration(
             doc: ["Creates a mock; endpoints without a handler throw `MockNotImplemented`."], name: "init",

@@ -24,6 +24,7 @@ extension Translator {
                             parameters: method.parameters(policy: .none, optionalDefaults: false),
                             returnType: method.streamType)))
             }
+            if let pages = linkPages(method, in: .requirement) { members.append(.function(pages)) }
         }
         let name = SwiftNaming.typeName(repository.name.name)
         var doc = repository.description.map(SwiftLiteral.commentLines) ?? []
@@ -53,6 +54,7 @@ extension Translator {
             if method.hasStream, method.arguments.contains(where: \.isOptional) {
                 members.append(.function(withoutOptionals(method, name: method.streamName, isAsync: false, returnType: method.streamType)))
             }
+            if let pages = linkPagesShorthand(method) { members.append(.function(pages)) }
         }
         return TypeDeclaration(kind: .extension, name: SwiftNaming.typeName(repository.name.name), members: members)
     }

@@ -56,6 +56,7 @@ extension CachedClient {
                 etag: response.header("ETag"), lastModified: response.header("Last-Modified"),
                 freshness: caching.freshness)
             write(fresh, call, value: value, reportingStore: true)
+            keepLinks(of: response, call, responseTime: responseTime)
             return value
         case 304:
             guard let entry = validators else { break }
@@ -80,6 +81,7 @@ extension CachedClient {
                 lastModified: response.header("Last-Modified") ?? entry.lastModified,
                 freshness: caching.freshness)
             write(confirmed, call, value: value, reportingStore: false)
+            await keepLinks(confirmedBy: response, call, responseTime: responseTime)
             return value
         default:
             break

@@ -59,6 +59,23 @@ extension CachedClient {
         }
     }
 
+    /// Tells a live query that `call` answered from the cache at a transient failure (a lost
+    /// connection, a timeout, 502/503/504, 429, a host's `Retry-After`), so that it goes on
+    /// retrying in the background as the endpoint's rule allows.
+    func noteFallback(_ call: Call, error: any Error, in probe: QueryProbe) {
+        let transient: Bool
+        switch error {
+        case CachedClientError.httpStatus(let status, _, _): transient = RetryPolicy.isTransient(status: status)
+        case is RateLimitedError: transient = true
+        default: transient = RetryPolicy.isTransient(error)
+        }
+        let retries = sender.retry.allowedRetries(method: call.request.method.uppercased(), rule: call.endpoint.retry)
+        guard transient, retries > 0 else { return }
+        let host = (try? sender.url(for: call.request))?.host ?? ""
+        let hostWait = sender.hostBackoff.blocked(host, at: now()).map { Self.duration(from: now(), to: $0) } ?? .zero
+        probe.recordFallback(QueryProbe.Fallback(retries: retries, policy: sender.retry, hostWait: hostWait))
+    }
+
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18

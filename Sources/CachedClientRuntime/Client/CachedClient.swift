@@ -256,6 +256,7 @@ public final class CachedClient: Sendable {
             guard Self.allowsFallback(error) else { throw error }
             if let entry, call.rule.allowsFallback(to: entry, at: now()), let value = await decodeStored(entry, call, as: type) {
                 emit(.fallback, call, age: entry.age(at: now()), message: safeDescription(of: error))
+                if let probe = QueryProbe.current { noteFallback(call, error: error, in: probe) }
                 return .cached(value: value, date: entry.date)
             }
             if !missReported { emit(.miss, call, age: entry?.age(at: now())) }

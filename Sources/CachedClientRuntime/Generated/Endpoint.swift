@@ -16,15 +16,21 @@ public struct Endpoint: Sendable, Hashable {
     /// `nil` when it says nothing (GET follows the client's `RetryPolicy`, other methods
     /// are sent once).
     public var retry: RetryRule?
+    /// For an endpoint that pages by `Link` header (RFC 8288), the relation of the link to the
+    /// next page (`"next"`); `nil` otherwise. Each answer's `Link` field is then kept in the
+    /// store beside the answer, so that the next page is known offline too.
+    public var nextLinkRelation: String?
 
     /// Creates an endpoint description.
     public init(
-        name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "", retry: RetryRule? = nil
+        name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "", retry: RetryRule? = nil,
+        nextLinkRelation: String? = nil
     ) {
         self.name = name
         self.cache = cache
         self.coding = coding
         self.shape = shape
         self.retry = retry
+        self.nextLinkRelation = nextLinkRelation
     }
 }

@@ -27,6 +27,22 @@ public struct EndpointRequest: Sendable {
     /// Whether a body is attached.
     public var hasBody: Bool { bodyEncoder != nil }
 
+    /// The path its entries are grouped under for removals (`CacheKey.path`) when it is not
+    /// `path`: a followed link's pages are grouped with the first page, so that an
+    /// `Invalidation` of that resource removes them all, wherever the links point.
+    private(set) var groupPath: String?
+
+    /// This request sent to another path and query, as a next page's link names them: the
+    /// method and the declared headers kept, every query item part of the key, and its entries
+    /// grouped under the first page's path.
+    func following(path: String, query: [RequestParameter]) -> EndpointRequest {
+        var request = EndpointRequest(method: method, path: path)
+        request.query = query
+        request.headers = headers
+        request.groupPath = groupPath ?? self.path
+        return request
+    }
+
     /// Replaces `{name}` in the path with the value percent-encoded as exactly one segment
     /// (`/` as `%2F`, a whole `.` or `..` as `%2E` / `%2E%2E`), so that no value can make the
     /// request, or its cache key, reach another resource.

@@ -12,89 +12,106 @@ import Observation
 /// Every page is a cached call of its own, so offline the pages seen before are shown, each
 /// with its date (`pages`).
 ///
+/// Generated repositories make one per paged endpoint (`repository.searchPagedQuery(q:)`):
+///
 /// ```swift
-/// @State var feed = repo.getFeedPagedQuery()
-/// List(feed.items) { ItemRow(item: $0) }
-///     .task { await feed.load() }
-///     .onAppear(of: last) { Task { await feed.loadMore() } }
+/// @State var results = repository.searchPagedQuery(q: "swift")
+/// List(results.items) { ArticleRow(article: $0) }
+///     .task { await results.load() }
+/// Button("More") { Task { await results.loadMore() } }.disabled(!results.hasMore)
 /// ```
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
 public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
-    /// The pages loaded, first to last, in the underlying query's value.
-    struct Loaded: Sendable {
-        var pages: [CachedValue<Page>]
-        var hasMore: Bool
-    }
-
     /// The query over all loaded pages; its signals drive the refetches.
     public let query: CachedQuery<[CachedValue<Page>]>
     /// Whether `loadMore()` is loading the next page now.
     public private(set) var isLoadingMore = false
-    /// Whether the last page loaded had a next one; `true` before the first load.
-    public private(set) var hasMore = true
+    /// Whether the last page loaded has a next one, as far as can be told without loading it
+    /// (a cursor or a next link; a page-number or offset page that was not empty); `true`
+    /// before the first load. Observed with the pages: a refetch after an invalidation updates it.
+    public var hasMore: Bool {
+        _ = query.value  // Set with every applied fetch, after `state` holds that fetch's answer.
+        return state.withLock { $0.hasMore }
+    }
 
     @ObservationIgnored private let itemsOf: @Sendable (Page) -> [Item]
     @ObservationIgnored private let state: Locked<State>
 
     private struct State: Sendable {
+        /// Fetches started so far; only the latest one started records where the pages end.
+        var started = 0
         /// Pages a restart loads: as many as were shown.
         var wanted = 1
         /// Set by `loadMore()` for the fetch it starts: append one page instead of restarting.
         var appendOne = false
+        /// Where the pages loaded so far end.
+        var progress = CachedPages<Page>.Progress()
         var loaded: [CachedValue<Page>] = []
         var hasMore = true
     }
 
-    /// Creates a paged query from a call for the first page and one for the page after a
-    /// given one (`nil` after the last), each given the policy (`nil`: the endpoint's own).
-    /// `hasNext` says whether a page has a next one without asking (a cursor that is not
-    /// `nil`); without it, a page with no items is taken as the last.
+    /// Creates a paged query over the pages of an endpoint, made for a policy (`nil`: the
+    /// endpoint's own; `.networkFirst` for `refresh()`), and where a page's items are.
     nonisolated public init(
-        first: @escaping @Sendable (CachePolicy?) async throws -> CachedValue<Page>,
-        next: @escaping @Sendable (_ after: Page, CachePolicy?) async throws -> CachedValue<Page>?,
-        hasNext: (@Sendable (Page) -> Bool)? = nil,
+        pages: @escaping @Sendable (CachePolicy?) -> CachedPages<Page>,
         items: @escaping @Sendable (Page) -> [Item]
     ) {
         let state = Locked(State())
         self.state = state
         self.itemsOf = items
         self.query = CachedQuery { policy in
-            let (appendOne, wanted, loaded) = state.withLock { state in
+            let (ticket, appendOne, wanted, saved, loaded) = state.withLock { state in
                 defer { state.appendOne = false }
-                return (state.appendOne, state.wanted, state.loaded)
+                state.started += 1
+                return (state.started, state.appendOne, state.wanted, state.progress, state.loaded)
             }
-            var pages: [CachedValue<Page>] = appendOne ? loaded : []
+            let sequence = pages(policy)
+            var result: [CachedValue<Page>] = appendOne ? loaded : []
+            var progress = appendOne ? saved : CachedPages<Page>.Progress()
             var hasMore = true
             let target = appendOne ? loaded.count + 1 : max(1, wanted)
-            while pages.count < target {
-                let page: CachedValue<Page>?
-                if let last = pages.last {
-                    page = try await next(last.value, policy)
-                } else {
-                    page = try await first(policy)
-                }
-                guard let page else {
+            while result.count < target {
+                guard let page = try await sequence.load(progress) else {
                     hasMore = false
                     break
                 }
-                pages.append(page)
+                result.append(page.page)
+                progress = progress.advanced(past: page, count: sequence.count(page.page.value))
             }
-            if hasMore, let last = pages.last {
-                // Where the page says (a cursor), or else an empty page is the end; otherwise
-                // the next `loadMore()` finds the end and loads nothing.
-                hasMore = hasNext?(last.value) ?? !items(last.value).isEmpty
-            }
-            let result = pages
+            if hasMore, let last = progress.previous { hasMore = sequence.hasNext(last) }
+            let pagesLoaded = result
             let more = hasMore
+            let reached = progress
             state.withLock { state in
-                state.loaded = result
+                guard state.started == ticket else { return }  // A later fetch owns the state.
+                state.loaded = pagesLoaded
                 state.hasMore = more
-                state.wanted = result.count
+                state.progress = reached
+                state.wanted = pagesLoaded.count
             }
-            return .fresh(value: pages)
+            return .fresh(value: pagesLoaded)
         }
+    }
+
+    /// Creates a paged query from a call for the first page and one for the page after a
+    /// given one (`nil` after the last), each given the policy (`nil`: the endpoint's own).
+    /// `hasNext` says whether a page has a next one without asking (a cursor that is not
+    /// `nil`); without it, a page with no items is taken as the last.
+    nonisolated public convenience init(
+        first: @escaping @Sendable (CachePolicy?) async throws -> CachedValue<Page>,
+        next: @escaping @Sendable (_ after: Page, CachePolicy?) async throws -> CachedValue<Page>?,
+        hasNext: (@Sendable (Page) -> Bool)? = nil,
+        items: @escaping @Sendable (Page) -> [Item]
+    ) {
+        self.init(
+            pages: { policy in
+                CachedPages(
+                    first: { try await first(policy) }, next: { try await next($0, policy) },
+                    hasNext: hasNext ?? { !items($0).isEmpty })
+            },
+            items: items)
     }
 
     /// The items of all loaded pages, in order.
@@ -116,13 +133,11 @@ public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
     /// Loads (from the first page, as many pages as were shown) with the endpoint's policy.
     public func load() async {
         await query.load()
-        syncHasMore()
     }
 
     /// Loads again from the first page from the network (pull to refresh).
     public func refresh() async {
         await query.refresh()
-        syncHasMore()
     }
 
     /// Loads the page after the last one, unless one is loading or there is none.
@@ -131,13 +146,7 @@ public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
         isLoadingMore = true
         state.withLock { $0.appendOne = true }
         await query.load()
-        syncHasMore()
         isLoadingMore = false
-    }
-
-    private func syncHasMore() {
-        let more = state.withLock { $0.hasMore }
-        if hasMore != more { hasMore = more }
     }
 }
 #endif

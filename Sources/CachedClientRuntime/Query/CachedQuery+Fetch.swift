@@ -65,6 +65,8 @@ extension CachedQuery {
         switch result {
         case .success(let answer):
             show(answer)
+            // `answer` may be fresh while a call of it fell back (a paged query's pages).
+            if let fallback = probe.fallback { startBackgroundRetry(fallback, of: number) }
         case .failure(let failure) where CachedClient.isCancellation(failure):
             break
         case .failure(let failure):
@@ -72,6 +74,29 @@ extension CachedQuery {
             if showsRemovedValue { clearValue() }
         }
         if isLoading { isLoading = false }
+    }
+
+    /// After an answer from the cache at a transient failure: tries again in the background,
+    /// as often as the endpoint's retry rule allows and spaced by the client's `RetryPolicy`
+    /// (its injected sleep), and shows the fresh value when it comes. Each attempt is a
+    /// `networkFirst` fetch, so a failure keeps the stored value on screen; it stops at the
+    /// first answer that is not such a fallback, when a newer fetch starts, or when the query
+    /// goes (its task is cancelled, and it never holds the query while it waits).
+    private func startBackgroundRetry(_ fallback: QueryProbe.Fallback, of number: Int) {
+        let fetch = self.fetch
+        lifetime.run { @MainActor [weak self] in
+            for retry in 0..<fallback.retries {
+                do { try await fallback.policy.sleep(fallback.delay(beforeRetry: retry)) } catch { return }
+                guard self?.latestFetch == number else { return }
+                let probe = QueryProbe()
+                let result = await Self.run(fetch, policy: .networkFirst, probe: probe)
+                guard let self, self.latestFetch == number else { return }
+                if case .success = result, probe.fallback != nil { continue }  // Fell back again.
+                if case .failure = result { return }  // Not transient: the stored value stays.
+                self.finish(number, result, probe)
+                return
+            }
+        }
     }
 
     /// Shows an answer: a fetched one or one the client stored for another call.

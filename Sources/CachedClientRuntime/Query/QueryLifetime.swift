@@ -53,6 +53,14 @@ final class QueryLifetime: Sendable {
         for registration in old { registration.registry.unregister(registration.id) }
     }
 
+    /// Returns once every task started so far (and any they start) has ended; for tests,
+    /// which must not sleep.
+    func waitForTasks() async {
+        while let task = state.withLock({ $0.tasks.values.first }) {
+            await task.value
+        }
+    }
+
     /// The tasks still running; for tests.
     var runningTaskCount: Int {
         state.withLock { $0.tasks.count + ($0.poller == nil ? 0 : 1) }

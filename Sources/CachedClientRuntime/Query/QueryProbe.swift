@@ -26,7 +26,38 @@ final class QueryProbe: Sendable {
         var storeRemovals: UInt64
     }
 
+    /// A call of the fetch that answered from the cache at a transient failure (its first
+    /// attempt: a stored value was at hand), with how its endpoint may be retried. The query
+    /// goes on retrying in the background and shows the fresh value when it comes.
+    struct Fallback: Sendable {
+        /// Retries the endpoint's rule (or the client's policy) allows.
+        let retries: Int
+        /// The client's policy: the backoff between attempts and the injected sleep.
+        let policy: RetryPolicy
+        /// How long the host asked to be left alone (a 429's `Retry-After`) at the fallback.
+        let hostWait: Duration
+
+        /// The wait before background retry `retry` (0 for the first): the backoff, or what the
+        /// host asked for when that is longer.
+        func delay(beforeRetry retry: Int) -> Duration {
+            let backoff = policy.backoff(beforeRetry: retry)
+            return retry == 0 ? max(backoff, hostWait) : backoff
+        }
+    }
+
     private let state = Locked<[Record]>([])
+    private let fallbackState = Locked<Fallback?>(nil)
+
+    /// Called by the client when a call under this probe fell back at a transient failure;
+    /// the first one counts.
+    func recordFallback(_ fallback: Fallback) {
+        fallbackState.withLock { if $0 == nil { $0 = fallback } }
+    }
+
+    /// The fallback at a transient failure of this fetch, if any.
+    var fallback: Fallback? {
+        fallbackState.withLock { $0 }
+    }
 
     /// Called by the client for each cached call made under this probe.
     func record(_ record: Record) {

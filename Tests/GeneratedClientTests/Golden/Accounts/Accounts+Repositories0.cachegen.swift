@@ -158,6 +158,21 @@ extension AccountRepository {
     ) -> CachedQuery<TransactionPage> {
         CachedQuery { policy in try await self.getTransactions(accountId: accountId, cursor: cursor, category: category, includePending: includePending, xApiVersion: xApiVersion, policy: policy) }
     }
+
+    /// `getTransactions` as a paged live query for a "load more" list: the items of every page
+    /// loaded, `hasMore` and `loadMore()`; a refetch after an invalidation starts again from
+    /// the first page. See `CachedPagedQuery`.
+    public func getTransactionsPagedQuery(
+        accountId: String,
+        category: TransactionCategory? = nil,
+        includePending: Bool? = nil,
+        xApiVersion: String
+    ) -> CachedPagedQuery<TransactionPage, Transaction> {
+        CachedPagedQuery(
+            pages: { policy in self.getTransactionsPages(accountId: accountId, category: category, includePending: includePending, xApiVersion: xApiVersion, policy: policy) },
+            items: \.items
+        )
+    }
 }
 #endif
 

@@ -20,17 +20,27 @@ public struct MockNewsRepository: NewsRepository {
     /// Answers `search`.
     public var searchHandler: @Sendable (_ q: String, _ page: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]>
 
+    /// Answers `getComments`.
+    public var getCommentsHandler: @Sendable (_ id: String, _ perPage: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[Comment]>
+
+    /// Answers `addComment`.
+    public var addCommentHandler: @Sendable (_ id: String, _ body: CommentDraft) async throws -> Comment
+
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
         getSections: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<[Section]> = { _ in throw MockNotImplemented(endpoint: "NewsRepository.getSections") },
         getHeadlines: @escaping @Sendable (_ sectionId: String, _ limit: Int?, _ edition: String?, _ policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]> = { _, _, _, _ in throw MockNotImplemented(endpoint: "NewsRepository.getHeadlines") },
         getArticle: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Article> = { _, _ in throw MockNotImplemented(endpoint: "NewsRepository.getArticle") },
-        search: @escaping @Sendable (_ q: String, _ page: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]> = { _, _, _ in throw MockNotImplemented(endpoint: "NewsRepository.search") }
+        search: @escaping @Sendable (_ q: String, _ page: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]> = { _, _, _ in throw MockNotImplemented(endpoint: "NewsRepository.search") },
+        getComments: @escaping @Sendable (_ id: String, _ perPage: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[Comment]> = { _, _, _ in throw MockNotImplemented(endpoint: "NewsRepository.getComments") },
+        addComment: @escaping @Sendable (_ id: String, _ body: CommentDraft) async throws -> Comment = { _, _ in throw MockNotImplemented(endpoint: "NewsRepository.addComment") }
     ) {
         self.getSectionsHandler = getSections
         self.getHeadlinesHandler = getHeadlines
         self.getArticleHandler = getArticle
         self.searchHandler = search
+        self.getCommentsHandler = getComments
+        self.addCommentHandler = addComment
     }
 
     /// Calls `getSectionsHandler`.
@@ -84,5 +94,30 @@ public struct MockNewsRepository: NewsRepository {
     public func searchStream(q: String, page: Int?) -> AsyncThrowingStream<CachedValue<[ArticleSummary]>, any Error> {
         let handler = self.searchHandler
         return MockStream.once { try await handler(q, page, nil) }
+    }
+
+    /// Calls `getCommentsHandler`.
+    public func getComments(id: String, perPage: Int?, policy: CachePolicy?) async throws -> CachedValue<[Comment]> {
+        try await self.getCommentsHandler(id, perPage, policy)
+    }
+
+    /// Yields the value of `getCommentsHandler` once.
+    public func getCommentsStream(id: String, perPage: Int?) -> AsyncThrowingStream<CachedValue<[Comment]>, any Error> {
+        let handler = self.getCommentsHandler
+        return MockStream.once { try await handler(id, perPage, nil) }
+    }
+
+    /// One page: the value of `getCommentsHandler`.
+    public func getCommentsPages(id: String, perPage: Int?, policy: CachePolicy?) -> CachedPages<[Comment]> {
+        CachedPages(
+            first: { try await self.getComments(id: id, perPage: perPage, policy: policy) },
+            next: { _ in nil },
+            hasNext: { _ in false }
+        )
+    }
+
+    /// Calls `addCommentHandler`.
+    public func addComment(id: String, body: CommentDraft) async throws -> Comment {
+        try await self.addCommentHandler(id, body)
     }
 }

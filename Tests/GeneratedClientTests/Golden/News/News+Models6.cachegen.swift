@@ -31,6 +31,40 @@ public struct Author: Codable, Sendable, Equatable {
     }
 }
 
+/// A reader's comment under an article.
+public struct Comment: Codable, Sendable, Equatable {
+    public var id: String
+    public var author: String
+    public var text: String
+    public var postedAt: Date
+
+    /// Creates a value.
+    public init(id: String, author: String, text: String, postedAt: Date) {
+        self.id = id
+        self.author = author
+        self.text = text
+        self.postedAt = postedAt
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.author = try container.decode(String.self, forKey: WireKey("author"))
+        self.text = try container.decode(String.self, forKey: WireKey("text"))
+        self.postedAt = try container.decode(Date.self, forKey: WireKey("posted_at"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.author, forKey: WireKey("author"))
+        try container.encode(self.text, forKey: WireKey("text"))
+        try container.encode(self.postedAt, forKey: WireKey("posted_at"))
+    }
+}
+
 public struct BookmarkRequest: Codable, Sendable, Equatable {
     public var articleId: String
 

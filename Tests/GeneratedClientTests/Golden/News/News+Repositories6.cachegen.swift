@@ -66,6 +66,27 @@ public protocol NewsRepository: Sendable {
     /// When the network fails after a stored value was delivered, the stream finishes
     /// normally: the caller already has the best value there is.
     func searchStream(q: String, page: Int?) -> AsyncThrowingStream<CachedValue<[ArticleSummary]>, any Error>
+
+    /// Readers' comments, oldest first, in pages linked by the `Link` header.
+    ///
+    /// `GET /articles/{id}/comments`. Cached for 2 minutes per id and per_page; shown offline for up to 30 days; shared by all users.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    func getComments(id: String, perPage: Int?, policy: CachePolicy?) async throws -> CachedValue<[Comment]>
+
+    /// The stored value of `getComments` first, if there is one, then the fresh one.
+    ///
+    /// When the network fails after a stored value was delivered, the stream finishes
+    /// normally: the caller already has the best value there is.
+    func getCommentsStream(id: String, perPage: Int?) -> AsyncThrowingStream<CachedValue<[Comment]>, any Error>
+
+    /// The pages of `getComments`, first to last, each fresh or from the cache with its date;
+    /// every page is cached under its own key. See `CachedPages`.
+    func getCommentsPages(id: String, perPage: Int?, policy: CachePolicy?) -> CachedPages<[Comment]>
+
+    /// `POST /articles/{id}/comments`. Never cached: every call goes to the network.
+    /// A success removes the stored entries of `getComments`.
+    func addComment(id: String, body: CommentDraft) async throws -> Comment
 }
 
 extension NewsRepository {
@@ -107,6 +128,25 @@ extension NewsRepository {
     public func searchStream(q: String) -> AsyncThrowingStream<CachedValue<[ArticleSummary]>, any Error> {
         self.searchStream(q: q, page: nil)
     }
+
+    /// Calls `getComments` with the spec's default policy, `.networkFirst`, unless one is given.
+    public func getComments(
+        id: String,
+        perPage: Int? = nil,
+        policy: CachePolicy = .networkFirst
+    ) async throws -> CachedValue<[Comment]> {
+        try await self.getComments(id: id, perPage: perPage, policy: Optional(policy))
+    }
+
+    /// Calls `getCommentsStream` without the optional arguments.
+    public func getCommentsStream(id: String) -> AsyncThrowingStream<CachedValue<[Comment]>, any Error> {
+        self.getCommentsStream(id: id, perPage: nil)
+    }
+
+    /// Calls `getCommentsPages` without the optional arguments, with the spec's policy.
+    public func getCommentsPages(id: String) -> CachedPages<[Comment]> {
+        self.getCommentsPages(id: id, perPage: nil, policy: nil)
+    }
 }
 
 #if canImport(Observation)
@@ -138,6 +178,29 @@ extension NewsRepository {
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func searchQuery(q: String, page: Int? = nil) -> CachedQuery<[ArticleSummary]> {
         CachedQuery { policy in try await self.search(q: q, page: page, policy: policy) }
+    }
+
+    /// `search` as a paged live query for a "load more" list: the items of every page
+    /// loaded, `hasMore` and `loadMore()`; a refetch after an invalidation starts again from
+    /// the first page. See `CachedPagedQuery`.
+    public func searchPagedQuery(q: String) -> CachedPagedQuery<[ArticleSummary], ArticleSummary> {
+        CachedPagedQuery(pages: { policy in self.searchPages(q: q, policy: policy) }, items: { $0 })
+    }
+
+    /// `getComments` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getCommentsQuery(id: String, perPage: Int? = nil) -> CachedQuery<[Comment]> {
+        CachedQuery { policy in try await self.getComments(id: id, perPage: perPage, policy: policy) }
+    }
+
+    /// `getComments` as a paged live query for a "load more" list: the items of every page
+    /// loaded, `hasMore` and `loadMore()`; a refetch after an invalidation starts again from
+    /// the first page. See `CachedPagedQuery`.
+    public func getCommentsPagedQuery(id: String, perPage: Int? = nil) -> CachedPagedQuery<[Comment], Comment> {
+        CachedPagedQuery(
+            pages: { policy in self.getCommentsPages(id: id, perPage: perPage, policy: policy) },
+            items: { $0 }
+        )
     }
 }
 #endif
@@ -230,6 +293,46 @@ public struct LiveNewsRepository: NewsRepository {
         self.client.updates(for: Requests.search(q: q, page: page), endpoint: Endpoints.search)
     }
 
+    /// Readers' comments, oldest first, in pages linked by the `Link` header.
+    ///
+    /// `GET /articles/{id}/comments`. Cached for 2 minutes per id and per_page; shown offline for up to 30 days; shared by all users.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    public func getComments(id: String, perPage: Int?, policy: CachePolicy?) async throws -> CachedValue<[Comment]> {
+        try await self.client.value(
+            for: Requests.getComments(id: id, perPage: perPage),
+            endpoint: Endpoints.getComments,
+            policy: policy
+        )
+    }
+
+    /// The stored value of `getComments` first, if there is one, then the fresh one.
+    public func getCommentsStream(id: String, perPage: Int?) -> AsyncThrowingStream<CachedValue<[Comment]>, any Error> {
+        self.client.updates(for: Requests.getComments(id: id, perPage: perPage), endpoint: Endpoints.getComments)
+    }
+
+    /// The pages of `getComments`, first to last, each fresh or from the cache with its date;
+    /// every page is cached under its own key. See `CachedPages`.
+    public func getCommentsPages(id: String, perPage: Int?, policy: CachePolicy?) -> CachedPages<[Comment]> {
+        self.client.linkedPages(
+            for: Requests.getComments(id: id, perPage: perPage),
+            endpoint: Endpoints.getComments,
+            policy: policy
+        )
+    }
+
+    /// `POST /articles/{id}/comments`. Never cached: every call goes to the network.
+    /// A success removes the stored entries of `getComments`.
+    public func addComment(id: String, body: CommentDraft) async throws -> Comment {
+        try await self.client.response(
+            for: Requests.addComment(id: id, body: body),
+            endpoint: Endpoints.addComment,
+            invalidating: [
+                Invalidation(Endpoints.getComments, path: "/articles/{id}/comments") { $0.setPathParameter("id", id) },
+            ]
+        )
+    }
+
     private enum Endpoints {
         static let getSections = Endpoint(
             name: "NewsRepository.getSections",
@@ -261,6 +364,18 @@ public struct LiveNewsRepository: NewsRepository {
             coding: JSONCoding(dates: .iso8601),
             shape: "4e775c50f97c6818"
         )
+        static let getComments = Endpoint(
+            name: "NewsRepository.getComments",
+            cache: CacheRule(ttl: 120, maxStale: 2592000, policy: .networkFirst, scope: .shared),
+            coding: JSONCoding(dates: .iso8601),
+            shape: "0d1a9b0ff37fc7a4",
+            nextLinkRelation: "next"
+        )
+        static let addComment = Endpoint(
+            name: "NewsRepository.addComment",
+            cache: nil,
+            coding: JSONCoding(dates: .iso8601)
+        )
     }
 
     private enum Requests {
@@ -286,6 +401,20 @@ public struct LiveNewsRepository: NewsRepository {
             var request = EndpointRequest(method: "GET", path: "/search")
             request.addQuery("q", q, isKey: true)
             request.addQuery("page", page, isKey: true)
+            return request
+        }
+
+        static func getComments(id: String, perPage: Int?) -> EndpointRequest {
+            var request = EndpointRequest(method: "GET", path: "/articles/{id}/comments")
+            request.setPathParameter("id", id)
+            request.addQuery("per_page", perPage, isKey: true)
+            return request
+        }
+
+        static func addComment(id: String, body: CommentDraft) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/articles/{id}/comments")
+            request.setPathParameter("id", id)
+            request.setJSONBody(body, isKey: false)
             return request
         }
     }
