@@ -149,8 +149,8 @@ report() {  # side label "wall cpu peak status killed" [empty-cpu empty-wall]
 
 make_packages
 cp "$cachegen" "$work/cachegen-bin"; cachegen=$work/cachegen-bin   # the binary of this run, whatever happens to the checkout
-needed=A; case " $* " in *:both\ *|*:sog\ *) needed="A B";; esac
-for case in "$@"; do [ "$(cut -d: -f3 <<<"$case")" = "" ] && needed="A B"; done
+needed=A   # B too when a case's SIDES (its third field) is both, sog or left out
+for case in "$@"; do case "$(cut -d: -f3 <<<"$case")" in ""|both|sog) needed="A B";; esac; done
 if [ "$needed" != A ] && [ ! -x "$sog" ]; then   # swift-openapi-generator's CLI, release, once
   [ -d "$work/generator-src" ] || git clone -q -b 1.14.3 https://github.com/apple/swift-openapi-generator "$work/generator-src"
   nice -n 10 swift build -c release --package-path "$work/generator-src" --product swift-openapi-generator >&2
