@@ -37,10 +37,9 @@ public func fuzzOpenAPI(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     FuzzCheck.require(
         first.operationsGenerated <= first.operationsPresent,
         "OpenAPIFrontStage: \(first.operationsGenerated) operations generated of \(first.operationsPresent)")
-    let companion = TextBounds(CompanionFiles.document)
     var bounds = [file: TextBounds(bytes)]
     for diagnostic in first.diagnostics where diagnostic.location.file != file {
-        bounds[diagnostic.location.file] = companion
+        bounds[diagnostic.location.file] = CompanionFiles.documentBounds
     }
     TextBounds.requireLocated(first.diagnostics, in: bounds, context: "OpenAPIFrontStage")
     if let spec = first.spec, errors.isEmpty {

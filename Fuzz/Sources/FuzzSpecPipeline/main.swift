@@ -28,13 +28,15 @@ public func fuzzSpecPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
     } else {
         FuzzCheck.require(!errors.isEmpty, "Generator: no files and no error")
     }
-    // The companion document's own warnings may point into it.
-    let companion = TextBounds(CompanionFiles.document)
-    var bounds = [path: TextBounds(bytes)]
-    for diagnostic in first.diagnostics where diagnostic.location.file != path {
-        bounds[diagnostic.location.file] = companion
+    // The companion document's own warnings may point into it. (The input is measured only
+    // when there is a diagnostic to check against it.)
+    if !first.diagnostics.isEmpty {
+        var bounds = [path: TextBounds(bytes)]
+        for diagnostic in first.diagnostics where diagnostic.location.file != path {
+            bounds[diagnostic.location.file] = CompanionFiles.documentBounds
+        }
+        TextBounds.requireLocated(first.diagnostics, in: bounds, context: "Generator")
     }
-    TextBounds.requireLocated(first.diagnostics, in: bounds, context: "Generator")
     FuzzCheck.require(
         first.diagnostics == first.diagnostics.sorted { $0.location < $1.location }
             || first.diagnostics.count <= 1,

@@ -30,6 +30,9 @@ public enum CompanionFiles {
         }
         """#.utf8)
 
+    /// The lines of `document`, measured once per process rather than once per input.
+    public static let documentBounds = TextBounds(document)
+
     /// The reader the targets hand the generator: `document` for every path.
     public static let read: @Sendable (String) -> Data? = { _ in document }
 }
