@@ -69,7 +69,39 @@ extension OpenAPIOperations {
                         typeLocation: path.keyLocation))
             }
         }
-        return parameters
+        return distinctArguments(parameters, what: what)
+    }
+
+    /// The parameters, each a Swift argument of its own, as the validator requires: one with no
+    /// letter or digit, or whose argument name an earlier one took, is dropped with a warning
+    /// when it is optional and leaves the operation out (`nil`) when it is required. Required
+    /// parameters claim their names first, so an optional one never costs the operation.
+    private mutating func distinctArguments(_ parameters: [Parameter], what: String) -> [Parameter]? {
+        var taken: [String: Parameter] = [:]
+        var dropped: Set<Int> = []
+        let requiredFirst = parameters.indices.filter { !parameters[$0].type.isOptional }
+            + parameters.indices.filter { parameters[$0].type.isOptional }
+        for index in requiredFirst {
+            let parameter = parameters[index]
+            let argument = SwiftNaming.argumentName(parameter.name.name)
+            let problem: String
+            if SwiftNaming.isNameless(parameter.name.name) {
+                problem = "has no letter or digit to name a Swift argument"
+            } else if let first = taken[argument] {
+                problem = "becomes the argument \(argument), like \(first.place.rawValue) parameter \(quoted(first.name.name))"
+            } else {
+                taken[argument] = parameter
+                continue
+            }
+            let label = "\(parameter.place.rawValue) parameter \(quoted(parameter.name.name))"
+            guard parameter.type.isOptional else {
+                leaveOut(what, "its required \(label) \(problem)", at: parameter.name.location)
+                return nil
+            }
+            warn("\(label) of \(what) is left out: it \(problem)", at: parameter.name.location)
+            dropped.insert(index)
+        }
+        return parameters.indices.filter { !dropped.contains($0) }.map { parameters[$0] }
     }
 
     /// Parameters whose type cannot be sent as text (objects, nested arrays): an optional

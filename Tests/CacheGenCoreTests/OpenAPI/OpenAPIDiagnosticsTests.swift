@@ -29,6 +29,32 @@ import Testing
         #expect(output.source?.contains("func getMe() async throws\n") == true)
     }
 
+    /// Two parameters that become one Swift argument: an optional one is left out, a required
+    /// one leaves its operation out; either way the document generates (found by the openapi
+    /// fuzz target: the validator rejected the whole document).
+    @Test func parametersThatBecomeOneSwiftArgumentAreLeftOut() {
+        let paths = """
+            "/users/{username}": { "get": { "operationId": "getUser",
+              "parameters": [{ "name": "username", "in": "path", "required": true, "schema": { "type": "string" } },
+                { "name": ",username", "in": "query", "schema": { "type": "string" } },
+                { "name": "--", "in": "query", "schema": { "type": "string" } }],
+              "responses": { "204": { "description": "ok" } } } },
+            "/teams/{team}": { "get": { "operationId": "getTeam",
+              "parameters": [{ "name": "team", "in": "path", "required": true, "schema": { "type": "string" } },
+                { "name": "Team", "in": "header", "required": true, "schema": { "type": "string" } }],
+              "responses": { "204": { "description": "ok" } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:6:15: warning: query parameter \",username\" of operation \"getUser\" is left out: it becomes the argument username, like path parameter \"username\"",
+                "api.json:7:15: warning: query parameter \"--\" of operation \"getUser\" is left out: it has no letter or digit to name a Swift argument",
+                "api.json:11:15: warning: operation \"getTeam\" is left out: its required header parameter \"Team\" becomes the argument team, like path parameter \"team\"",
+            ])
+        #expect(output.source?.contains("func getUser(username: String) async throws\n") == true, "\(output.source ?? "")")
+        #expect(output.source?.contains("getTeam") == false)
+    }
+
     @Test func explodedQueryArraysAreNamed() {
         let paths = """
             "/things": { "get": { "operationId": "getThings",
