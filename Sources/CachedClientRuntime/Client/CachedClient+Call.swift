@@ -42,8 +42,7 @@ extension CachedClient {
         let storeRemovals = store.removalCount
         let held = memory.lookup(text, removals: storeRemovals)
         // The same text always makes the same key; the held one has its digest already.
-        let key = held?.key ?? CacheKey(
-            text: text, endpoint: endpoint.name, partition: keyPartition, path: request.groupPath ?? request.path)
+        let key = held?.key ?? CacheKey(text: text, endpoint: endpoint.name, partition: keyPartition, path: request.groupPath)
         return Call(
             endpoint: endpoint, request: request, rule: rule, body: body, key: key, generation: generation, held: held,
             partition: partition, partitionSwitches: partitionSwitches, storeRemovals: storeRemovals)

@@ -27,10 +27,12 @@ public struct EndpointRequest: Sendable {
     /// Whether a body is attached.
     public var hasBody: Bool { bodyEncoder != nil }
 
-    /// The path its entries are grouped under for removals (`CacheKey.path`) when it is not
-    /// `path`: a followed link's pages are grouped with the first page, so that an
+    /// The path its entries are grouped under for removals (`CacheKey.path`): `path`, but for
+    /// a followed link's pages, which are grouped with the first page, so that an
     /// `Invalidation` of that resource removes them all, wherever the links point.
-    private(set) var groupPath: String?
+    var groupPath: String { firstPagePath ?? path }
+    /// The first page's path, for a request made by following a link.
+    private var firstPagePath: String?
 
     /// This request sent to another path and query, as a next page's link names them: the
     /// method and the declared headers kept, every query item part of the key, and its entries
@@ -39,7 +41,7 @@ public struct EndpointRequest: Sendable {
         var request = EndpointRequest(method: method, path: path)
         request.query = query
         request.headers = headers
-        request.groupPath = groupPath ?? self.path
+        request.firstPagePath = groupPath
         return request
     }
 

@@ -40,7 +40,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         let (text, partition) = Self.canonicalText(
             endpoint: endpoint, request: request, canonicalBase: Self.canonicalBase(baseURL),
             bodyDigest: bodyDigest, partition: partition)
-        self.init(text: text, endpoint: endpoint.name, partition: partition, path: request.groupPath ?? request.path)
+        self.init(text: text, endpoint: endpoint.name, partition: partition, path: request.groupPath)
     }
 
     /// Recreates a key from its parts, as a store does when it lists entries.
