@@ -32,6 +32,9 @@ extension Generator {
                 .append(rendered[0])
             bodies[.init(kind: .mocks, shard: OutputLayout.shard(of: name, kind: .mocks)), default: []].append(rendered[1])
         }
+        if let shapes = translator.shapeSection(repositories) {
+            bodies[OutputLayout.File(kind: .shapes, shard: 0)] = [renderer.render(shapes)]
+        }
         let outline = renderer.renderOutline(translator.outline())
         let emptyOutline = renderer.renderOutline(translator.outline(isEmpty: true))
         return OutputLayout.files.map { file in

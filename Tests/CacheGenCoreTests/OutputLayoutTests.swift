@@ -11,9 +11,9 @@ import Testing
         let layout = OutputLayout(forSpec: "Specs/Accounts.cachegen.json")
         #expect(layout.specName == "Accounts")
         #expect(OutputLayout(forSpec: "news.json").specName == "news")
-        #expect(layout.fileNames.count == 20)
+        #expect(layout.fileNames.count == 21)
         #expect(layout.fileNames.first == "Accounts+Models0.cachegen.swift")
-        #expect(layout.fileNames.last == "Accounts+Mocks3.cachegen.swift")
+        #expect(layout.fileNames.last == "Accounts+Shapes0.cachegen.swift")
         #expect(Set(layout.fileNames).count == layout.fileNames.count)
     }
 
@@ -59,6 +59,20 @@ import Testing
         let after = try #require(Generator.generate(Data(added.utf8), path: "Music.cachegen.json").files)
         let changed = zip(before, after).filter { $0.contents != $1.contents }.map(\.0.name)
         #expect(changed == ["Music+Models\(OutputLayout.shard(of: "Zebra", kind: .models)).cachegen.swift"])
+    }
+
+    /// A property added to a model changes the model's shard and the shapes file (the shape of
+    /// every response that reaches the model), never a repository's file: the build then
+    /// recompiles the files that name the model, not every repository.
+    @Test func editingAModelLeavesTheRepositoriesFilesAlone() throws {
+        let text = try String(contentsOf: Self.musicSpec, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "\"generatedAt\": \"date\",", with: "\"generatedAt\": \"date\", \"mood\": \"string?\",")
+        #expect(edited != text)
+        let before = try #require(Generator.generate(Data(text.utf8), path: "Music.cachegen.json").files)
+        let after = try #require(Generator.generate(Data(edited.utf8), path: "Music.cachegen.json").files)
+        let changed = zip(before, after).filter { $0.contents != $1.contents }.map(\.0.name)
+        #expect(changed.contains("Music+Shapes0.cachegen.swift"))
+        #expect(changed.allSatisfy { $0.hasPrefix("Music+Models") || $0 == "Music+Shapes0.cachegen.swift" }, "\(changed)")
     }
 
     @Test func thePluginNamesTheSameFiles() throws {

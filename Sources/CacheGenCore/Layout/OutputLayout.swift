@@ -5,8 +5,12 @@
 /// extension, live type with its endpoints and requests) to one of `repositoryShardCount`,
 /// mocks to one of `mockShardCount`, each chosen by a stable hash of the declaration's spec
 /// name: adding or removing a model or repository never moves another one to a different
-/// file, so an edit recompiles only the files it touches. A shard with nothing in it is
-/// still written (as a comment), so the set of files never depends on the spec's contents.
+/// file, so an edit recompiles only the files it touches. The response shapes of the cached
+/// endpoints go to one file of their own: an edit to one model changes the shape of every
+/// response that reaches it (in an API whose models form a cycle, every response), and with
+/// the shapes apart only that small file changes, not every repository's. A shard with
+/// nothing in it is still written (as a comment), so the set of files never depends on the
+/// spec's contents.
 ///
 /// `Plugins/PluginsShared/CacheGenInputs.swift` mirrors the counts and names (plugins cannot link
 /// library targets); `OutputLayoutTests` checks that the two agree.
@@ -17,6 +21,8 @@ public struct OutputLayout: Sendable, Hashable {
     public static let repositoryShardCount = 8
     /// Files holding mock repositories, apart so that apps' code never waits for them.
     public static let mockShardCount = 4
+    /// Files holding the response shapes of the cached endpoints.
+    public static let shapeShardCount = 1
 
     /// What one file holds.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -26,6 +32,8 @@ public struct OutputLayout: Sendable, Hashable {
         case repositories = "Repositories"
         /// Mock repositories, by the hash of their repository's spec name.
         case mocks = "Mocks"
+        /// The response shapes of every repository's cached endpoints.
+        case shapes = "Shapes"
 
         /// How many files of this kind every spec gets.
         public var shardCount: Int {
@@ -33,6 +41,7 @@ public struct OutputLayout: Sendable, Hashable {
             case .models: OutputLayout.modelShardCount
             case .repositories: OutputLayout.repositoryShardCount
             case .mocks: OutputLayout.mockShardCount
+            case .shapes: OutputLayout.shapeShardCount
             }
         }
     }
@@ -59,7 +68,7 @@ public struct OutputLayout: Sendable, Hashable {
         specName = name
     }
 
-    /// Every file, in a fixed order: models, repositories, mocks, each by shard.
+    /// Every file, in a fixed order: models, repositories, mocks, shapes, each by shard.
     public static var files: [File] {
         Kind.allCases.flatMap { kind in (0..<kind.shardCount).map { File(kind: kind, shard: $0) } }
     }

@@ -94,6 +94,12 @@ struct SwiftRenderer: Sendable {
             writeDeclaration(property, into: &declaration)
             return render(value, prefix: declaration.text + " = ", into: &writer)
         }
+        if let getter = property.getter, getter.count == 1, case .expression(.literal(let literal)) = getter[0] {
+            // `static var name: String { "…" }`: a getter that only gives a literal fits one line.
+            var declaration = TextBuffer()
+            writeDeclaration(property, into: &declaration)
+            return render(.literal(literal), prefix: declaration.text + " { ", suffix: " }", into: &writer)
+        }
         writer.startLine()
         writeDeclaration(property, into: &writer)
         guard let getter = property.getter else { return writer.endLine() }

@@ -2,10 +2,10 @@
 /// rule, coding and response shape) and a function building each request from the
 /// method's arguments.
 extension Translator {
-    /// The private `Endpoints` enum of `Live…`.
-    func endpoints(_ methods: [Method]) -> TypeDeclaration {
+    /// The private `Endpoints` enum of `Live…` (named `live`).
+    func endpoints(_ methods: [Method], of live: String) -> TypeDeclaration {
         TypeDeclaration(
-            visibility: .hidden, kind: .enum, name: "Endpoints", members: methods.map { .property(endpointConstant($0)) })
+            visibility: .hidden, kind: .enum, name: "Endpoints", members: methods.map { .property(endpointConstant($0, of: live)) })
     }
 
     /// The private `Requests` enum of `Live…`.
@@ -13,7 +13,7 @@ extension Translator {
         TypeDeclaration(visibility: .hidden, kind: .enum, name: "Requests", members: methods.map { .function(requestBuilder($0)) })
     }
 
-    private func endpointConstant(_ method: Method) -> PropertyDeclaration {
+    private func endpointConstant(_ method: Method, of live: String) -> PropertyDeclaration {
         var arguments: [Expression.Argument] = [
             .init(label: "name", value: .string("\(method.repository).\(method.endpoint.name.name)"))
         ]
@@ -31,8 +31,8 @@ extension Translator {
         }
         let dates = Expression.Argument(label: "dates", value: .implicitMember(spec.defaults.dates.rawValue))
         arguments.append(.init(label: "coding", value: .call(.identifier("JSONCoding"), [dates], wrapping: .whenLong)))
-        if let response = method.endpoint.response, method.isCached {
-            arguments.append(.init(label: "shape", value: .string(fingerprints[response] ?? "")))
+        if method.endpoint.response != nil, method.isCached {
+            arguments.append(.init(label: "shape", value: Expression.identifier(live).dot(method.shapeName)))
         }
         if let retry = method.endpoint.retry {
             let rule: Expression = retry.max == 0

@@ -52,12 +52,15 @@ extension Translator {
             }
             if let pages = linkPages(method, in: .live) { members.append(.function(pages)) }
         }
-        members.append(.type(endpoints(methods)))
+        members.append(.type(endpoints(methods, of: liveTypeName(repository))))
         members.append(.type(requests(methods)))
         var doc = ["The `\(name)` that calls the server through a `CachedClient`."]
         if let baseURL = spec.baseURL { doc += ["", "The spec's server: \(baseURL)"] }
-        return TypeDeclaration(doc: doc, kind: .struct, name: "Live" + name, conformances: [name], members: members)
+        return TypeDeclaration(doc: doc, kind: .struct, name: liveTypeName(repository), conformances: [name], members: members)
     }
+
+    /// `Live…`, the repository's live type.
+    func liveTypeName(_ repository: Repository) -> String { "Live" + SwiftNaming.typeName(repository.name.name) }
 
     /// `Invalidation`s for the endpoints a mutation lists: the entries of one path when
     /// the mutation has a required argument for each of the target's path parameters,

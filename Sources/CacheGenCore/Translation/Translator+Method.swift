@@ -56,6 +56,8 @@ extension Translator {
         /// The method name, escaped where it is a keyword.
         var name: String { SwiftNaming.escaped(baseName) }
         var streamName: String { SwiftNaming.escaped(baseName + "Stream") }
+        /// The static property of `Live…` holding the response's shape fingerprint.
+        var shapeName: String { SwiftNaming.escaped(baseName + "Shape") }
         /// What the stream method returns.
         let streamType: SwiftType
         /// The `Endpoint` constant's and the request builder's name in the live repository.

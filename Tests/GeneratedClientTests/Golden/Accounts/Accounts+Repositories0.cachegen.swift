@@ -330,19 +330,19 @@ public struct LiveAccountRepository: AccountRepository {
             name: "AccountRepository.getAccounts",
             cache: CacheRule(ttl: 600, maxStale: 604800, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "c96b7db890fe6b34"
+            shape: LiveAccountRepository.getAccountsShape
         )
         static let getAccount = Endpoint(
             name: "AccountRepository.getAccount",
             cache: CacheRule(ttl: 600, maxStale: 604800, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "25e46444c75feccc"
+            shape: LiveAccountRepository.getAccountShape
         )
         static let getTransactions = Endpoint(
             name: "AccountRepository.getTransactions",
             cache: CacheRule(ttl: 60, maxStale: 259200, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "e41473e34681fab8",
+            shape: LiveAccountRepository.getTransactionsShape,
             retry: RetryRule(max: 3)
         )
         static let getProfile = Endpoint(

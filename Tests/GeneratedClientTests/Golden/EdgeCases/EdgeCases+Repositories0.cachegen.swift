@@ -256,19 +256,19 @@ public struct LiveEdgeRepository: EdgeRepository {
             name: "EdgeRepository.default",
             cache: CacheRule(ttl: 3600, maxStale: 604800, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .secondsSince1970),
-            shape: "443651f01ee83919"
+            shape: LiveEdgeRepository.defaultShape
         )
         static let getTree = Endpoint(
             name: "EdgeRepository.getTree",
             cache: CacheRule(ttl: 30, maxStale: 604800, policy: .staleWhileRevalidate, scope: .shared),
             coding: JSONCoding(dates: .secondsSince1970),
-            shape: "1496e02011edf2be"
+            shape: LiveEdgeRepository.getTreeShape
         )
         static let getShapes = Endpoint(
             name: "EdgeRepository.getShapes",
             cache: CacheRule(ttl: 300, maxStale: 604800, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .secondsSince1970),
-            shape: "9da1dce343e3fd44"
+            shape: LiveEdgeRepository.getShapesShape
         )
         static let putShapes = Endpoint(
             name: "EdgeRepository.putShapes",

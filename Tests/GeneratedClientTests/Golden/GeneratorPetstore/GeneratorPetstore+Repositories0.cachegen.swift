@@ -105,7 +105,7 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
             name: "StorePetstoreRepository.getStats",
             cache: CacheRule(ttl: 30, maxStale: 86400, policy: .networkFirst, scope: .shared),
             coding: JSONCoding(dates: .iso8601),
-            shape: "626f6aedc0cf66fb"
+            shape: LiveStorePetstoreRepository.getStatsShape
         )
         static let postStats = Endpoint(
             name: "StorePetstoreRepository.postStats",

@@ -229,25 +229,25 @@ public struct LiveChartRepository: ChartRepository {
             name: "ChartRepository.getTopChart",
             cache: CacheRule(ttl: 21600, maxStale: 1209600, policy: .cacheFirst, scope: .shared),
             coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: "85fa629c78b5bab2"
+            shape: LiveChartRepository.getTopChartShape
         )
         static let getTrack = Endpoint(
             name: "ChartRepository.getTrack",
             cache: CacheRule(ttl: 604800, maxStale: 7776000, policy: .cacheFirst, scope: .shared),
             coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: "64d466d1adec50fe"
+            shape: LiveChartRepository.getTrackShape
         )
         static let getArtist = Endpoint(
             name: "ChartRepository.getArtist",
             cache: CacheRule(ttl: 3600, maxStale: 1209600, policy: .cacheFirst, scope: .shared),
             coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: "17d4ab78c7e9fa32"
+            shape: LiveChartRepository.getArtistShape
         )
         static let searchTracks = Endpoint(
             name: "ChartRepository.searchTracks",
             cache: CacheRule(ttl: 600, maxStale: 1209600, policy: .networkFirst, scope: .shared),
             coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: "1087549e381a93ea"
+            shape: LiveChartRepository.searchTracksShape
         )
         static let reportPlay = Endpoint(
             name: "ChartRepository.reportPlay",

@@ -97,7 +97,7 @@ public struct LiveBookmarkRepository: BookmarkRepository {
             name: "BookmarkRepository.getBookmarks",
             cache: CacheRule(ttl: 60, maxStale: 2592000, policy: .networkFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "bc4f31b2dc6b130d"
+            shape: LiveBookmarkRepository.getBookmarksShape
         )
         static let addBookmark = Endpoint(
             name: "BookmarkRepository.addBookmark",

@@ -344,31 +344,31 @@ public struct LiveNewsRepository: NewsRepository {
                 ttlFromServer: true
             ),
             coding: JSONCoding(dates: .iso8601),
-            shape: "0fa2f8bcf7fae82b"
+            shape: LiveNewsRepository.getSectionsShape
         )
         static let getHeadlines = Endpoint(
             name: "NewsRepository.getHeadlines",
             cache: CacheRule(ttl: 300, maxStale: 2592000, policy: .staleWhileRevalidate, scope: .shared),
             coding: JSONCoding(dates: .iso8601),
-            shape: "4e775c50f97c6818"
+            shape: LiveNewsRepository.getHeadlinesShape
         )
         static let getArticle = Endpoint(
             name: "NewsRepository.getArticle",
             cache: CacheRule(ttl: 3600, maxStale: 2592000, policy: .cacheFirst, scope: .shared),
             coding: JSONCoding(dates: .iso8601),
-            shape: "9d83b54e76aa4e32"
+            shape: LiveNewsRepository.getArticleShape
         )
         static let search = Endpoint(
             name: "NewsRepository.search",
             cache: CacheRule(ttl: 600, maxStale: 2592000, policy: .networkFirst, scope: .shared),
             coding: JSONCoding(dates: .iso8601),
-            shape: "4e775c50f97c6818"
+            shape: LiveNewsRepository.searchShape
         )
         static let getComments = Endpoint(
             name: "NewsRepository.getComments",
             cache: CacheRule(ttl: 120, maxStale: 2592000, policy: .networkFirst, scope: .shared),
             coding: JSONCoding(dates: .iso8601),
-            shape: "0d1a9b0ff37fc7a4",
+            shape: LiveNewsRepository.getCommentsShape,
             nextLinkRelation: "next"
         )
         static let addComment = Endpoint(

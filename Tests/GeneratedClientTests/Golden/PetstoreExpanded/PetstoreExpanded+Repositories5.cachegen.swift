@@ -169,7 +169,7 @@ public struct LiveSwaggerPetstoreRepository: SwaggerPetstoreRepository {
             name: "SwaggerPetstoreRepository.findPets",
             cache: CacheRule(ttl: 600, maxStale: 604800, policy: .cacheFirst, scope: .user),
             coding: JSONCoding(dates: .iso8601),
-            shape: "6a498b79a0e545df"
+            shape: LiveSwaggerPetstoreRepository.findPetsShape
         )
         static let addPet = Endpoint(
             name: "SwaggerPetstoreRepository.addPet",
@@ -180,7 +180,7 @@ public struct LiveSwaggerPetstoreRepository: SwaggerPetstoreRepository {
             name: "SwaggerPetstoreRepository.find pet by id",
             cache: CacheRule(ttl: 300, maxStale: 604800, policy: .networkFirst, scope: .user, ttlFromServer: true),
             coding: JSONCoding(dates: .iso8601),
-            shape: "17df25d1dfea4103"
+            shape: LiveSwaggerPetstoreRepository.findPetByIdShape
         )
         static let deletePet = Endpoint(
             name: "SwaggerPetstoreRepository.deletePet",
