@@ -24,7 +24,7 @@ import Testing
         let output = Generator.generate(Data(spec.utf8), path: "spec.json", options: .init())
         #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
         let source = try #require(output.source)
-        #expect(source.contains("shape: \"") && source.contains("retry: RetryRule(max: 3)"))
+        #expect(source.contains("shape: LiveR.listShape,") && source.contains("retry: RetryRule(max: 3)"))
         #expect(source.contains("retry: .never"))
         #expect(source.contains("retry: RetryRule(max: 1)"))
         #expect(source.components(separatedBy: "retry:").count == 4)  // remove: the client's choice (never for a DELETE)

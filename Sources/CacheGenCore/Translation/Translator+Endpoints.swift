@@ -43,9 +43,12 @@ extension Translator {
         if method.isCached, let relation = method.linkRelation {
             arguments.append(.init(label: "nextLinkRelation", value: .string(relation)))
         }
+        // Computed, not a `static let`: a stored constant costs the compiler a lazy global
+        // (initialiser, token, accessor) per endpoint and is checked again by every build's
+        // module job, while building the value per call costs a few stores of literals.
         return PropertyDeclaration(
-            visibility: .none, isStatic: true, name: method.name,
-            value: .call(.identifier("Endpoint"), arguments, wrapping: .whenLong))
+            visibility: .none, isStatic: true, name: method.name, type: .named("Endpoint"),
+            getter: [.expression(.call(.identifier("Endpoint"), arguments, wrapping: .whenLong))])
     }
 
     private func requestBuilder(_ method: Method) -> FunctionDeclaration {

@@ -326,45 +326,43 @@ public struct LiveAccountRepository: AccountRepository {
     }
 
     private enum Endpoints {
-        static let getAccounts = Endpoint(
-            name: "AccountRepository.getAccounts",
-            cache: CacheRule(ttl: 600, maxStale: 604800, policy: .networkFirst, scope: .user),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveAccountRepository.getAccountsShape
-        )
-        static let getAccount = Endpoint(
-            name: "AccountRepository.getAccount",
-            cache: CacheRule(ttl: 600, maxStale: 604800, policy: .networkFirst, scope: .user),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveAccountRepository.getAccountShape
-        )
-        static let getTransactions = Endpoint(
-            name: "AccountRepository.getTransactions",
-            cache: CacheRule(ttl: 60, maxStale: 259200, policy: .networkFirst, scope: .user),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveAccountRepository.getTransactionsShape,
-            retry: RetryRule(max: 3)
-        )
-        static let getProfile = Endpoint(
-            name: "AccountRepository.getProfile",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
-        static let updateAccount = Endpoint(
-            name: "AccountRepository.updateAccount",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
-        static let createTransfer = Endpoint(
-            name: "AccountRepository.createTransfer",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
-        static let deleteTransfer = Endpoint(
-            name: "AccountRepository.deleteTransfer",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
+        static var getAccounts: Endpoint {
+            Endpoint(
+                name: "AccountRepository.getAccounts",
+                cache: CacheRule(ttl: 600, maxStale: 604800, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveAccountRepository.getAccountsShape
+            )
+        }
+        static var getAccount: Endpoint {
+            Endpoint(
+                name: "AccountRepository.getAccount",
+                cache: CacheRule(ttl: 600, maxStale: 604800, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveAccountRepository.getAccountShape
+            )
+        }
+        static var getTransactions: Endpoint {
+            Endpoint(
+                name: "AccountRepository.getTransactions",
+                cache: CacheRule(ttl: 60, maxStale: 259200, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveAccountRepository.getTransactionsShape,
+                retry: RetryRule(max: 3)
+            )
+        }
+        static var getProfile: Endpoint {
+            Endpoint(name: "AccountRepository.getProfile", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var updateAccount: Endpoint {
+            Endpoint(name: "AccountRepository.updateAccount", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var createTransfer: Endpoint {
+            Endpoint(name: "AccountRepository.createTransfer", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var deleteTransfer: Endpoint {
+            Endpoint(name: "AccountRepository.deleteTransfer", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
     }
 
     private enum Requests {

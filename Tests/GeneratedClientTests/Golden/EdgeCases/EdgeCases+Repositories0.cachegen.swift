@@ -252,29 +252,33 @@ public struct LiveEdgeRepository: EdgeRepository {
     }
 
     private enum Endpoints {
-        static let `default` = Endpoint(
-            name: "EdgeRepository.default",
-            cache: CacheRule(ttl: 3600, maxStale: 604800, policy: .networkFirst, scope: .user),
-            coding: JSONCoding(dates: .secondsSince1970),
-            shape: LiveEdgeRepository.defaultShape
-        )
-        static let getTree = Endpoint(
-            name: "EdgeRepository.getTree",
-            cache: CacheRule(ttl: 30, maxStale: 604800, policy: .staleWhileRevalidate, scope: .shared),
-            coding: JSONCoding(dates: .secondsSince1970),
-            shape: LiveEdgeRepository.getTreeShape
-        )
-        static let getShapes = Endpoint(
-            name: "EdgeRepository.getShapes",
-            cache: CacheRule(ttl: 300, maxStale: 604800, policy: .networkFirst, scope: .user),
-            coding: JSONCoding(dates: .secondsSince1970),
-            shape: LiveEdgeRepository.getShapesShape
-        )
-        static let putShapes = Endpoint(
-            name: "EdgeRepository.putShapes",
-            cache: nil,
-            coding: JSONCoding(dates: .secondsSince1970)
-        )
+        static var `default`: Endpoint {
+            Endpoint(
+                name: "EdgeRepository.default",
+                cache: CacheRule(ttl: 3600, maxStale: 604800, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .secondsSince1970),
+                shape: LiveEdgeRepository.defaultShape
+            )
+        }
+        static var getTree: Endpoint {
+            Endpoint(
+                name: "EdgeRepository.getTree",
+                cache: CacheRule(ttl: 30, maxStale: 604800, policy: .staleWhileRevalidate, scope: .shared),
+                coding: JSONCoding(dates: .secondsSince1970),
+                shape: LiveEdgeRepository.getTreeShape
+            )
+        }
+        static var getShapes: Endpoint {
+            Endpoint(
+                name: "EdgeRepository.getShapes",
+                cache: CacheRule(ttl: 300, maxStale: 604800, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .secondsSince1970),
+                shape: LiveEdgeRepository.getShapesShape
+            )
+        }
+        static var putShapes: Endpoint {
+            Endpoint(name: "EdgeRepository.putShapes", cache: nil, coding: JSONCoding(dates: .secondsSince1970))
+        }
     }
 
     private enum Requests {

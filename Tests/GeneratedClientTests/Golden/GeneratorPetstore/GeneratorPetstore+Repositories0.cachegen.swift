@@ -101,27 +101,23 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
     }
 
     private enum Endpoints {
-        static let getStats = Endpoint(
-            name: "StorePetstoreRepository.getStats",
-            cache: CacheRule(ttl: 30, maxStale: 86400, policy: .networkFirst, scope: .shared),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveStorePetstoreRepository.getStatsShape
-        )
-        static let postStats = Endpoint(
-            name: "StorePetstoreRepository.postStats",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
-        static let probe = Endpoint(
-            name: "StorePetstoreRepository.probe",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
-        static let updatePet = Endpoint(
-            name: "StorePetstoreRepository.updatePet",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
+        static var getStats: Endpoint {
+            Endpoint(
+                name: "StorePetstoreRepository.getStats",
+                cache: CacheRule(ttl: 30, maxStale: 86400, policy: .networkFirst, scope: .shared),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveStorePetstoreRepository.getStatsShape
+            )
+        }
+        static var postStats: Endpoint {
+            Endpoint(name: "StorePetstoreRepository.postStats", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var probe: Endpoint {
+            Endpoint(name: "StorePetstoreRepository.probe", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var updatePet: Endpoint {
+            Endpoint(name: "StorePetstoreRepository.updatePet", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
     }
 
     private enum Requests {

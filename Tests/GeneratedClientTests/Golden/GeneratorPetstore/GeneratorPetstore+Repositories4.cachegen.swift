@@ -37,11 +37,9 @@ public struct LiveStorePetsRepository: StorePetsRepository {
     }
 
     private enum Endpoints {
-        static let createPet = Endpoint(
-            name: "StorePetsRepository.createPet",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
+        static var createPet: Endpoint {
+            Endpoint(name: "StorePetsRepository.createPet", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
     }
 
     private enum Requests {

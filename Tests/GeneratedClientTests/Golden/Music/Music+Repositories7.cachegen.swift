@@ -225,35 +225,41 @@ public struct LiveChartRepository: ChartRepository {
     }
 
     private enum Endpoints {
-        static let getTopChart = Endpoint(
-            name: "ChartRepository.getTopChart",
-            cache: CacheRule(ttl: 21600, maxStale: 1209600, policy: .cacheFirst, scope: .shared),
-            coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: LiveChartRepository.getTopChartShape
-        )
-        static let getTrack = Endpoint(
-            name: "ChartRepository.getTrack",
-            cache: CacheRule(ttl: 604800, maxStale: 7776000, policy: .cacheFirst, scope: .shared),
-            coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: LiveChartRepository.getTrackShape
-        )
-        static let getArtist = Endpoint(
-            name: "ChartRepository.getArtist",
-            cache: CacheRule(ttl: 3600, maxStale: 1209600, policy: .cacheFirst, scope: .shared),
-            coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: LiveChartRepository.getArtistShape
-        )
-        static let searchTracks = Endpoint(
-            name: "ChartRepository.searchTracks",
-            cache: CacheRule(ttl: 600, maxStale: 1209600, policy: .networkFirst, scope: .shared),
-            coding: JSONCoding(dates: .millisecondsSince1970),
-            shape: LiveChartRepository.searchTracksShape
-        )
-        static let reportPlay = Endpoint(
-            name: "ChartRepository.reportPlay",
-            cache: nil,
-            coding: JSONCoding(dates: .millisecondsSince1970)
-        )
+        static var getTopChart: Endpoint {
+            Endpoint(
+                name: "ChartRepository.getTopChart",
+                cache: CacheRule(ttl: 21600, maxStale: 1209600, policy: .cacheFirst, scope: .shared),
+                coding: JSONCoding(dates: .millisecondsSince1970),
+                shape: LiveChartRepository.getTopChartShape
+            )
+        }
+        static var getTrack: Endpoint {
+            Endpoint(
+                name: "ChartRepository.getTrack",
+                cache: CacheRule(ttl: 604800, maxStale: 7776000, policy: .cacheFirst, scope: .shared),
+                coding: JSONCoding(dates: .millisecondsSince1970),
+                shape: LiveChartRepository.getTrackShape
+            )
+        }
+        static var getArtist: Endpoint {
+            Endpoint(
+                name: "ChartRepository.getArtist",
+                cache: CacheRule(ttl: 3600, maxStale: 1209600, policy: .cacheFirst, scope: .shared),
+                coding: JSONCoding(dates: .millisecondsSince1970),
+                shape: LiveChartRepository.getArtistShape
+            )
+        }
+        static var searchTracks: Endpoint {
+            Endpoint(
+                name: "ChartRepository.searchTracks",
+                cache: CacheRule(ttl: 600, maxStale: 1209600, policy: .networkFirst, scope: .shared),
+                coding: JSONCoding(dates: .millisecondsSince1970),
+                shape: LiveChartRepository.searchTracksShape
+            )
+        }
+        static var reportPlay: Endpoint {
+            Endpoint(name: "ChartRepository.reportPlay", cache: nil, coding: JSONCoding(dates: .millisecondsSince1970))
+        }
     }
 
     private enum Requests {

@@ -93,22 +93,20 @@ public struct LiveBookmarkRepository: BookmarkRepository {
     }
 
     private enum Endpoints {
-        static let getBookmarks = Endpoint(
-            name: "BookmarkRepository.getBookmarks",
-            cache: CacheRule(ttl: 60, maxStale: 2592000, policy: .networkFirst, scope: .user),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveBookmarkRepository.getBookmarksShape
-        )
-        static let addBookmark = Endpoint(
-            name: "BookmarkRepository.addBookmark",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
-        static let removeBookmark = Endpoint(
-            name: "BookmarkRepository.removeBookmark",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
+        static var getBookmarks: Endpoint {
+            Endpoint(
+                name: "BookmarkRepository.getBookmarks",
+                cache: CacheRule(ttl: 60, maxStale: 2592000, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveBookmarkRepository.getBookmarksShape
+            )
+        }
+        static var addBookmark: Endpoint {
+            Endpoint(name: "BookmarkRepository.addBookmark", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var removeBookmark: Endpoint {
+            Endpoint(name: "BookmarkRepository.removeBookmark", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
     }
 
     private enum Requests {

@@ -334,48 +334,56 @@ public struct LiveNewsRepository: NewsRepository {
     }
 
     private enum Endpoints {
-        static let getSections = Endpoint(
-            name: "NewsRepository.getSections",
-            cache: CacheRule(
-                ttl: 900,
-                maxStale: 2592000,
-                policy: .staleWhileRevalidate,
-                scope: .shared,
-                ttlFromServer: true
-            ),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveNewsRepository.getSectionsShape
-        )
-        static let getHeadlines = Endpoint(
-            name: "NewsRepository.getHeadlines",
-            cache: CacheRule(ttl: 300, maxStale: 2592000, policy: .staleWhileRevalidate, scope: .shared),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveNewsRepository.getHeadlinesShape
-        )
-        static let getArticle = Endpoint(
-            name: "NewsRepository.getArticle",
-            cache: CacheRule(ttl: 3600, maxStale: 2592000, policy: .cacheFirst, scope: .shared),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveNewsRepository.getArticleShape
-        )
-        static let search = Endpoint(
-            name: "NewsRepository.search",
-            cache: CacheRule(ttl: 600, maxStale: 2592000, policy: .networkFirst, scope: .shared),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveNewsRepository.searchShape
-        )
-        static let getComments = Endpoint(
-            name: "NewsRepository.getComments",
-            cache: CacheRule(ttl: 120, maxStale: 2592000, policy: .networkFirst, scope: .shared),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveNewsRepository.getCommentsShape,
-            nextLinkRelation: "next"
-        )
-        static let addComment = Endpoint(
-            name: "NewsRepository.addComment",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
+        static var getSections: Endpoint {
+            Endpoint(
+                name: "NewsRepository.getSections",
+                cache: CacheRule(
+                    ttl: 900,
+                    maxStale: 2592000,
+                    policy: .staleWhileRevalidate,
+                    scope: .shared,
+                    ttlFromServer: true
+                ),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveNewsRepository.getSectionsShape
+            )
+        }
+        static var getHeadlines: Endpoint {
+            Endpoint(
+                name: "NewsRepository.getHeadlines",
+                cache: CacheRule(ttl: 300, maxStale: 2592000, policy: .staleWhileRevalidate, scope: .shared),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveNewsRepository.getHeadlinesShape
+            )
+        }
+        static var getArticle: Endpoint {
+            Endpoint(
+                name: "NewsRepository.getArticle",
+                cache: CacheRule(ttl: 3600, maxStale: 2592000, policy: .cacheFirst, scope: .shared),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveNewsRepository.getArticleShape
+            )
+        }
+        static var search: Endpoint {
+            Endpoint(
+                name: "NewsRepository.search",
+                cache: CacheRule(ttl: 600, maxStale: 2592000, policy: .networkFirst, scope: .shared),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveNewsRepository.searchShape
+            )
+        }
+        static var getComments: Endpoint {
+            Endpoint(
+                name: "NewsRepository.getComments",
+                cache: CacheRule(ttl: 120, maxStale: 2592000, policy: .networkFirst, scope: .shared),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveNewsRepository.getCommentsShape,
+                nextLinkRelation: "next"
+            )
+        }
+        static var addComment: Endpoint {
+            Endpoint(name: "NewsRepository.addComment", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
     }
 
     private enum Requests {

@@ -165,28 +165,28 @@ public struct LiveSwaggerPetstoreRepository: SwaggerPetstoreRepository {
     }
 
     private enum Endpoints {
-        static let findPets = Endpoint(
-            name: "SwaggerPetstoreRepository.findPets",
-            cache: CacheRule(ttl: 600, maxStale: 604800, policy: .cacheFirst, scope: .user),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveSwaggerPetstoreRepository.findPetsShape
-        )
-        static let addPet = Endpoint(
-            name: "SwaggerPetstoreRepository.addPet",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
-        static let findPetById = Endpoint(
-            name: "SwaggerPetstoreRepository.find pet by id",
-            cache: CacheRule(ttl: 300, maxStale: 604800, policy: .networkFirst, scope: .user, ttlFromServer: true),
-            coding: JSONCoding(dates: .iso8601),
-            shape: LiveSwaggerPetstoreRepository.findPetByIdShape
-        )
-        static let deletePet = Endpoint(
-            name: "SwaggerPetstoreRepository.deletePet",
-            cache: nil,
-            coding: JSONCoding(dates: .iso8601)
-        )
+        static var findPets: Endpoint {
+            Endpoint(
+                name: "SwaggerPetstoreRepository.findPets",
+                cache: CacheRule(ttl: 600, maxStale: 604800, policy: .cacheFirst, scope: .user),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveSwaggerPetstoreRepository.findPetsShape
+            )
+        }
+        static var addPet: Endpoint {
+            Endpoint(name: "SwaggerPetstoreRepository.addPet", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var findPetById: Endpoint {
+            Endpoint(
+                name: "SwaggerPetstoreRepository.find pet by id",
+                cache: CacheRule(ttl: 300, maxStale: 604800, policy: .networkFirst, scope: .user, ttlFromServer: true),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveSwaggerPetstoreRepository.findPetByIdShape
+            )
+        }
+        static var deletePet: Endpoint {
+            Endpoint(name: "SwaggerPetstoreRepository.deletePet", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
     }
 
     private enum Requests {
