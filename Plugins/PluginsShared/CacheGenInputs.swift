@@ -69,7 +69,7 @@ struct CacheGenInputs: Sendable {
     /// Files per kind, the same for every spec. The set is fixed so that outputs are known
     /// before the tool runs, without reading the spec (which may be JSON, YAML or an
     /// OpenAPI document); declarations are spread over the shards by a stable hash.
-    static let shards = [("Models", 8), ("Repositories", 8), ("Mocks", 4), ("Shapes", 1)]
+    static let shards = [("Models", 16), ("Repositories", 16), ("Mocks", 8), ("Shapes", 1)]
 
     /// Mirrors `OutputLayout(forSpec:).fileNames`: plugins cannot link library targets.
     static func outputFileNames(for spec: URL) -> [String] {

@@ -12,15 +12,21 @@
 /// nothing in it is still written (as a comment), so the set of files never depends on the
 /// spec's contents.
 ///
+/// The counts trade an edit's cost against the number of files. Smaller shards mean a model
+/// edit recompiles fewer declarations; but in a debug build the compiler's driver gives each
+/// frontend job at most 25 files, so past 50 files a 2-core machine runs a third job after the
+/// first two and a clean build takes longer. 41 files keep two jobs there, and as many as
+/// there are cores on larger machines.
+///
 /// `Plugins/PluginsShared/CacheGenInputs.swift` mirrors the counts and names (plugins cannot link
 /// library targets); `OutputLayoutTests` checks that the two agree.
 public struct OutputLayout: Sendable, Hashable {
     /// Files holding the models.
-    public static let modelShardCount = 8
+    public static let modelShardCount = 16
     /// Files holding repositories: protocol, live type, endpoints and requests.
-    public static let repositoryShardCount = 8
+    public static let repositoryShardCount = 16
     /// Files holding mock repositories, apart so that apps' code never waits for them.
-    public static let mockShardCount = 4
+    public static let mockShardCount = 8
     /// Files holding the response shapes of the cached endpoints.
     public static let shapeShardCount = 1
 

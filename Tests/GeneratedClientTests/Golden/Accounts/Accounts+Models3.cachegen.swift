@@ -56,36 +56,3 @@ public struct Transaction: Codable, Sendable, Equatable {
         try container.encodeIfPresent(self.receiptURL, forKey: WireKey("receipt_url"))
     }
 }
-
-public struct TransferRequest: Codable, Sendable, Equatable {
-    public var fromAccount: String
-    public var toIBAN: String
-    public var amount: Double
-    public var reference: String?
-
-    /// Creates a value; optional properties default to `nil`.
-    public init(fromAccount: String, toIBAN: String, amount: Double, reference: String? = nil) {
-        self.fromAccount = fromAccount
-        self.toIBAN = toIBAN
-        self.amount = amount
-        self.reference = reference
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.fromAccount = try container.decode(String.self, forKey: WireKey("from_account"))
-        self.toIBAN = try container.decode(String.self, forKey: WireKey("to_iban"))
-        self.amount = try container.decode(Double.self, forKey: WireKey("amount"))
-        self.reference = try container.decodeIfPresent(String.self, forKey: WireKey("reference"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encode(self.fromAccount, forKey: WireKey("from_account"))
-        try container.encode(self.toIBAN, forKey: WireKey("to_iban"))
-        try container.encode(self.amount, forKey: WireKey("amount"))
-        try container.encodeIfPresent(self.reference, forKey: WireKey("reference"))
-    }
-}

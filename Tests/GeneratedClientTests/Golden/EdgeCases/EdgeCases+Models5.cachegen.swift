@@ -99,28 +99,3 @@ public struct Keywords: Codable, Sendable, Equatable {
         try container.encode(self.httpStatus, forKey: WireKey("HTTP_STATUS"))
     }
 }
-
-public struct Level2: Codable, Sendable, Equatable {
-    public var depth: Int
-    @Indirect public var next: Level3?
-
-    /// Creates a value; optional properties default to `nil`.
-    public init(depth: Int, next: Level3? = nil) {
-        self.depth = depth
-        self.next = next
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.depth = try container.decode(Int.self, forKey: WireKey("depth"))
-        self.next = try container.decodeIfPresent(Level3.self, forKey: WireKey("next"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encode(self.depth, forKey: WireKey("depth"))
-        try container.encodeIfPresent(self.next, forKey: WireKey("next"))
-    }
-}

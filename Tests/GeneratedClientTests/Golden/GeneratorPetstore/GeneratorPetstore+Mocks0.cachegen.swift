@@ -4,26 +4,6 @@
 @_spi(Generated) import CachedClientRuntime
 import Foundation
 
-// MARK: - StorePetsRepository mock
-
-/// An `StorePetsRepository` that answers from closures, for previews and tests.
-public struct MockStorePetsRepository: StorePetsRepository {
-    /// Answers `createPet`.
-    public var createPetHandler: @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet
-
-    /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
-    public init(
-        createPet: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPet") }
-    ) {
-        self.createPetHandler = createPet
-    }
-
-    /// Calls `createPetHandler`.
-    public func createPet(body: StoreCreatePetRequest) async throws -> StorePet {
-        try await self.createPetHandler(body)
-    }
-}
-
 // MARK: - StorePetstoreRepository mock
 
 /// An `StorePetstoreRepository` that answers from closures, for previews and tests.

@@ -83,24 +83,3 @@ public struct StorePetFeeding: Codable, Sendable, Equatable {
         try container.encodeIfPresent(self.schedule, forKey: WireKey("schedule"))
     }
 }
-
-public struct StoreNoAdditionalProperties: Codable, Sendable, Equatable {
-    public var foo: String?
-
-    /// Creates a value; optional properties default to `nil`.
-    public init(foo: String? = nil) {
-        self.foo = foo
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.foo = try container.decodeIfPresent(String.self, forKey: WireKey("foo"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
-    }
-}

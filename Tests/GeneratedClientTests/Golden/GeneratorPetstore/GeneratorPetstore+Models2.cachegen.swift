@@ -6,27 +6,6 @@ import Foundation
 
 // MARK: - Models
 
-public struct StoreTypedAdditionalProperties: Codable, Sendable, Equatable {
-    public var foo: String?
-
-    /// Creates a value; optional properties default to `nil`.
-    public init(foo: String? = nil) {
-        self.foo = foo
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.foo = try container.decodeIfPresent(String.self, forKey: WireKey("foo"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
-    }
-}
-
 /// Values the spec does not list decode as `.unknown(_:)` instead of failing.
 public enum StoreListPetsFeedsItem: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case omnivore

@@ -6,52 +6,6 @@ import Foundation
 
 // MARK: - Models
 
-/// Pet metadata
-public struct StorePet: Codable, Sendable, Equatable {
-    /// Pet id
-    public var id: Int
-
-    /// Pet name
-    public var name: String
-
-    public var tag: String?
-
-    /// Pet genome (base64-encoded)
-    public var genome: String?
-
-    /// Kind of pet
-    public var kind: StorePetKind?
-
-    /// Creates a value; optional properties default to `nil`.
-    public init(id: Int, name: String, tag: String? = nil, genome: String? = nil, kind: StorePetKind? = nil) {
-        self.id = id
-        self.name = name
-        self.tag = tag
-        self.genome = genome
-        self.kind = kind
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.id = try container.decode(Int.self, forKey: WireKey("id"))
-        self.name = try container.decode(String.self, forKey: WireKey("name"))
-        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
-        self.genome = try container.decodeIfPresent(String.self, forKey: WireKey("genome"))
-        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encode(self.id, forKey: WireKey("id"))
-        try container.encode(self.name, forKey: WireKey("name"))
-        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
-        try container.encodeIfPresent(self.genome, forKey: WireKey("genome"))
-        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
-    }
-}
-
 public struct StoreObjectWithOptionalNullableArrayOfNullableItems: Codable, Sendable, Equatable {
     public var foo: [String?]?
 
@@ -70,68 +24,5 @@ public struct StoreObjectWithOptionalNullableArrayOfNullableItems: Codable, Send
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
-    }
-}
-
-public struct StoreTypedAdditionalPropertiesWithPropertyNamedContainer: Codable, Sendable, Equatable {
-    public var container: String?
-
-    /// Creates a value; optional properties default to `nil`.
-    public init(container: String? = nil) {
-        self.container = container
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.container = try container.decodeIfPresent(String.self, forKey: WireKey("container"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encodeIfPresent(self.container, forKey: WireKey("container"))
-    }
-}
-
-public struct StoreCodeError: Codable, Sendable, Equatable {
-    public var code: Int
-
-    /// Creates a value.
-    public init(code: Int) {
-        self.code = code
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.code = try container.decode(Int.self, forKey: WireKey("code"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encode(self.code, forKey: WireKey("code"))
-    }
-}
-
-public struct StoreRecursivePetAllOf: Codable, Sendable, Equatable {
-    @Indirect public var parent: StoreRecursivePetAllOf?
-
-    /// Creates a value; optional properties default to `nil`.
-    public init(parent: StoreRecursivePetAllOf? = nil) {
-        self.parent = parent
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.parent = try container.decodeIfPresent(StoreRecursivePetAllOf.self, forKey: WireKey("parent"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encodeIfPresent(self.parent, forKey: WireKey("parent"))
     }
 }

@@ -31,52 +31,6 @@ public struct StorePetFilter: Codable, Sendable, Equatable {
     }
 }
 
-public struct StorePetExercise: Codable, Sendable, Equatable {
-    public var kind: String
-
-    /// Creates a value.
-    public init(kind: String) {
-        self.kind = kind
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.kind = try container.decode(String.self, forKey: WireKey("kind"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encode(self.kind, forKey: WireKey("kind"))
-    }
-}
-
-public struct StoreMessagedExercise: Codable, Sendable, Equatable {
-    public var kind: String
-    public var message: String
-
-    /// Creates a value.
-    public init(kind: String, message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.kind = try container.decode(String.self, forKey: WireKey("kind"))
-        self.message = try container.decode(String.self, forKey: WireKey("message"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encode(self.kind, forKey: WireKey("kind"))
-        try container.encode(self.message, forKey: WireKey("message"))
-    }
-}
-
 public struct StoreUpdatePetRequest: Codable, Sendable, Equatable {
     /// Pet name
     public var name: String?

@@ -27,27 +27,6 @@ public struct StorePetStats: Codable, Sendable, Equatable {
     }
 }
 
-public struct StoreRecursivePetOneOfFirst: Codable, Sendable, Equatable {
-    public var type: String
-
-    /// Creates a value.
-    public init(type: String) {
-        self.type = type
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.type = try container.decode(String.self, forKey: WireKey("type"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encode(self.type, forKey: WireKey("type"))
-    }
-}
-
 public struct StoreListPetsFilter: Codable, Sendable, Equatable {
     public var name: String
     public var state: String?

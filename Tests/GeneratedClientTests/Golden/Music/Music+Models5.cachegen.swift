@@ -41,32 +41,3 @@ public struct ChartEntry: Codable, Sendable, Equatable {
         try container.encode(self.trend, forKey: WireKey("trend"))
     }
 }
-
-public struct PlayReport: Codable, Sendable, Equatable {
-    public var trackId: String
-    public var playedAt: Date
-    public var seconds: Double
-
-    /// Creates a value.
-    public init(trackId: String, playedAt: Date, seconds: Double) {
-        self.trackId = trackId
-        self.playedAt = playedAt
-        self.seconds = seconds
-    }
-
-    /// Reads the value from its wire names.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: WireKey.self)
-        self.trackId = try container.decode(String.self, forKey: WireKey("trackId"))
-        self.playedAt = try container.decode(Date.self, forKey: WireKey("playedAt"))
-        self.seconds = try container.decode(Double.self, forKey: WireKey("seconds"))
-    }
-
-    /// Writes the value under its wire names.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: WireKey.self)
-        try container.encode(self.trackId, forKey: WireKey("trackId"))
-        try container.encode(self.playedAt, forKey: WireKey("playedAt"))
-        try container.encode(self.seconds, forKey: WireKey("seconds"))
-    }
-}
