@@ -1,7 +1,8 @@
 /// Turns a validated spec into the Swift code model. Each construct (models, enums, and
 /// per repository its protocol, convenience extension, live query factories, live
-/// implementation, endpoint constants and requests, and mock) is made by its own extension and returns its own
-/// declarations, so they can be placed wherever the output needs them.
+/// implementation, endpoint constants and requests, and mock; the response shapes of all
+/// repositories) is made by its own extension and returns its own declarations, so they can
+/// be placed wherever the output needs them.
 ///
 /// All naming goes through `SwiftNaming`; this type decides structure only and never
 /// writes Swift text: `SwiftRenderer` does.

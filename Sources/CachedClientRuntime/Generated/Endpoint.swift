@@ -1,6 +1,6 @@
 /// What the runtime needs to know about one generated endpoint besides its request.
 ///
-/// Generated code holds one per method as a constant; apps rarely build one by hand.
+/// Generated code builds one per method from literals; apps rarely build one by hand.
 @_spi(Generated)
 public struct Endpoint: Sendable, Hashable {
     /// `Repository.method`, as in the spec; names events and `removeAll(endpoint:)`.
