@@ -14,25 +14,27 @@ extension Generator {
         let modelShards = shards
         let repositories = spec.repositories
         // Each piece is independent: translated, rendered and freed on its own core.
-        let pieces = concurrentMap(count: modelShards.count + repositories.count) { index -> [String] in
+        // A repository's shapes are returned as declarations, to be rendered together in one section.
+        let pieces = concurrentMap(count: modelShards.count + repositories.count) {
+            index -> (texts: [String], shapes: TypeDeclaration?) in
             if index < modelShards.count {
-                return modelShards[index].isEmpty ? [] : [renderer.render(translator.modelSection(modelShards[index]))]
+                return (modelShards[index].isEmpty ? [] : [renderer.render(translator.modelSection(modelShards[index]))], nil)
             }
             let sections = translator.repositorySections(repositories[index - modelShards.count])
-            return [renderer.render(sections.repository), renderer.render(sections.mock)]
+            return ([renderer.render(sections.repository), renderer.render(sections.mock)], sections.shapes)
         }
         var bodies: [OutputLayout.File: [String]] = [:]
         for shard in modelShards.indices {
-            bodies[OutputLayout.File(kind: .models, shard: shard)] = pieces[shard]
+            bodies[OutputLayout.File(kind: .models, shard: shard)] = pieces[shard].texts
         }
         for (offset, repository) in repositories.enumerated() {
-            let rendered = pieces[modelShards.count + offset]
+            let rendered = pieces[modelShards.count + offset].texts
             let name = repository.name.name
             bodies[.init(kind: .repositories, shard: OutputLayout.shard(of: name, kind: .repositories)), default: []]
                 .append(rendered[0])
             bodies[.init(kind: .mocks, shard: OutputLayout.shard(of: name, kind: .mocks)), default: []].append(rendered[1])
         }
-        if let shapes = translator.shapeSection(repositories) {
+        if let shapes = translator.shapeSection(pieces.compactMap(\.shapes)) {
             bodies[OutputLayout.File(kind: .shapes, shard: 0)] = [renderer.render(shapes)]
         }
         let outline = renderer.renderOutline(translator.outline())

@@ -55,10 +55,13 @@ struct Translator: Sendable {
         SwiftFile.Section(title: "Models", declarations: models.map(model))
     }
 
-    /// A repository's two sections: its protocol, convenience extension and live type; and
-    /// its mock. Made together, so the methods are translated once, and apart from every
-    /// other repository, so that repositories can be made at the same time.
-    func repositorySections(_ repository: Repository) -> (repository: SwiftFile.Section, mock: SwiftFile.Section) {
+    /// A repository's two sections, its protocol, convenience extension and live type; and
+    /// its mock; and its part of the shapes file, if any. Made together, so the methods are
+    /// translated once, and apart from every other repository, so that repositories can be
+    /// made at the same time.
+    func repositorySections(
+        _ repository: Repository
+    ) -> (repository: SwiftFile.Section, mock: SwiftFile.Section, shapes: TypeDeclaration?) {
         let methods = repository.endpoints.map { method($0, in: repository) }
         let title = SwiftNaming.typeName(repository.name.name)
         let main = SwiftFile.Section(
@@ -71,7 +74,7 @@ struct Translator: Sendable {
                 .type(liveRepository(repository, methods)),
             ])
         let mock = SwiftFile.Section(title: "\(title) mock", declarations: [.type(mockRepository(repository, methods))])
-        return (main, mock)
+        return (main, mock, shapeExtension(repository, methods))
     }
 
     /// The Swift type of a spec type.
