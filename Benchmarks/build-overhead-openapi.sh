@@ -5,7 +5,7 @@
 #   Benchmarks/build-overhead-openapi.sh [RUNS]      (default 3; DOC=path/to/document.yaml)
 #
 # Four packages, each with one library target over the same document (default
-# ../shared/openapi/petstore-expanded.yaml) and the generator's runtime as its dependency:
+# Tests/Fixtures/ThirdParty/openapi/petstore-expanded.yaml) and the generator's runtime as its dependency:
 #   cachegen-plugin   the document and an overlay naming it, CacheGenPlugin generates at build time
 #   cachegen-plain    the same target with the Swift that plugin writes checked in, no plugin
 #   sog-plugin        the document and openapi-generator-config.yaml, OpenAPIGenerator plugin
@@ -20,7 +20,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-3}
-doc=${DOC:-$repo/../shared/openapi/petstore-expanded.yaml}
+doc=${DOC:-$repo/Tests/Fixtures/ThirdParty/openapi/petstore-expanded.yaml}
 work=${WORK:-/tmp/cachegen-build-overhead-openapi}
 [ -f "$doc" ] || { echo "no document at $doc (set DOC)" >&2; exit 2; }
 mkdir -p "$work"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Type-checks the golden generated files against the built runtime in Swift 5 and
 # Swift 6 language modes with complete concurrency checking; any warning fails.
-# Then generates every real OpenAPI document in ../shared/openapi/ (each on its own, as
+# Then generates every real OpenAPI document in Tests/Fixtures/ThirdParty/openapi/ (each on its own, as
 # they share model names) and type-checks the result the same way.
 # Run after `swift build` (it reads the runtime module from .build/debug).
 set -euo pipefail
@@ -14,16 +14,14 @@ for mode in 5 6; do
     -I "$modules" Tests/GeneratedClientTests/Golden/*/*.swift
   echo "generated code: no warnings in Swift $mode language mode"
 done
-documents=../shared/openapi
-if [ -d "$documents" ]; then
-  out=$(mktemp -d)
-  trap 'rm -rf "$out"' EXIT
-  for document in "$documents"/*.yaml; do
-    folder="$out/$(basename "${document%.yaml}")"
-    "$cachegen" generate "$document" --output "$folder" 2>/dev/null >/dev/null
-    for mode in 5 6; do
-      swiftc -typecheck -swift-version "$mode" -strict-concurrency=complete -warnings-as-errors -I "$modules" "$folder"/*.swift
-    done
-    echo "OpenAPI $(basename "$document"): no warnings in Swift 5 and 6 language modes"
+documents=Tests/Fixtures/ThirdParty/openapi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for document in "$documents"/*.yaml; do
+  folder="$out/$(basename "${document%.yaml}")"
+  "$cachegen" generate "$document" --output "$folder" 2>/dev/null >/dev/null
+  for mode in 5 6; do
+    swiftc -typecheck -swift-version "$mode" -strict-concurrency=complete -warnings-as-errors -I "$modules" "$folder"/*.swift
   done
-fi
+  echo "OpenAPI $(basename "$document"): no warnings in Swift 5 and 6 language modes"
+done

@@ -11,7 +11,7 @@
 # leak, timeout, out of memory); the input is kept in Fuzz/Findings/TARGET/. The growing
 # corpus lives in Fuzz/.build/corpus/TARGET (not committed); the checked-in seeds and the
 # repository's examples, specs and documents are read-only seed folders, as are
-# ../shared/openapi and ../shared/yaml-test-suite when present.
+# Tests/Fixtures/ThirdParty (real OpenAPI documents, the YAML test suite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -41,37 +41,32 @@ build() {
   return "$status"
 }
 
-# Seed folders for a target: checked-in seeds first, then what the repository (and the
-# shared folder beside it, when present) already holds.
+# Seed folders for a target: checked-in seeds first, then what the repository already holds
+# (Tests/Fixtures/ThirdParty: real OpenAPI documents and the YAML test suite).
 seeds() {
-  local shared=$root/../shared
+  local third=Tests/Fixtures/ThirdParty
   case "$1" in
     json-reader)
       echo Fuzz/Seeds/JSON Examples/specs Tests/CacheGenCoreTests/Specs Tests/CacheGenCoreTests/OpenAPI/Documents \
         Tests/CacheGenCoreTests/YAML/OpenAPIFixtures ;;
     yaml-reader)
-      echo Fuzz/Seeds/YAML Fuzz/Seeds/OpenAPI Examples/specs
-      [ -d "$shared/openapi" ] && echo "$shared/openapi"
-      if [ -d "$shared/yaml-test-suite" ]; then
-        # The suite's inputs only (each case folder also holds expected outputs).
-        local suite=Fuzz/.build/seeds/yaml-test-suite
-        if [ ! -d "$suite" ]; then
-          mkdir -p "$suite"
-          for file in "$shared"/yaml-test-suite/*/in.yaml "$shared"/yaml-test-suite/*/*/in.yaml; do
-            [ -f "$file" ] || continue
-            case_name=${file#"$shared"/yaml-test-suite/}
-            cp "$file" "$suite/${case_name//\//_}"
-          done
-        fi
-        echo "$suite"
-      fi ;;
+      echo Fuzz/Seeds/YAML Fuzz/Seeds/OpenAPI Examples/specs "$third/openapi"
+      # The suite's inputs only (each case folder also holds expected outputs).
+      local suite=Fuzz/.build/seeds/yaml-test-suite
+      if [ ! -d "$suite" ]; then
+        mkdir -p "$suite"
+        for file in "$third"/yaml-test-suite/*/in.yaml "$third"/yaml-test-suite/*/*/in.yaml; do
+          [ -f "$file" ] || continue
+          case_name=${file#"$third"/yaml-test-suite/}
+          cp "$file" "$suite/${case_name//\//_}"
+        done
+      fi
+      echo "$suite" ;;
     spec-pipeline)
       echo Fuzz/Seeds/OpenAPI Examples/specs Tests/CacheGenCoreTests/Specs Tests/CacheGenCoreTests/OpenAPI/Documents \
-        Tests/CacheGenCoreTests/YAML/OpenAPIFixtures
-      [ -d "$shared/openapi" ] && echo "$shared/openapi" ;;
+        Tests/CacheGenCoreTests/YAML/OpenAPIFixtures "$third/openapi" ;;
     openapi)
-      echo Fuzz/Seeds/OpenAPI Tests/CacheGenCoreTests/YAML/OpenAPIFixtures
-      [ -d "$shared/openapi" ] && echo "$shared/openapi" ;;
+      echo Fuzz/Seeds/OpenAPI Tests/CacheGenCoreTests/YAML/OpenAPIFixtures "$third/openapi" ;;
     cache-file) echo Fuzz/Seeds/CacheFile ;;
     response-headers) echo Fuzz/Seeds/ResponseHeaders ;;
   esac

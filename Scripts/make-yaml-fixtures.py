@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes, for every YAML document in ../shared/openapi/, the value PyYAML reads as JSON to
+"""Writes, for every YAML document in Tests/Fixtures/ThirdParty/openapi/, the value PyYAML reads as JSON to
 Tests/CacheGenCoreTests/YAML/OpenAPIFixtures/<name>.json, the reference the YAML reader's
 tests compare against. Run once when the documents change; the output is checked in.
 
@@ -17,7 +17,7 @@ import re
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCUMENTS = os.path.join(ROOT, "..", "shared", "openapi")
+DOCUMENTS = os.path.join(ROOT, "Tests", "Fixtures", "ThirdParty", "openapi")
 FIXTURES = os.path.join(ROOT, "Tests", "CacheGenCoreTests", "YAML", "OpenAPIFixtures")
 
 

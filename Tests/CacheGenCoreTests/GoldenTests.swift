@@ -13,7 +13,7 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let golden = repository.appendingPathComponent("Tests/GeneratedClientTests/Golden")
     /// The realistic example specs, the edge cases of names and types, and overlays of
-    /// two real OpenAPI documents (read from `../shared/openapi/`).
+    /// two real OpenAPI documents (read from `Tests/Fixtures/ThirdParty/openapi/`).
     static let specFolders = ["Examples/specs", "Tests/CacheGenCoreTests/Specs", openAPIFolder]
     /// Overlays whose documents may leave parts out, with warnings.
     static let openAPIFolder = "Tests/CacheGenCoreTests/OpenAPI/Documents"

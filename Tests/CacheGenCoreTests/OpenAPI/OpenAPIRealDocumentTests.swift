@@ -3,12 +3,10 @@ import Testing
 
 @testable import CacheGenCore
 
-/// Every real, public document in `../shared/openapi/` generates with no errors; each
+/// Every real, public document in `Tests/Fixtures/ThirdParty/openapi/` generates with no errors; each
 /// warning names what was left out; the operations generated are counted.
 @Suite struct OpenAPIRealDocumentTests {
-    static let documentsFolder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/openapi")
+    static let documentsFolder = ThirdPartyFixtures.openAPI
 
     static let documents: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: documentsFolder.path)) ?? []

@@ -3,14 +3,12 @@ import Testing
 
 @testable import CacheGenCore
 
-/// Reads the real OpenAPI documents in `../shared/openapi/` and compares each with the
+/// Reads the real OpenAPI documents in `Tests/Fixtures/ThirdParty/openapi/` and compares each with the
 /// value PyYAML reads from it (with YAML 1.2 core-schema resolution), checked in as JSON
 /// by `Scripts/make-yaml-fixtures.py`.
 @Suite struct YAMLReaderOpenAPITests {
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    static let documentsFolder = testsFolder
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/openapi")
+    static let documentsFolder = ThirdPartyFixtures.openAPI
 
     static let documents: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: documentsFolder.path)) ?? []

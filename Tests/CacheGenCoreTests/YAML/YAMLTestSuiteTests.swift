@@ -3,16 +3,13 @@ import Testing
 
 @testable import CacheGenCore
 
-/// Runs the community YAML test suite (`../shared/yaml-test-suite`, data branch) through
+/// Runs the community YAML test suite (`Tests/Fixtures/ThirdParty/yaml-test-suite`, data branch) through
 /// the reader. Every case with an `in.json` must read as exactly that value or be
 /// rejected with a located error (outside the subset); every `error` case must be
 /// rejected. A wrong value or an accepted error case fails the test.
 @Suite struct YAMLTestSuiteTests {
-    /// The suite's folder: `<repository>/../shared/yaml-test-suite`.
-    static let suiteURL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("shared/yaml-test-suite")
+    /// The suite's folder: `Tests/Fixtures/ThirdParty/yaml-test-suite`.
+    static let suiteURL = ThirdPartyFixtures.yamlTestSuite
 
     /// One case: a folder holding `in.yaml`.
     struct Case {
