@@ -10,7 +10,7 @@ extension CachedClient {
     /// store once the holder in another process has stored it.
     func collapsedFetch<T: Decodable & Sendable>(
         _ call: Call, validating entry: CacheEntry?, as type: T.Type
-    ) async throws -> T {
+    ) async throws -> Fetched<T> {
         guard collapsing.isEnabled, let leasing = store as? any CacheStoreLeasing else {
             return try await fetch(call, validating: entry, as: type)
         }
@@ -36,7 +36,7 @@ extension CachedClient {
                     release(lease, in: leasing, call)
                     holdStored(current, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
                     emit(.collapsed, call, age: current.age(at: now()))
-                    return value
+                    return Fetched(value: value, freshness: current.freshness)
                 }
                 return try await fetchHolding(lease, in: leasing, call, validating: entry, as: type)
             case .failed:
@@ -67,7 +67,7 @@ extension CachedClient {
                 }
                 holdStored(current, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
                 emit(.collapsed, call, age: current.age(at: now()))
-                return value
+                return Fetched(value: value, freshness: current.freshness)
             }
         }
     }
@@ -94,7 +94,7 @@ extension CachedClient {
     private func fetchHolding<T: Decodable & Sendable>(
         _ lease: CacheLease, in leasing: any CacheStoreLeasing, _ call: Call, validating entry: CacheEntry?,
         as type: T.Type
-    ) async throws -> T {
+    ) async throws -> Fetched<T> {
         defer { release(lease, in: leasing, call) }
         return try await fetch(call, validating: entry, as: type)
     }

@@ -19,15 +19,22 @@ extension CachedClient {
         }
     }
 
+    /// A value from the network (or another process's fetch of it) with what the server said
+    /// of its freshness, which a live query needs to say when it goes stale.
+    struct Fetched<T: Sendable>: Sendable {
+        let value: T
+        let freshness: ServerFreshness?
+    }
+
     /// Fetches, decodes and stores once for all concurrent callers with the same key.
     func sharedFetch<T: Decodable & Sendable>(
         _ call: Call, validating entry: CacheEntry?, as type: T.Type
-    ) async throws -> T {
+    ) async throws -> Fetched<T> {
         let flightKey = FlightKey(call, type)
         let value = try await fetches.run(flightKey) {
             try await self.collapsedFetch(call, validating: entry, as: type)
         }
-        guard let typed = value as? T else {
+        guard let typed = value as? Fetched<T> else {
             throw CachedClientError.decodingFailed(endpoint: call.endpoint.name, reason: "internal: shared result of another type")
         }
         return typed
@@ -38,7 +45,7 @@ extension CachedClient {
     /// sends it or takes another process's answer.)
     func fetch<T: Decodable & Sendable>(
         _ call: Call, validating entry: CacheEntry?, as type: T.Type
-    ) async throws -> T {
+    ) async throws -> Fetched<T> {
         let validators = entry.flatMap { $0.etag == nil && $0.lastModified == nil ? nil : $0 }
         let requestTime = now()
         let response = try await send(call, validators: validators)
@@ -49,7 +56,7 @@ extension CachedClient {
             let caching = ResponseCaching(response, requestTime: requestTime, responseTime: responseTime)
             if caching.noStore {
                 await forget(call, hadEntry: entry != nil)
-                return value
+                return Fetched(value: value, freshness: caching.freshness)
             }
             let fresh = CacheEntry(
                 body: response.body, date: responseTime,
@@ -57,7 +64,7 @@ extension CachedClient {
                 freshness: caching.freshness)
             write(fresh, call, value: value, reportingStore: true)
             keepLinks(of: response, call, responseTime: responseTime)
-            return value
+            return Fetched(value: value, freshness: fresh.freshness)
         case 304:
             guard let entry = validators else { break }
             guard response.confirms(entry) else {
@@ -73,7 +80,7 @@ extension CachedClient {
                 revalidation: response, stored: entry.freshness, requestTime: requestTime, responseTime: responseTime)
             if caching.noStore {
                 await forget(call, hadEntry: true)
-                return value
+                return Fetched(value: value, freshness: caching.freshness)
             }
             let confirmed = CacheEntry(
                 body: entry.body, date: responseTime,
@@ -82,7 +89,7 @@ extension CachedClient {
                 freshness: caching.freshness)
             write(confirmed, call, value: value, reportingStore: false)
             await keepLinks(confirmedBy: response, call, responseTime: responseTime)
-            return value
+            return Fetched(value: value, freshness: confirmed.freshness)
         default:
             break
         }

@@ -79,7 +79,9 @@ extension CachedClient {
             var call = try makeCall(request, endpoint: endpoint, rule: rule)
             call.cacheAtHand = true
             do {
-                page = .fresh(value: try await sharedFetch(call, validating: nil, as: type))
+                let fetched = try await sharedFetch(call, validating: nil, as: type)
+                QueryProbe.current?.recordFreshness(fetched.freshness, of: self, call.key)
+                page = .fresh(value: fetched.value)
                 field = await storedLinks(of: request, endpoint: endpoint)
             } catch where Self.allowsFallback(error) {}
         }

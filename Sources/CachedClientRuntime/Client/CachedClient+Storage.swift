@@ -36,7 +36,7 @@ extension CachedClient {
         memory.hold(entry, value: value, for: call.key, replacingNewer: true, removals: call.storeRemovals) {
             writes.isCurrent(call.key, since: call.generation) && store.removalCount == call.storeRemovals
         }
-        queries.stored(call.key, value: value)
+        queries.stored(call.key, value: value, freshness: entry.freshness)
         writes.enqueue(call.key, id: id) {
             await self.land(entry, call, id: id, reportingStore: reportingStore)
         }

@@ -50,7 +50,7 @@ extension CachedClient {
         }
         if !yieldedCached { emit(.miss, call, age: entry?.age(at: now())) }
         do {
-            yield(.fresh(value: try await sharedFetch(call, validating: entry, as: type)))
+            yield(.fresh(value: try await sharedFetch(call, validating: entry, as: type).value))
         } catch {
             guard yieldedCached, let entry, Self.allowsFallback(error), call.rule.allowsFallback(to: entry, at: now()) else {
                 throw error

@@ -145,14 +145,17 @@ public final class CachedClient: Sendable {
             return .fresh(value: try await response(for: request, endpoint: endpoint, as: type))
         }
         let call = try makeCall(request, endpoint: endpoint, rule: rule)
-        if let probe = QueryProbe.current { probe.record(queryRecord(call)) }
+        let probe = QueryProbe.current
+        if let probe { probe.record(queryRecord(call)) }
         switch policy ?? rule.policy {
         case .networkOnly:
-            return .fresh(value: try await sharedFetch(call, validating: nil, as: type))
+            let fetched = try await sharedFetch(call, validating: nil, as: type)
+            probe?.recordFreshness(fetched.freshness, of: self, call.key)
+            return .fresh(value: fetched.value)
 
         case .networkFirst:
             let entry = await readEntry(call)
-            return try await networkFirst(call, entry: entry, as: type)
+            return try await networkFirst(call, entry: entry, probe: probe, as: type)
 
         case .cacheFirst:
             var entry = await readEntry(call)
@@ -163,6 +166,7 @@ public final class CachedClient: Sendable {
                     let held = call.held?.value(as: type, decodedFrom: stored)
                     if let value = held != nil ? held : await decodeStored(stored, call, as: type) {
                         emit(.hit, call, age: stored.age(at: time))
+                        probe?.recordFreshness(stored.freshness, of: self, call.key)
                         return .cached(value: value, date: stored.date)
                     }
                     entry = nil
@@ -173,12 +177,13 @@ public final class CachedClient: Sendable {
                 if let value = await decodeStored(stored, call, as: type) {
                     emit(.stale, call, age: stored.age(at: now()))
                     startRefresh(call, entry: stored, as: type)
+                    probe?.recordFreshness(stored.freshness, of: self, call.key)
                     return .cached(value: value, date: stored.date)
                 }
                 entry = nil
             }
             emit(.miss, call, age: entry?.age(at: now()))
-            return try await networkFirst(call, entry: entry, missReported: true, as: type)
+            return try await networkFirst(call, entry: entry, missReported: true, probe: probe, as: type)
 
         case .staleWhileRevalidate:
             var entry = await readEntry(call)
@@ -186,17 +191,19 @@ public final class CachedClient: Sendable {
                 if let value = await decodeStored(stored, call, as: type) {
                     emitUse(stored, call)
                     startRefresh(call, entry: stored, as: type)
+                    probe?.recordFreshness(stored.freshness, of: self, call.key)
                     return .cached(value: value, date: stored.date)
                 }
                 entry = nil
             }
             emit(.miss, call, age: entry?.age(at: now()))
-            return try await networkFirst(call, entry: entry, missReported: true, as: type)
+            return try await networkFirst(call, entry: entry, missReported: true, probe: probe, as: type)
 
         case .cacheOnly:
             let entry = await readEntry(call)
             if let stored = entry, isShowable(stored, rule), let value = await decodeStored(stored, call, as: type) {
                 emitUse(stored, call)
+                probe?.recordFreshness(stored.freshness, of: self, call.key)
                 return .cached(value: value, date: stored.date)
             }
             emit(.miss, call, age: entry?.age(at: now()))
@@ -244,19 +251,25 @@ public final class CachedClient: Sendable {
     // MARK: - Policies
 
     /// Fetches; on a failure `networkFirst` forgives, answers with `entry` if it is young enough.
-    /// `missReported` keeps a call that already reported its miss from reporting two.
+    /// `missReported` keeps a call that already reported its miss from reporting two; `probe`
+    /// is the live query's running this call, if any.
     private func networkFirst<T: Decodable & Sendable>(
-        _ call: Call, entry: CacheEntry?, missReported: Bool = false, as type: T.Type
+        _ call: Call, entry: CacheEntry?, missReported: Bool = false, probe: QueryProbe?, as type: T.Type
     ) async throws -> CachedValue<T> {
         var call = call
         if let entry { call.cacheAtHand = call.rule.allowsFallback(to: entry, at: now()) }
         do {
-            return .fresh(value: try await sharedFetch(call, validating: entry, as: type))
+            let fetched = try await sharedFetch(call, validating: entry, as: type)
+            probe?.recordFreshness(fetched.freshness, of: self, call.key)
+            return .fresh(value: fetched.value)
         } catch {
             guard Self.allowsFallback(error) else { throw error }
             if let entry, call.rule.allowsFallback(to: entry, at: now()), let value = await decodeStored(entry, call, as: type) {
                 emit(.fallback, call, age: entry.age(at: now()), message: safeDescription(of: error))
-                if let probe = QueryProbe.current { noteFallback(call, error: error, in: probe) }
+                if let probe {
+                    noteFallback(call, error: error, in: probe)
+                    probe.recordFreshness(entry.freshness, of: self, call.key)
+                }
                 return .cached(value: value, date: entry.date)
             }
             if !missReported { emit(.miss, call, age: entry?.age(at: now())) }

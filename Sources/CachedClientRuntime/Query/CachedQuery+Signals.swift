@@ -31,9 +31,10 @@ extension CachedQuery {
                 startRemovalCheck()
             }
 
-        case .stored(let stored, let version):
+        case .stored(let stored, let freshness, let version):
             guard !isLoading, sources.count == 1, version > seenVersion, let value = stored as? Value else { return }
             seenVersion = version
+            sources[0].freshness = freshness
             show(.fresh(value: value))
         }
     }

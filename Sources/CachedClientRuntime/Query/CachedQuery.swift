@@ -45,13 +45,16 @@ public final class CachedQuery<Value: Sendable> {
     /// The polling interval set with `poll(every:clock:)`, or `nil`.
     public internal(set) var pollingInterval: Duration?
 
-    /// Whether the value is older than the endpoint's ttl, by the client's clock (its
-    /// injected `now`); `false` without a value or over a source with no ttl (a mock).
+    /// Whether the value is no longer fresh by the rule its calls follow (the endpoint's ttl,
+    /// or under `ttl: "server"` the server's `Cache-Control`, `Expires` and `Age`), by the
+    /// client's clock (its injected `now`): exactly when a `cacheFirst` call would ask the
+    /// network. `false` without a value or over no cached call (a mock).
     ///
     /// Read it where it is shown: it depends on the time, which notifies no observer.
     public var isStale: Bool {
-        guard let updatedAt, let ttl = sources.map(\.rule.ttl).min() else { return false }
-        return now().timeIntervalSince(updatedAt) >= ttl
+        guard let updatedAt, !sources.isEmpty else { return false }
+        let time = now()
+        return sources.contains { !$0.rule.isFresh(storedAt: updatedAt, server: $0.freshness, at: time) }
     }
 
     /// What a fetch runs: the repository call, with a policy (`nil`: the endpoint's own).

@@ -24,6 +24,9 @@ final class QueryProbe: Sendable {
         let partitionSwitches: UInt64
         /// The store's `removalCount` when the call started (or when the query last checked).
         var storeRemovals: UInt64
+        /// What the server said of the answer's freshness (`Cache-Control`, `Expires`, `Age`),
+        /// for `ttl: "server"`: with the answer's date, what `CachedQuery.isStale` decides by.
+        var freshness: ServerFreshness? = nil
     }
 
     /// A call of the fetch that answered from the cache at a transient failure (its first
@@ -63,6 +66,15 @@ final class QueryProbe: Sendable {
     func record(_ record: Record) {
         state.withLock { records in
             if !records.contains(where: { $0.client === record.client && $0.key == record.key }) { records.append(record) }
+        }
+    }
+
+    /// Called by the client when a call under this probe answers: what the server said of the
+    /// answer's freshness.
+    func recordFreshness(_ freshness: ServerFreshness?, of client: CachedClient, _ key: CacheKey) {
+        state.withLock { records in
+            guard let index = records.firstIndex(where: { $0.client === client && $0.key == key }) else { return }
+            records[index].freshness = freshness
         }
     }
 

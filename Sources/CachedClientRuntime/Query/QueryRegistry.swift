@@ -16,8 +16,9 @@ final class QueryRegistry: Sendable {
         case partitionChanged
         /// The app said the network is back or the app became active.
         case lifecycle
-        /// The client stored an answer for its key; `version` orders these per key.
-        case stored(any Sendable, version: UInt64)
+        /// The client stored an answer for its key, with what the server said of its
+        /// freshness; `version` orders these per key.
+        case stored(any Sendable, freshness: ServerFreshness?, version: UInt64)
     }
 
     typealias Handler = @Sendable (Signal) -> Void
@@ -81,7 +82,7 @@ final class QueryRegistry: Sendable {
     }
 
     /// Hands an answer just stored for `key` to the queries showing it; one lock when none does.
-    func stored(_ key: CacheKey, value: any Sendable) {
+    func stored(_ key: CacheKey, value: any Sendable, freshness: ServerFreshness?) {
         let delivery = state.withLock { state -> ([Handler], UInt64)? in
             guard !state.registrations.isEmpty, var entry = state.byKey[key.text] else { return nil }
             entry.version += 1
@@ -89,6 +90,6 @@ final class QueryRegistry: Sendable {
             return (entry.ids.compactMap { state.registrations[$0]?.handler }, entry.version)
         }
         guard let (handlers, version) = delivery else { return }
-        for handler in handlers { handler(.stored(value, version: version)) }
+        for handler in handlers { handler(.stored(value, freshness: freshness, version: version)) }
     }
 }

@@ -49,10 +49,12 @@ struct CachedQueryTests {
             }
         }
 
-        func setRoute(_ path: String, method: String = "GET", status: Int = 200, json value: some Encodable, delay: Int = 0)
-            async throws
-        {
-            try await server.setRoute(prefix + path, method: method, status: status, json: value, delayMilliseconds: delay)
+        func setRoute(
+            _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:],
+            json value: some Encodable, delay: Int = 0
+        ) async throws {
+            try await server.setRoute(
+                prefix + path, method: method, status: status, headers: headers, json: value, delayMilliseconds: delay)
         }
 
         func setRoute(_ path: String, status: Int) async throws {
@@ -177,6 +179,39 @@ struct CachedQueryTests {
         await waitUntil { stale.value == Fixtures.aliceLater && !stale.isLoading }
         #expect(!stale.isStale && !fresh.isLoading)
         #expect(try await setup.log() == ["GET /v1/accounts/1", "GET /v1/accounts/2", "GET /v1/accounts/1"])
+    }
+
+    /// Under `ttl: "server"` a query is stale or fresh by the server's clock, exactly as the
+    /// call it makes: `cacheFirst` answers from the store while the query says fresh, and
+    /// asks the network once it says stale.
+    @Test func staleByTheServersFreshnessAsCallsAre() async throws {
+        let setup = try await Setup()
+        // The server's lifetime is longer than the rule's ttl on one endpoint, shorter on the other.
+        try await setup.setRoute("/v1/accounts/1", headers: ["Cache-Control": "max-age=600"], json: Fixtures.alice)
+        try await setup.setRoute("/v1/accounts/2", headers: ["Cache-Control": "max-age=30", "Age": "10"], json: Self.other)
+        var longer = Fixtures.endpoint(policy: .cacheFirst, ttl: 60)
+        longer.cache?.ttlFromServer = true
+        var shorter = Fixtures.endpoint("AccountRepository.getSlowAccount", policy: .cacheFirst, ttl: 600)
+        shorter.cache?.ttlFromServer = true
+        let long = setup.query("1", endpoint: longer)
+        let short = setup.query("2", endpoint: shorter)
+        await long.load()
+        await short.load()
+        #expect(!long.isStale && !short.isStale)
+
+        setup.clock.advance(by: 25)  // 35 s old by the server's count (it arrived 10 s old).
+        #expect(!long.isStale && short.isStale)
+        let calls = try await [
+            setup.client.value(for: Fixtures.request(id: "1"), endpoint: longer, as: Account.self).isCached,
+            setup.client.value(for: Fixtures.request(id: "2"), endpoint: shorter, as: Account.self).isCached,
+        ]
+        #expect(calls == [true, false])
+        #expect(try await setup.log() == ["GET /v1/accounts/1", "GET /v1/accounts/2", "GET /v1/accounts/2"])
+
+        // The answer the call just stored is the query's now, with its own lifetime.
+        await waitUntil { !short.isStale }
+        setup.clock.advance(by: 600)
+        #expect(long.isStale && short.isStale)
     }
 
     @Test func aRemovalThroughAnotherClientIsNoticedWhenTheAppBecomesActive() async throws {
