@@ -6,6 +6,10 @@ enum Statement: Sendable, Hashable {
     /// `target = value`.
     case assignment(Expression, Expression)
     case `return`(Expression)
+    /// `return`, with no value.
+    case returnVoid
+    /// `if let name = try? value {`, the body indented, `}`.
+    case ifLetTry(name: String, value: Expression, body: [Statement])
     case `throw`(Expression)
     /// `switch subject {`, each case level with it and its body indented, `}`.
     case switchOver(Expression, [SwitchCase])
