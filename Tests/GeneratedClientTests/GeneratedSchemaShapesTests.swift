@@ -54,6 +54,8 @@ import Testing
         #expect(try decode(ShapesSettings.self, #""text""#) == .other("text"))
         #expect(try decode(ShapesMessageAttachment.self, #"{"fileId": "f1"}"#) == .object(ShapesMessageAttachmentObject(fileId: "f1")))
         #expect(try decode(ShapesMessageAttachment.self, #""none""#) == .none(.none))
+        // An enum variant takes only the values it lists; its unknown case would take any string.
+        #expect(try decode(ShapesMessageAttachment.self, #""later""#) == .other("later"))
     }
 
     @Test func freeFormObjectsAndAnnotatedReferencesRoundTrip() throws {

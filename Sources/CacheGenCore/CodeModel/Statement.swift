@@ -8,8 +8,9 @@ enum Statement: Sendable, Hashable {
     case `return`(Expression)
     /// `return`, with no value.
     case returnVoid
-    /// `if let name = try? value {`, the body indented, `}`.
-    case ifLetTry(name: String, value: Expression, body: [Statement])
+    /// `if let name = try? value {`, or `if let name = try? value, condition {`, the body
+    /// indented, `}`.
+    case ifLetTry(name: String, value: Expression, condition: Expression? = nil, body: [Statement])
     case `throw`(Expression)
     /// `switch subject {`, each case level with it and its body indented, `}`.
     case switchOver(Expression, [SwitchCase])

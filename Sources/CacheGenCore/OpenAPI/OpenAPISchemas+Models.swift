@@ -26,15 +26,17 @@ extension OpenAPISchemas {
     /// A case per variant, in document order, named after it: a `$ref`'s schema
     /// (`imagePart`), a type (`string`, `integer`), an array's elements (`parts`), a title,
     /// or a single enum value; a name taken already gets a number. A variant that is the
-    /// union itself is left aside.
+    /// union itself, or that has no type (binary data), is left aside: its values decode as
+    /// the case that keeps any JSON.
     private mutating func untaggedCases(_ variants: [JSONNode], in file: String, union: String) -> [UntaggedUnionCase] {
         var cases: [UntaggedUnionCase] = []
         var names: Set<String> = []
         for (position, variant) in variants.enumerated() {
             let base = Self.shortened(SwiftNaming.memberName(caseBase(variant, in: file, position: position)))
             switch type(of: variant, in: file, hint: union + SwiftNaming.typeName(base)) {
-            case .leftOut(let reason):
-                warn("a variant of \(quoted(union))", reason + "; such values decode as JSON", at: variant.location)
+            case .leftOut:
+                // A value of it decodes as the case that keeps any JSON: nothing is lost.
+                continue
             case .type(let type) where type.unwrapped == .model(union):
                 // The union itself (`A: anyOf [A, string]`) adds no value, and trying it would
                 // decode it again without end.
@@ -197,7 +199,9 @@ extension OpenAPISchemas {
     }
 
     /// A `oneOf`/`anyOf` with a discriminator: one case per named object schema, its
-    /// values from the mapping or else the schema's name.
+    /// values from the mapping or else the schema's name; an inline variant is a model named
+    /// after its title (else the union and the value), its value the one its discriminator
+    /// property allows (`enum: [x]` or `const: x`, in the variant or its `allOf` parts).
     private mutating func taggedUnion(_ node: JSONNode, in file: String, name: String) -> TaggedUnion? {
         guard let propertyName = node["discriminator"]?.value["propertyName"]?.value.stringValue,
             let variants = (node["oneOf"] ?? node["anyOf"])?.value.elements
@@ -205,10 +209,24 @@ extension OpenAPISchemas {
         let mapping = node["discriminator"]?.value["mapping"]?.value.members ?? []
         var cases: [TaggedUnion.Case] = []
         for variant in variants where !Self.isNullSchema(variant) {
-            guard OpenAPIReferences.reference(of: variant) != nil, let target = references.resolve(variant, in: file) else {
-                warn("a variant of \(quoted(name))", "not a $ref to a named schema, which a discriminator needs", at: variant.location)
+            if OpenAPIReferences.reference(of: variant) == nil {
+                guard let value = tagValue(of: variant, property: propertyName, in: file) else {
+                    warn(
+                        "a variant of \(quoted(name))",
+                        "not a $ref to a named schema, and its \(quoted(propertyName)) allows no single value, which a discriminator needs",
+                        at: variant.location)
+                    continue
+                }
+                let title = variant["title"]?.value.stringValue.flatMap { SwiftNaming.isNameless($0) ? nil : $0 }
+                let hint = title ?? name + SwiftNaming.typeName(value)
+                guard case .type(let type) = type(of: variant, in: file, hint: hint), case .model(let model) = type.unwrapped else {
+                    warn("variant \(quoted(value)) of \(quoted(name))", "not an object", at: variant.location)
+                    continue
+                }
+                cases.append(TaggedUnion.Case(value: value, model: model, location: variant.location))
                 continue
             }
+            guard let target = references.resolve(variant, in: file) else { continue }
             guard case .type(let type) = type(of: variant, in: file, hint: name + "Variant"), case .model(let model) = type.unwrapped else {
                 warn("variant \(quoted(target.name)) of \(quoted(name))", "not an object", at: variant.location)
                 continue
@@ -224,6 +242,25 @@ extension OpenAPISchemas {
             }
         }
         return cases.isEmpty ? nil : TaggedUnion(propertyName: propertyName, cases: cases)
+    }
+
+    /// The one value `property` may take in an object schema: its `const`, or its enum of
+    /// one string, looked for in the schema and its `allOf` parts, `$ref`s followed.
+    private func tagValue(of node: JSONNode, property: String, in file: String) -> String? {
+        var stack = [(node, file)]
+        var seen = 0
+        while let (part, partFile) = stack.popLast(), seen < 64 {
+            seen += 1
+            guard let target = references.resolve(part, in: partFile) else { continue }
+            if let schema = target.node["properties"]?.value[property]?.value,
+                let resolved = references.resolve(schema, in: target.file)?.node
+            {
+                if let value = resolved["const"]?.value.stringValue { return value }
+                if let values = Self.stringEnumValues(resolved), values.count == 1, let value = values[0].stringValue { return value }
+            }
+            for child in (target.node["allOf"]?.value.elements ?? []).reversed() { stack.append((child, target.file)) }
+        }
+        return nil
     }
 
     /// A schema's description, or the description of what it refers to.

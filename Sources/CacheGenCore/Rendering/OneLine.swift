@@ -162,11 +162,15 @@ enum OneLine {
             write(error, after: "throw ", into: &sink)
         case .returnVoid:
             sink.append(syntax: "return")
-        case .ifLetTry(let name, let value, let body):
+        case .ifLetTry(let name, let value, let condition, let body):
             sink.append(syntax: "if let ")
             sink.append(name)
             sink.append(syntax: " = try? ")
             write(value, into: &sink)
+            if let condition {
+                sink.append(syntax: ", ")
+                write(condition, into: &sink)
+            }
             sink.append(syntax: " {")
             for statement in body {
                 sink.append(syntax: " ")

@@ -2,11 +2,16 @@
 /// without a `discriminator`): an `indirect enum` with a case per type, decoded by trying
 /// each type in the document's order, the first that decodes winning, and encoded as the
 /// value of its case, so a value encodes as it was decoded. A value no type decodes is kept
-/// as `JSONValue` in a case of its own instead of failing the whole response.
+/// as `JSONValue` in a case of its own instead of failing the whole response. An enum model
+/// takes only the values it lists here (its unknown case would take every string).
 extension Translator {
     /// The enum for an untagged union model named `name` (already a Swift name).
     func untaggedUnion(name: String, doc: DocComment, cases: [UntaggedUnionCase]) -> TypeDeclaration {
-        let choices = cases.map { (name: SwiftNaming.escaped($0.name), type: swiftType($0.type)) }
+        let choices = cases.map { choice in
+            var isEnum = false
+            if case .model(let model) = choice.type { isEnum = models.isEnum(model) }
+            return (name: SwiftNaming.escaped(choice.name), type: swiftType(choice.type), isEnum: isEnum)
+        }
         let taken = Set(cases.map(\.name))
         let other = ["other", "unknown", "undocumented"].first { !taken.contains($0) } ?? "otherValue"
         var doc = doc
@@ -36,6 +41,9 @@ extension Translator {
                         + choices.map { choice in
                             .ifLetTry(
                                 name: "value", value: decode(choice.type),
+                                condition: choice.isEnum
+                                    ? .call(Expression.identifier(OneLine.text(choice.type)).dot("allCases").dot("contains"), [.init(value: value)])
+                                    : nil,
                                 body: [.assignment(.selfValue, .call(.implicitMember(choice.name), [.init(value: value)])), .returnVoid])
                         } + [
                             .assignment(.selfValue, .call(.implicitMember(other), [.init(value: .try(decode(.named("JSONValue"))))]))

@@ -27,7 +27,7 @@ import Testing
                 "api.json:8:70: warning: $ref \"https://example.com/x.json\" is left out: it points to another server; cachegen reads only files next to the document",
                 "api.json:10:98: warning: additional properties of \"Open\" are left out: only the named properties are kept",
                 "api.json:12:1: warning: model \"Pick\" has no properties",
-                "api.json:12:21: warning: a variant of \"Pick\" is left out: it is not a $ref to a named schema, which a discriminator needs",
+                "api.json:12:21: warning: a variant of \"Pick\" is left out: it is not a $ref to a named schema, and its \"kind\" allows no single value, which a discriminator needs",
             ])
         // Kept now: the anyOf as a union, a schema with no type as any JSON, the object part
         // of an allOf whose other part (a string) no object can be, and the shared properties

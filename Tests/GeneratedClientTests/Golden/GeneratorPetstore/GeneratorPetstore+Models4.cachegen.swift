@@ -22,7 +22,7 @@ public indirect enum StoreMixedAnyOf: Codable, Sendable, Equatable {
             self = .date(value)
             return
         }
-        if let value = try? container.decode(StorePetKind.self) {
+        if let value = try? container.decode(StorePetKind.self), StorePetKind.allCases.contains(value) {
             self = .petKind(value)
             return
         }

@@ -60,7 +60,7 @@ public indirect enum ShapesMessageAttachment: Codable, Sendable, Equatable {
             self = .object(value)
             return
         }
-        if let value = try? container.decode(ShapesMessageAttachmentNone.self) {
+        if let value = try? container.decode(ShapesMessageAttachmentNone.self), ShapesMessageAttachmentNone.allCases.contains(value) {
             self = .none(value)
             return
         }
