@@ -20,7 +20,12 @@ extension OpenAPISchemas {
         if let variants = Self.untaggedVariants(node) {
             return Model(name: name, description: description, kind: .untaggedUnion(untaggedCases(variants, in: file, union: name.name)))
         }
-        return Model(name: name, description: description, kind: .object(properties(of: node, in: file, model: name.name)))
+        var text = description
+        if let extra = node["additionalProperties"]?.value, extra.boolValue == true || extra.members != nil, node["properties"] != nil {
+            // The properties are kept; say that other keys are not.
+            text = (text.map { $0 + "\n\n" } ?? "") + "Keys other than these properties are not kept."
+        }
+        return Model(name: name, description: text, kind: .object(properties(of: node, in: file, model: name.name)))
     }
 
     /// A case per variant, in document order, named after it: a `$ref`'s schema

@@ -55,6 +55,7 @@ public indirect enum StoreMixedAnyOf: Codable, Sendable, Equatable {
     }
 }
 
+/// Keys other than these properties are not kept.
 public struct StoreAnyAdditionalProperties: Codable, Sendable, Equatable {
     public var foo: String?
 
