@@ -53,6 +53,20 @@ import Testing
         #expect(output.source?.contains("public var id: String\n    public var size: Int?\n") == true)
     }
 
+    @Test func anyJSONIsABodyButNotAParameter() {
+        let paths = """
+            "/a": { "get": { "operationId": "getA",
+              "parameters": [{ "name": "filter", "in": "query", "schema": { "type": "object" } }],
+              "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "type": "object", "additionalProperties": true } } } } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:5:28: warning: query parameter \"filter\" of operation \"getA\" is left out: its type json? cannot be sent as text"
+            ])
+        #expect(output.source?.contains("func getA(policy: CachePolicy?) async throws -> CachedValue<[String: JSONValue]>") == true)
+    }
+
     @Test func operationPartsThatAreDropped() {
         let paths = """
             "/a": { "trace": { "operationId": "traceA", "responses": {} },
