@@ -59,7 +59,42 @@ struct OpenAPISchemas {
             slots[next.slot] = buildModel(named: slots[next.slot]?.name ?? Named(name: "", location: next.node.location), next.node, in: next.file)
         }
         pending.removeAll()
-        return slots.compactMap { $0 }
+        var models = slots.compactMap { $0 }
+        Self.breakUnionCycles(&models)
+        return models
+    }
+
+    /// Leaves out a union's case whose type is a union that leads back to it through cases
+    /// alone (`A: anyOf [B, string]`, `B: anyOf [A, integer]`): trying it would decode the
+    /// same value again without end. Such values still decode through the other cases.
+    static func breakUnionCycles(_ models: inout [Model]) {
+        var index: [String: Int] = [:]
+        for (position, model) in models.enumerated() where index[model.name.name] == nil { index[model.name.name] = position }
+        func unionCases(_ name: String) -> [UntaggedUnionCase] {
+            guard let position = index[name], case .untaggedUnion(let cases) = models[position].kind else { return [] }
+            return cases
+        }
+        func leadsBack(from start: String, to target: String) -> Bool {
+            var seen: Set<String> = []
+            var stack = [start]
+            while let name = stack.popLast() {
+                if name == target { return true }
+                guard seen.insert(name).inserted else { continue }
+                for choice in unionCases(name) {
+                    if case .model(let next) = choice.type { stack.append(next) }
+                }
+            }
+            return false
+        }
+        for position in models.indices {
+            guard case .untaggedUnion(let cases) = models[position].kind else { continue }
+            let name = models[position].name.name
+            let kept = cases.filter { choice in
+                guard case .model(let next) = choice.type, !unionCases(next).isEmpty else { return true }
+                return !leadsBack(from: next, to: name)
+            }
+            if kept.count != cases.count { models[position].kind = .untaggedUnion(kept) }
+        }
     }
 
     /// Names a component schema ahead of its first use, so models follow document order.

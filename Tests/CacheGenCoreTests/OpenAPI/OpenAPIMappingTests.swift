@@ -151,6 +151,23 @@ import Testing
         #expect(source.contains("CachedValue<Choice?>"))
     }
 
+    @Test func unionsThatContainEachOtherDecodeWithoutEnd() throws {
+        let schemas = """
+            "A": { "anyOf": [{ "$ref": "#/components/schemas/B" }, { "type": "string" }] },
+            "B": { "anyOf": [{ "$ref": "#/components/schemas/A" }, { "type": "integer" }] },
+            "C": { "anyOf": [{ "$ref": "#/components/schemas/C" }, { "type": "array", "items": { "$ref": "#/components/schemas/C" } }, { "type": "boolean" }] }
+            """
+        let output = Support.generate(
+            ["api.json": Support.document(paths: Self.getItems(response: "{ \"type\": \"array\", \"items\": { \"anyOf\": [{ \"$ref\": \"#/components/schemas/B\" }, { \"$ref\": \"#/components/schemas/C\" }] } }"), schemas: schemas)],
+            main: "api.json")
+        #expect(Support.messages(output) == [])
+        let source = try #require(output.source)
+        // A leaves out B, which leads back to it; B keeps A; C keeps arrays of itself, which consume the value.
+        #expect(source.contains("public indirect enum A: Codable, Sendable, Equatable {\n    case string(String)\n    /// A value"))
+        #expect(source.contains("public indirect enum B: Codable, Sendable, Equatable {\n    case a(A)\n    case integer(Int)\n"))
+        #expect(source.contains("public indirect enum C: Codable, Sendable, Equatable {\n    case cs([C])\n    case boolean(Bool)\n"))
+    }
+
     @Test func theSchemaShapesDocumentMapsWithoutAWarning() throws {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let overlay = repository.appendingPathComponent("Documents/SchemaShapes.cachegen.json")
