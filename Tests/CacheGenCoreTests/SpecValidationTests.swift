@@ -234,6 +234,29 @@ import Testing
             ])
     }
 
+    /// `json` is any JSON in a property, a body or a response, and never a parameter.
+    @Test func jsonIsAnyJSONButNotAParameter() throws {
+        let spec = #"""
+        {
+          "version": 1,
+          "models": { "Event": { "properties": { "payload": "json", "tags": "[string: json]?", "list": "[json]" } } },
+          "repositories": { "R": { "endpoints": {
+            "find": { "path": "/find", "query": { "filter": "json" }, "response": "json" }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:5:53: error: query parameter "filter" has type json, which cannot be sent as text; use a scalar, an enum model or an array of them"#
+            ])
+        let valid = spec.replacingOccurrences(of: #""query": { "filter": "json" }, "#, with: "")
+        let source = try #require(Generator.generate(Data(valid.utf8), path: "spec.json").source)
+        #expect(source.contains("public var payload: JSONValue\n"))
+        #expect(source.contains("public var tags: [String: JSONValue]?\n"))
+        #expect(source.contains("public var list: [JSONValue]\n"))
+        #expect(source.contains("public func find(policy: CachePolicy?) async throws -> CachedValue<JSONValue> {"))
+    }
+
     /// Unknown keys at any level are errors with a "did you mean".
     @Test func unknownKeysSuggestTheClosestKey() {
         let spec = #"""

@@ -6,6 +6,11 @@ enum Statement: Sendable, Hashable {
     /// `target = value`.
     case assignment(Expression, Expression)
     case `return`(Expression)
+    /// `return`, with no value.
+    case returnVoid
+    /// `if let name = try? value {`, or `if let name = try? value, condition {`, the body
+    /// indented, `}`.
+    case ifLetTry(name: String, value: Expression, condition: Expression? = nil, body: [Statement])
     case `throw`(Expression)
     /// `switch subject {`, each case level with it and its body indented, `}`.
     case switchOver(Expression, [SwitchCase])

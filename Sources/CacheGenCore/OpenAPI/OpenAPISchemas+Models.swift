@@ -4,8 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The models themselves: objects (with `allOf` merged), string enums, and
-/// discriminated unions.
+/// The models themselves: objects (with `allOf` merged), string enums, discriminated
+/// unions, and unions without a discriminator.
 extension OpenAPISchemas {
     /// Builds the model named `name` from its schema.
     mutating func buildModel(named name: Named, _ node: JSONNode, in file: String) -> Model {
@@ -17,7 +17,89 @@ extension OpenAPISchemas {
         if let union = taggedUnion(node, in: file, name: name.name) {
             return Model(name: name, description: description, kind: .taggedUnion(union))
         }
-        return Model(name: name, description: description, kind: .object(properties(of: node, in: file, model: name.name)))
+        if let variants = Self.untaggedVariants(node) {
+            return Model(name: name, description: description, kind: .untaggedUnion(untaggedCases(variants, in: file, union: name.name)))
+        }
+        var text = description
+        if let extra = node["additionalProperties"]?.value, extra.boolValue == true || extra.members != nil, node["properties"] != nil {
+            // The properties are kept; say that other keys are not.
+            text = (text.map { $0 + "\n\n" } ?? "") + "Keys other than these properties are not kept."
+        }
+        return Model(name: name, description: text, kind: .object(properties(of: node, in: file, model: name.name)))
+    }
+
+    /// A case per variant, in document order, named after it: a `$ref`'s schema
+    /// (`imagePart`), a type (`string`, `integer`), an array's elements (`parts`), a title,
+    /// or a single enum value; a name taken already gets a number. A variant that is the
+    /// union itself, or that has no type (binary data), is left aside: its values decode as
+    /// the case that keeps any JSON.
+    private mutating func untaggedCases(_ variants: [JSONNode], in file: String, union: String) -> [UntaggedUnionCase] {
+        var cases: [UntaggedUnionCase] = []
+        var names: Set<String> = []
+        for (position, variant) in variants.enumerated() {
+            let base = Self.shortened(SwiftNaming.memberName(caseBase(variant, in: file, position: position)))
+            switch type(of: variant, in: file, hint: union + SwiftNaming.typeName(base)) {
+            case .leftOut:
+                // A value of it decodes as the case that keeps any JSON: nothing is lost.
+                continue
+            case .type(let type) where type.unwrapped == .model(union):
+                // The union itself (`A: anyOf [A, string]`) adds no value, and trying it would
+                // decode it again without end.
+                continue
+            case .type(let type):
+                var name = base
+                var number = 2
+                while names.contains(name) {
+                    name = base + String(number)
+                    number += 1
+                }
+                names.insert(name)
+                cases.append(UntaggedUnionCase(name: name, type: type.unwrapped, location: variant.location))
+            }
+        }
+        return cases
+    }
+
+    /// The words a variant's case is named from.
+    private func caseBase(_ variant: JSONNode, in file: String, position: Int) -> String {
+        if OpenAPIReferences.reference(of: variant) != nil, let target = references.resolve(variant, in: file) {
+            return Self.readableName(target)
+        }
+        if let title = variant["title"]?.value.stringValue, !SwiftNaming.isNameless(title) { return title }
+        if let values = Self.stringEnumValues(variant), values.count == 1, let value = values[0].stringValue,
+            !SwiftNaming.isNameless(value)
+        {
+            return value
+        }
+        if let single = Self.singleVariant(variant) { return caseBase(single, in: file, position: position) }
+        let types = Self.types(of: variant)
+        switch types.count == 1 ? types[0] : Self.impliedType(of: variant) {
+        case "string":
+            switch variant["format"]?.value.stringValue {
+            case "date-time": return "date"
+            case "uuid": return "uuid"
+            case "uri", "url": return "url"
+            default: return "string"
+            }
+        case "integer": return "integer"
+        case "number": return "number"
+        case "boolean": return "boolean"
+        case "array":
+            guard let items = variant["items"]?.value else { return "array" }
+            return Self.plural(caseBase(items, in: file, position: position))
+        case "object":
+            return variant["properties"] != nil || variant["allOf"] != nil ? "object" : "dictionary"
+        default:
+            return variant["oneOf"] != nil || variant["anyOf"] != nil ? "choice" : "json"
+        }
+    }
+
+    /// An English plural, good enough for names: `part` → `parts`, `entry` → `entries`.
+    static func plural(_ word: String) -> String {
+        let lower = word.lowercased()
+        if lower.hasSuffix("s") || lower.hasSuffix("x") || lower.hasSuffix("ch") || lower.hasSuffix("sh") { return word + "es" }
+        if lower.hasSuffix("y"), let before = lower.dropLast().last, !"aeiou".contains(before) { return word.dropLast() + "ies" }
+        return word + "s"
     }
 
     /// Non-empty, distinct values whose Swift case names differ; the others decode as
@@ -44,24 +126,37 @@ extension OpenAPISchemas {
     }
 
     /// The properties of an object schema and of every `allOf` part it merges, in order;
-    /// a property named again replaces the earlier one in place. Parts are walked with a
+    /// a property named again replaces the earlier one in place. The object variants of a
+    /// `oneOf`/`anyOf` beside properties (or in an `allOf` part) are merged too, their
+    /// properties optional, so no field the server sends is lost. Parts that only annotate or
+    /// constrain (`description`, `nullable`, `required`) add nothing. Parts are walked with a
     /// stack, and each referenced part is merged once, so cycles end.
     private mutating func properties(of node: JSONNode, in file: String, model: String) -> [Property] {
         var entries: [(member: JSONMember, file: String)] = []
         var required: Set<String> = []
         var visited: Set<String> = []
-        var stack: [(node: JSONNode, file: String, isRoot: Bool)] = [(node, file, true)]
-        while let (part, partFile, isRoot) = stack.popLast() {
+        var stack: [(node: JSONNode, file: String, isRoot: Bool, isVariant: Bool)] = [(node, file, true, false)]
+        while let (part, partFile, isRoot, isVariant) = stack.popLast() {
             guard let target = references.resolve(part, in: partFile) else { continue }
             if OpenAPIReferences.reference(of: part) != nil, !visited.insert(target.key).inserted { continue }
             let shape = target.node
             let hasObjectShape = shape["properties"] != nil || shape["allOf"] != nil || Self.types(of: shape) == ["object"]
             if !isRoot, !hasObjectShape {
-                diagnostics.append(
-                    .warning("a part of \(quoted(model))'s allOf is left out: it is not an object", at: part.location))
+                if Self.isAnnotationOnly(shape) || Self.isConstraintOnly(shape) { continue }
+                if let choice = shape["oneOf"] ?? shape["anyOf"], let variants = choice.value.elements {
+                    for variant in variants.reversed() where !Self.isNullSchema(variant) { stack.append((variant, target.file, false, true)) }
+                    continue
+                }
+                // No value is both an object and a string, so an `allOf` part that is not an
+                // object loses nothing; a variant that is not one is a value the model cannot hold.
+                if isVariant {
+                    diagnostics.append(.warning("a variant of \(quoted(model))'s \(choiceKey(of: node)) is left out: it is not an object", at: part.location))
+                }
                 continue
             }
-            for name in shape["required"]?.value.elements?.compactMap(\.stringValue) ?? [] { required.insert(name) }
+            if !isVariant {
+                for name in shape["required"]?.value.elements?.compactMap(\.stringValue) ?? [] { required.insert(name) }
+            }
             for member in shape["properties"]?.value.members ?? [] {
                 if let index = entries.firstIndex(where: { $0.member.key == member.key }) {
                     entries[index] = (member, target.file)
@@ -69,14 +164,9 @@ extension OpenAPISchemas {
                     entries.append((member, target.file))
                 }
             }
-            for child in (shape["allOf"]?.value.elements ?? []).reversed() { stack.append((child, target.file, false)) }
-            if isRoot, let choice = shape["oneOf"] ?? shape["anyOf"] {
-                let reason = shape["discriminator"] == nil
-                    ? "it has no discriminator" : "no variant is a $ref to an object schema"
-                diagnostics.append(
-                    .warning(
-                        "the \(choice.key) of \(quoted(model)) is left out: \(reason); only the shared properties are kept",
-                        at: choice.keyLocation))
+            for child in (shape["allOf"]?.value.elements ?? []).reversed() { stack.append((child, target.file, false, isVariant)) }
+            if isRoot, let choice = shape["oneOf"] ?? shape["anyOf"], let variants = choice.value.elements {
+                for variant in variants.reversed() where !Self.isNullSchema(variant) { stack.append((variant, target.file, false, true)) }
             }
             if let extra = shape["additionalProperties"]?.value, extra.members?.isEmpty == false, shape["properties"] != nil {
                 diagnostics.append(
@@ -101,8 +191,22 @@ extension OpenAPISchemas {
         return properties
     }
 
+    /// `oneOf` or `anyOf`, whichever the schema uses.
+    private func choiceKey(of node: JSONNode) -> String {
+        node["oneOf"] != nil ? "oneOf" : "anyOf"
+    }
+
+    /// A schema that only lists `required` names (with annotations), as the variants of a
+    /// `oneOf` that says which properties go together do: it adds no property.
+    static func isConstraintOnly(_ node: JSONNode) -> Bool {
+        guard let members = node.members, members.contains(where: { $0.key == "required" }) else { return false }
+        return members.allSatisfy { $0.key == "required" || isAnnotationOnly(JSONNode(value: .object([$0]), location: node.location)) }
+    }
+
     /// A `oneOf`/`anyOf` with a discriminator: one case per named object schema, its
-    /// values from the mapping or else the schema's name.
+    /// values from the mapping or else the schema's name; an inline variant is a model named
+    /// after its title (else the union and the value), its value the one its discriminator
+    /// property allows (`enum: [x]` or `const: x`, in the variant or its `allOf` parts).
     private mutating func taggedUnion(_ node: JSONNode, in file: String, name: String) -> TaggedUnion? {
         guard let propertyName = node["discriminator"]?.value["propertyName"]?.value.stringValue,
             let variants = (node["oneOf"] ?? node["anyOf"])?.value.elements
@@ -110,10 +214,24 @@ extension OpenAPISchemas {
         let mapping = node["discriminator"]?.value["mapping"]?.value.members ?? []
         var cases: [TaggedUnion.Case] = []
         for variant in variants where !Self.isNullSchema(variant) {
-            guard OpenAPIReferences.reference(of: variant) != nil, let target = references.resolve(variant, in: file) else {
-                warn("a variant of \(quoted(name))", "not a $ref to a named schema, which a discriminator needs", at: variant.location)
+            if OpenAPIReferences.reference(of: variant) == nil {
+                guard let value = tagValue(of: variant, property: propertyName, in: file) else {
+                    warn(
+                        "a variant of \(quoted(name))",
+                        "not a $ref to a named schema, and its \(quoted(propertyName)) allows no single value, which a discriminator needs",
+                        at: variant.location)
+                    continue
+                }
+                let title = variant["title"]?.value.stringValue.flatMap { SwiftNaming.isNameless($0) ? nil : $0 }
+                let hint = title ?? name + SwiftNaming.typeName(value)
+                guard case .type(let type) = type(of: variant, in: file, hint: hint), case .model(let model) = type.unwrapped else {
+                    warn("variant \(quoted(value)) of \(quoted(name))", "not an object", at: variant.location)
+                    continue
+                }
+                cases.append(TaggedUnion.Case(value: value, model: model, location: variant.location))
                 continue
             }
+            guard let target = references.resolve(variant, in: file) else { continue }
             guard case .type(let type) = type(of: variant, in: file, hint: name + "Variant"), case .model(let model) = type.unwrapped else {
                 warn("variant \(quoted(target.name)) of \(quoted(name))", "not an object", at: variant.location)
                 continue
@@ -129,6 +247,25 @@ extension OpenAPISchemas {
             }
         }
         return cases.isEmpty ? nil : TaggedUnion(propertyName: propertyName, cases: cases)
+    }
+
+    /// The one value `property` may take in an object schema: its `const`, or its enum of
+    /// one string, looked for in the schema and its `allOf` parts, `$ref`s followed.
+    private func tagValue(of node: JSONNode, property: String, in file: String) -> String? {
+        var stack = [(node, file)]
+        var seen = 0
+        while let (part, partFile) = stack.popLast(), seen < 64 {
+            seen += 1
+            guard let target = references.resolve(part, in: partFile) else { continue }
+            if let schema = target.node["properties"]?.value[property]?.value,
+                let resolved = references.resolve(schema, in: target.file)?.node
+            {
+                if let value = resolved["const"]?.value.stringValue { return value }
+                if let values = Self.stringEnumValues(resolved), values.count == 1, let value = values[0].stringValue { return value }
+            }
+            for child in (target.node["allOf"]?.value.elements ?? []).reversed() { stack.append((child, target.file)) }
+        }
+        return nil
     }
 
     /// A schema's description, or the description of what it refers to.

@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// Turns OpenAPI schemas into cachegen types, and the schemas that need a Swift type of
-/// their own (objects, string enums, discriminated `oneOf`s) into models.
+/// their own (objects, string enums, `oneOf`s and `anyOf`s) into models. Schemas without a
+/// fixed shape (a free-form object, no type at all) become `json`.
 ///
 /// Component schemas are named once, by their key; a `$ref` to one becomes `.model(name)`
 /// at once and the model is built later from a queue, so recursive schemas become
@@ -58,7 +59,42 @@ struct OpenAPISchemas {
             slots[next.slot] = buildModel(named: slots[next.slot]?.name ?? Named(name: "", location: next.node.location), next.node, in: next.file)
         }
         pending.removeAll()
-        return slots.compactMap { $0 }
+        var models = slots.compactMap { $0 }
+        Self.breakUnionCycles(&models)
+        return models
+    }
+
+    /// Leaves out a union's case whose type is a union that leads back to it through cases
+    /// alone (`A: anyOf [B, string]`, `B: anyOf [A, integer]`): trying it would decode the
+    /// same value again without end. Such values still decode through the other cases.
+    static func breakUnionCycles(_ models: inout [Model]) {
+        var index: [String: Int] = [:]
+        for (position, model) in models.enumerated() where index[model.name.name] == nil { index[model.name.name] = position }
+        func unionCases(_ name: String) -> [UntaggedUnionCase] {
+            guard let position = index[name], case .untaggedUnion(let cases) = models[position].kind else { return [] }
+            return cases
+        }
+        func leadsBack(from start: String, to target: String) -> Bool {
+            var seen: Set<String> = []
+            var stack = [start]
+            while let name = stack.popLast() {
+                if name == target { return true }
+                guard seen.insert(name).inserted else { continue }
+                for choice in unionCases(name) {
+                    if case .model(let next) = choice.type { stack.append(next) }
+                }
+            }
+            return false
+        }
+        for position in models.indices {
+            guard case .untaggedUnion(let cases) = models[position].kind else { continue }
+            let name = models[position].name.name
+            let kept = cases.filter { choice in
+                guard case .model(let next) = choice.type, !unionCases(next).isEmpty else { return true }
+                return !leadsBack(from: next, to: name)
+            }
+            if kept.count != cases.count { models[position].kind = .untaggedUnion(kept) }
+        }
     }
 
     /// Names a component schema ahead of its first use, so models follow document order.
@@ -104,7 +140,7 @@ struct OpenAPISchemas {
     private mutating func referencedType(_ target: OpenAPIReferences.Target) -> Mapped {
         if let name = componentNames[target.key] { return .type(wrap(.model(name), Self.isNullable(target.node))) }
         if isModelSchema(target.node, in: target.file) {
-            let name = register(target.name, at: target.node.location, node: target.node, file: target.file)
+            let name = register(Self.readableName(target), at: target.node.location, node: target.node, file: target.file)
             componentNames[target.key] = name
             return .type(wrap(.model(name), Self.isNullable(target.node)))
         }
@@ -112,7 +148,7 @@ struct OpenAPISchemas {
         guard inProgress.insert(target.key).inserted else {
             return .leftOut("a schema that contains itself with no object in between")
         }
-        let mapped = type(of: target.node, in: target.file, hint: target.name)
+        let mapped = type(of: target.node, in: target.file, hint: Self.readableName(target))
         inProgress.remove(target.key)
         aliases[target.key] = mapped
         return mapped
@@ -124,14 +160,12 @@ struct OpenAPISchemas {
         if isModelSchema(node, in: file) {
             return .type(.model(register(hint, at: node.location, node: node, file: file)))
         }
-        if node["oneOf"] != nil || node["anyOf"] != nil {
-            return .leftOut((node["oneOf"] != nil ? "a oneOf" : "an anyOf") + " without a discriminator, which cannot be decoded faithfully")
-        }
-        if let parts = node["allOf"]?.value.elements, let first = parts.first {
+        if let parts = node["allOf"]?.value.elements, let first = parts.first(where: { !Self.isAnnotationOnly($0) }) {
             return type(of: first, in: file, hint: hint)
         }
         let types = Self.types(of: node)
-        guard types.count <= 1 else { return .leftOut("a value of several types (\(types.joined(separator: ", ")))") }
+        // A value of several types (`type: [string, integer]`) is kept whole.
+        guard types.count <= 1 else { return .type(.scalar(.json)) }
         switch types.first ?? Self.impliedType(of: node) {
         case "string": return Self.stringType(format: node["format"]?.value.stringValue)
         case "integer": return .type(.scalar(.int))
@@ -143,14 +177,15 @@ struct OpenAPISchemas {
             guard case .type(let elementType) = element else { return element }
             return .type(.array(elementType))
         case "object":
-            guard let extra = node["additionalProperties"]?.value, extra.members != nil else {
-                return .leftOut("an object without properties (any JSON)")
-            }
+            // A free-form object is any JSON object; `additionalProperties` says what its values are.
+            guard let extra = node["additionalProperties"]?.value else { return .type(.scalar(.json)) }
+            if extra.boolValue == true { return .type(.dictionary(.scalar(.json))) }
+            guard extra.members != nil else { return .type(.scalar(.json)) }
             let value = type(of: extra, in: file, hint: hint + "Value")
             guard case .type(let valueType) = value else { return value }
             return .type(.dictionary(valueType))
         case "null": return .leftOut("always null")
-        default: return .leftOut("a schema without a type (any JSON)")
+        default: return .type(.scalar(.json))
         }
     }
 
@@ -173,6 +208,7 @@ struct OpenAPISchemas {
         if Self.singleVariant(node) != nil { return false }
         if Self.stringEnumValues(node) != nil { return true }
         if node["discriminator"]?.value["propertyName"] != nil, node["oneOf"] != nil || node["anyOf"] != nil { return true }
+        if Self.untaggedVariants(node) != nil { return true }
         if node["properties"]?.value.members?.isEmpty == false { return true }
         guard let parts = node["allOf"]?.value.elements else { return false }
         if node["properties"] != nil { return true }
@@ -189,10 +225,35 @@ struct OpenAPISchemas {
         if node["discriminator"] != nil || node["properties"] != nil { return nil }
         for key in ["oneOf", "anyOf", "allOf"] {
             guard let parts = node[key]?.value.elements else { continue }
-            let real = parts.filter { !isNullSchema($0) }
+            // An `allOf` part that only annotates (`description`, `nullable`) adds no shape.
+            let real = parts.filter { !isNullSchema($0) && !(key == "allOf" && isAnnotationOnly($0)) }
             if real.count == 1, real.count < parts.count || key == "allOf" || parts.count == 1 { return real[0] }
         }
         return nil
+    }
+
+    /// The variants of a `oneOf`/`anyOf` without a discriminator and without properties of
+    /// its own, `null` left aside, when there are at least two: an untagged union.
+    static func untaggedVariants(_ node: JSONNode) -> [JSONNode]? {
+        guard node["discriminator"] == nil, node["properties"]?.value.members?.isEmpty != false,
+            let parts = (node["oneOf"] ?? node["anyOf"])?.value.elements
+        else { return nil }
+        let real = parts.filter { !isNullSchema($0) }
+        return real.count >= 2 ? real : nil
+    }
+
+    /// Keywords that describe or constrain a value without changing its type.
+    private static let annotationKeys: Set<String> = [
+        "description", "title", "nullable", "default", "readOnly", "writeOnly", "deprecated", "example", "examples",
+        "externalDocs", "$comment", "xml", "minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum",
+        "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+    ]
+
+    /// A schema that only describes or constrains (`{description: …, nullable: true}`),
+    /// which an `allOf` part may be: it adds nothing to the value's shape.
+    static func isAnnotationOnly(_ node: JSONNode) -> Bool {
+        guard let members = node.members else { return false }
+        return members.allSatisfy { annotationKeys.contains($0.key) || $0.key.hasPrefix("x-") }
     }
 
     /// `{type: null}`, `{type: [null]}`, `{enum: [null]}`.
@@ -207,6 +268,9 @@ struct OpenAPISchemas {
         if node["type"]?.value.elements?.contains(where: { $0.stringValue == "null" || $0.isNull }) == true { return true }
         if node["enum"]?.value.elements?.contains(where: \.isNull) == true { return true }
         for key in ["oneOf", "anyOf"] where node[key]?.value.elements?.contains(where: isNullSchema) == true { return true }
+        if node["allOf"]?.value.elements?.contains(where: { isAnnotationOnly($0) && $0["nullable"]?.value.boolValue == true }) == true {
+            return true
+        }
         return false
     }
 
@@ -254,6 +318,7 @@ struct OpenAPISchemas {
         // Names made from a model's name (`StorePetOwner`) carry the prefix already.
         let carriesPrefix = base.hasPrefix(prefix) && base.dropFirst(prefix.count).first?.isUppercase == true
         if !prefix.isEmpty, !carriesPrefix { base = prefix + SwiftNaming.typeName(base) }
+        base = Self.shortened(base)
         var name = base
         var number = 2
         while taken.contains(SwiftNaming.typeName(name)) {
@@ -263,6 +328,53 @@ struct OpenAPISchemas {
         taken.insert(SwiftNaming.typeName(name))
         slots.append(Model(name: Named(name: name, location: location), description: nil, kind: .object([])))
         pending.append((slots.count - 1, node, file))
+        return name
+    }
+
+    /// The longest model or case name made from a document's names.
+    static let maximumNameLength = 60
+
+    /// `name` if it is short enough, else its start and a hash of the whole, so two long
+    /// names that share a start stay apart and the same name always shortens the same way.
+    static func shortened(_ name: String) -> String {
+        guard name.count > maximumNameLength else { return name }
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in name.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        let hex = String(hash, radix: 16, uppercase: true)
+        return String(name.prefix(maximumNameLength - 9)) + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    /// A name for the schema a `$ref` leads to: a component's key, or for a pointer inside a
+    /// component (`X/allOf/0`, `X/properties/y/items`) the component and the properties on the
+    /// way (`XY`), so no model is named after an array index.
+    static func readableName(_ target: OpenAPIReferences.Target) -> String {
+        guard let range = target.key.range(of: "#/components/schemas/") else { return target.name }
+        let segments = target.key[range.upperBound...].split(separator: "/", omittingEmptySubsequences: false).map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+        guard segments.count > 1 else { return target.name }
+        var name = SwiftNaming.typeName(segments[0])
+        var index = 1
+        while index < segments.count {
+            let segment = segments[index]
+            let isLast = index + 1 >= segments.count
+            switch segment {
+            case "properties" where !isLast:
+                name += SwiftNaming.typeName(segments[index + 1])
+                index += 1
+            case "allOf", "oneOf", "anyOf", "prefixItems":
+                // The index after it; a part named only by its position is a part.
+                if index + 2 >= segments.count { name += segment == "allOf" ? "Part" : "Variant" }
+                index += 1
+            case "items": name += "Item"
+            case "additionalProperties": name += "Value"
+            default: name += SwiftNaming.typeName(segment)
+            }
+            index += 1
+        }
         return name
     }
 

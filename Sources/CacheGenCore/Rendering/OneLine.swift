@@ -160,6 +160,23 @@ enum OneLine {
             write(value, after: "return ", into: &sink)
         case .throw(let error):
             write(error, after: "throw ", into: &sink)
+        case .returnVoid:
+            sink.append(syntax: "return")
+        case .ifLetTry(let name, let value, let condition, let body):
+            sink.append(syntax: "if let ")
+            sink.append(name)
+            sink.append(syntax: " = try? ")
+            write(value, into: &sink)
+            if let condition {
+                sink.append(syntax: ", ")
+                write(condition, into: &sink)
+            }
+            sink.append(syntax: " {")
+            for statement in body {
+                sink.append(syntax: " ")
+                write(statement, into: &sink)
+            }
+            sink.append(syntax: " }")
         case .switchOver(let subject, let cases):
             sink.append(syntax: "switch ")
             write(subject, into: &sink)

@@ -13,6 +13,18 @@ extension SwiftRenderer {
             render(value, prefix: "return ", into: &writer)
         case .throw(let error) where error.mayWrap:
             render(error, prefix: "throw ", into: &writer)
+        case .ifLetTry(let name, let value, let condition, let body):
+            writer.startLine()
+            writer.append("if let " + name + " = try? ")
+            OneLine.write(value, into: &writer)
+            if let condition {
+                writer.append(", ")
+                OneLine.write(condition, into: &writer)
+            }
+            writer.append(" {")
+            writer.endLine()
+            writer.indented { inner in body.forEach { render($0, into: &inner) } }
+            writer.write("}")
         case .switchOver(let subject, let cases):
             writer.startLine()
             writer.append("switch ")

@@ -25,7 +25,7 @@ struct ModelIndex: Sendable {
     /// header: a scalar or an enum, not an object or a collection.
     func isTextValue(_ type: TypeRef) -> Bool {
         switch type {
-        case .scalar: true
+        case .scalar(let scalar): scalar != .json
         case .model(let name): isEnum(name)
         default: false
         }

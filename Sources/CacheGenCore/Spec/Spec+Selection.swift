@@ -28,8 +28,13 @@ extension Spec {
         }
         var reached: Set<String> = []
         while let name = pending.popLast() {
-            guard reached.insert(name).inserted, case .object(let properties) = byName[name]?.kind else { continue }
-            for property in properties { Self.modelNames(in: property.type, into: &pending) }
+            guard reached.insert(name).inserted, let kind = byName[name]?.kind else { continue }
+            switch kind {
+            case .object(let properties): for property in properties { Self.modelNames(in: property.type, into: &pending) }
+            case .taggedUnion(let union): pending += union.cases.map(\.model)
+            case .untaggedUnion(let cases): for choice in cases { Self.modelNames(in: choice.type, into: &pending) }
+            case .enumeration: break
+            }
         }
         result.models = models.filter { reached.contains($0.name.name) }
         return result

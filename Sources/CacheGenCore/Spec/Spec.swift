@@ -129,6 +129,8 @@ public indirect enum TypeRef: Sendable, Hashable, CustomStringConvertible {
         case url
         /// `UUID`.
         case uuid
+        /// `JSONValue`: any JSON, kept as the server sent it.
+        case json
     }
 
     /// The spec spelling, for messages.
@@ -173,7 +175,21 @@ public struct Model: Sendable, Hashable {
         /// One of several object models, told apart by a property's value (an OpenAPI
         /// `oneOf`/`anyOf` with a `discriminator`): an enum with a payload per model.
         case taggedUnion(TaggedUnion)
+        /// One of several types with nothing on the wire to say which (an OpenAPI
+        /// `oneOf`/`anyOf` without a `discriminator`): an enum with a case per type, the
+        /// first that decodes winning, and a case that keeps any other value as JSON.
+        case untaggedUnion([UntaggedUnionCase])
     }
+}
+
+/// One choice of an untagged union: a case name and the type it decodes as.
+public struct UntaggedUnionCase: Sendable, Hashable {
+    /// The case's spec name, a lowerCamelCase identifier.
+    public var name: String
+    /// The type the value decodes as.
+    public var type: TypeRef
+    /// Where the choice is written.
+    public var location: SourceLocation
 }
 
 /// A choice between models that one JSON property names, such as `"kind": "walk"`.

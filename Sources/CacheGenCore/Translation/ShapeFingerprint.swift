@@ -19,6 +19,8 @@ struct ShapeFingerprint {
                 for property in properties { references += Self.modelNames(in: property.type) }
             case .taggedUnion(let union):
                 references = union.cases.map(\.model)
+            case .untaggedUnion(let cases):
+                for choice in cases { references += Self.modelNames(in: choice.type) }
             case .enumeration:
                 break
             }
@@ -60,6 +62,8 @@ struct ShapeFingerprint {
         case .taggedUnion(let union):
             return model.name.name + "<" + union.propertyName + ":"
                 + union.cases.map { "\($0.value)=\($0.model)" }.joined(separator: "|") + ">"
+        case .untaggedUnion(let cases):
+            return model.name.name + "<" + cases.map { "\($0.name)=\($0.type)" }.joined(separator: "|") + ">"
         }
     }
 

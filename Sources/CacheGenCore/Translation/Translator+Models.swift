@@ -1,5 +1,5 @@
 /// Models: a `Codable` struct per object, with a memberwise initializer; enums are made by `Translator+Enums.swift`, unions of models
-/// by `Translator+TaggedUnions.swift`.
+/// by `Translator+TaggedUnions.swift` and `Translator+UntaggedUnions.swift`.
 extension Translator {
     func model(_ model: Model) -> Declaration {
         let name = SwiftNaming.typeName(model.name.name)
@@ -9,6 +9,8 @@ extension Translator {
             return .type(enumeration(name: name, doc: doc, values: values))
         case .taggedUnion(let union):
             return .type(taggedUnion(name: name, doc: doc, union: union))
+        case .untaggedUnion(let cases):
+            return .type(untaggedUnion(name: name, doc: doc, cases: cases))
         case .object(let properties):
             return .type(structure(name: name, doc: doc, properties: properties, indirect: storage.indirectProperties(of: model)))
         }

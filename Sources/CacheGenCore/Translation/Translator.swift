@@ -89,6 +89,7 @@ struct Translator: Sendable {
             case .date: .named("Date")
             case .url: .named("URL")
             case .uuid: .named("UUID")
+            case .json: .named("JSONValue")
             }
         case .model(let name): .named(typeNames[name] ?? SwiftNaming.typeName(name))
         case .array(let element): .array(swiftType(element))

@@ -18,7 +18,7 @@ struct SpecValidator {
         "CachedClientRuntime", "CachedValue", "CachePolicy", "CacheScope", "CacheRule", "CachedClient",
         "CacheStore", "CacheEntry", "CacheKey", "Endpoint", "EndpointRequest", "JSONCoding", "HTTPTransport",
         "CachedClientError", "CacheEvent", "AsyncThrowingStream", "Invalidation", "Indirect", "MockNotImplemented",
-        "MockStream", "CachedQuery", "RetryRule", "CachedPages", "WireKey",
+        "MockStream", "CachedQuery", "RetryRule", "CachedPages", "WireKey", "JSONValue",
         // Protocols and nested types generated code names unqualified.
         "CaseIterable", "CodingKey", "CodingKeys", "RawRepresentable", "Endpoints", "Requests", "Decoder",
         "Encoder",
@@ -39,6 +39,7 @@ struct SpecValidator {
             case .object(let properties): checkProperties(properties, of: model)
             case .enumeration(let values): checkEnumValues(values, of: model)
             case .taggedUnion(let union): checkTaggedUnion(union, of: model)
+            case .untaggedUnion(let cases): checkUntaggedUnion(cases)
             }
         }
         for repository in spec.repositories {
@@ -150,6 +151,21 @@ struct SpecValidator {
     private mutating func checkTaggedUnion(_ union: TaggedUnion, of model: Model) {
         for choice in union.cases { checkTypeReference(.model(choice.model), at: choice.location) }
         checkEnumValues(union.cases.map { EnumValue(value: $0.value, location: $0.location) }, of: model)
+    }
+
+    /// Each choice's type is declared, and no two choices share a case name.
+    private mutating func checkUntaggedUnion(_ cases: [UntaggedUnionCase]) {
+        var names: [String: UntaggedUnionCase] = [:]
+        for choice in cases {
+            checkTypeReference(choice.type, at: choice.location)
+            if let first = names[choice.name] {
+                report(
+                    "union cases at \(first.location.line):\(first.location.column) and here are both named \(quoted(choice.name)); cachegen cannot generate both",
+                    at: choice.location)
+            } else {
+                names[choice.name] = choice
+            }
+        }
     }
 
     private mutating func checkEndpointNames(_ repository: Repository) {

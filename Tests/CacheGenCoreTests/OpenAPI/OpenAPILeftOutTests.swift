@@ -21,20 +21,50 @@ import Testing
         #expect(
             Support.messages(output) == [
                 "api.json:1:1: warning: the document has no operations to generate a client from; only its schemas become models",
-                "api.json:5:31: warning: schema \"Either\" is left out: it is an anyOf without a discriminator, which cannot be decoded faithfully",
-                "api.json:6:1: warning: model \"Odd\" has no properties",
                 "api.json:7:3: warning: property \"list\" of \"Odd\" is left out: it is an array without \"items\"",
                 "api.json:7:32: warning: property \"nothing\" of \"Odd\" is left out: it is always null",
-                "api.json:7:63: warning: property \"anything\" of \"Odd\" is left out: it is a schema without a type (any JSON)",
                 "api.json:8:3: warning: property \"file\" of \"Odd\" is left out: it is binary data, which JSON cannot carry",
                 "api.json:8:70: warning: $ref \"https://example.com/x.json\" is left out: it points to another server; cachegen reads only files next to the document",
-                "api.json:9:22: warning: a part of \"Mixed\"'s allOf is left out: it is not an object",
                 "api.json:10:98: warning: additional properties of \"Open\" are left out: only the named properties are kept",
-                "api.json:11:76: warning: the oneOf of \"Shared\" is left out: it has no discriminator; only the shared properties are kept",
                 "api.json:12:1: warning: model \"Pick\" has no properties",
-                "api.json:12:11: warning: the oneOf of \"Pick\" is left out: no variant is a $ref to an object schema; only the shared properties are kept",
-                "api.json:12:21: warning: a variant of \"Pick\" is left out: it is not a $ref to a named schema, which a discriminator needs",
+                "api.json:12:21: warning: a variant of \"Pick\" is left out: it is not a $ref to a named schema, and its \"kind\" allows no single value, which a discriminator needs",
             ])
+        // Kept now: the anyOf as a union, a schema with no type as any JSON, the object part
+        // of an allOf whose other part (a string) no object can be, and the shared properties
+        // of a oneOf that only says which are required.
+        let source = output.source ?? ""
+        #expect(source.contains("public indirect enum Either: Codable, Sendable, Equatable {\n    case string(String)\n    case integer(Int)"))
+        #expect(source.contains("public var anything: JSONValue?"))
+        #expect(source.contains("public struct Mixed: Codable, Sendable, Equatable {\n    public var a: String?"))
+        #expect(source.contains("public struct Shared: Codable, Sendable, Equatable {\n    public var a: String?"))
+    }
+
+    @Test func aOneOfBesidePropertiesKeepsTheVariantsPropertiesAndNamesAVariantThatIsNoObject() {
+        let schemas = """
+            "Named": { "type": "object", "properties": { "id": { "type": "string" } }, "required": ["id"],
+              "oneOf": [{ "type": "object", "properties": { "size": { "type": "integer" } }, "required": ["size"] }, { "type": "string" }] }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: "", schemas: schemas)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:1:1: warning: the document has no operations to generate a client from; only its schemas become models",
+                "api.json:6:106: warning: a variant of \"Named\"'s oneOf is left out: it is not an object",
+            ])
+        #expect(output.source?.contains("public var id: String\n    public var size: Int?\n") == true)
+    }
+
+    @Test func anyJSONIsABodyButNotAParameter() {
+        let paths = """
+            "/a": { "get": { "operationId": "getA",
+              "parameters": [{ "name": "filter", "in": "query", "schema": { "type": "object" } }],
+              "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "type": "object", "additionalProperties": true } } } } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:5:28: warning: query parameter \"filter\" of operation \"getA\" is left out: its type json? cannot be sent as text"
+            ])
+        #expect(output.source?.contains("func getA(policy: CachePolicy?) async throws -> CachedValue<[String: JSONValue]>") == true)
     }
 
     @Test func operationPartsThatAreDropped() {

@@ -88,6 +88,98 @@ import Testing
         #expect(source.contains("try container.encode(\"swim\", forKey: .discriminator)"))
     }
 
+    /// One GET of `/items` whose response is `response`.
+    static func getItems(response: String) -> String {
+        """
+        "/items": { "get": { "tags": ["items"], "operationId": "getItems",
+          "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": \(response) } } } } } }
+        """
+    }
+
+    @Test func inlineVariantsOfADiscriminatedOneOfAreNamedAndTaggedByTheirOnlyValue() throws {
+        let schemas = """
+            "Base": { "type": "object", "properties": { "at": { "type": "integer" } } },
+            "Event": { "oneOf": [
+              { "title": "Started", "allOf": [{ "$ref": "#/components/schemas/Base" },
+                { "type": "object", "required": ["type"], "properties": { "type": { "type": "string", "enum": ["started"] } } }] },
+              { "type": "object", "properties": { "type": { "const": "done" }, "ok": { "type": "boolean" } } }],
+              "discriminator": { "propertyName": "type" } }
+            """
+        let output = Support.generate(
+            ["api.json": Support.document(paths: Self.getItems(response: "{ \"$ref\": \"#/components/schemas/Event\" }"), schemas: schemas, version: "3.1.0")],
+            main: "api.json")
+        #expect(Support.messages(output) == [])
+        let source = try #require(output.source)
+        #expect(source.contains("    case started(Started)\n    case done(EventDone)\n"))
+        #expect(source.contains("public struct Started: Codable, Sendable, Equatable {\n    public var at: Int?\n    public var type: StartedType\n"))
+    }
+
+    @Test func untaggedUnionCasesAreNamedAfterTheirVariantsAndKeptApart() throws {
+        let schemas = """
+            "Part": { "type": "object", "required": ["text"], "properties": { "text": { "type": "string" } } },
+            "Mode": { "type": "string", "enum": ["auto", "none"] },
+            "Choice": { "anyOf": [
+              { "$ref": "#/components/schemas/Mode" }, { "type": "string" }, { "type": "string", "format": "date-time" },
+              { "type": "array", "items": { "$ref": "#/components/schemas/Part" } }, { "type": "array", "items": { "type": "string" } },
+              { "type": "object", "properties": { "x": { "type": "integer" } } }, { "type": "object", "properties": { "y": { "type": "integer" } } },
+              { "type": "string", "enum": ["off"] }, { "type": "string" }, { "$ref": "#/components/schemas/Choice" }, { "type": "null" }] }
+            """
+        let output = Support.generate(
+            ["api.json": Support.document(paths: Self.getItems(response: "{ \"$ref\": \"#/components/schemas/Choice\" }"), schemas: schemas, version: "3.1.0")],
+            main: "api.json")
+        #expect(Support.messages(output) == [])
+        let source = try #require(output.source)
+        #expect(
+            source.contains(
+                """
+                public indirect enum Choice: Codable, Sendable, Equatable {
+                    case mode(Mode)
+                    case string(String)
+                    case date(Date)
+                    case parts([Part])
+                    case strings([String])
+                    case object(ChoiceObject)
+                    case object2(ChoiceObject2)
+                    case off(ChoiceOff)
+                    case string2(String)
+                    /// A value none of the spec's types decodes, as the server sent it.
+                    case other(JSONValue)
+                """))
+        // An enum takes only the values it lists, so other strings reach `string`.
+        #expect(source.contains("if let value = try? container.decode(Mode.self), Mode.allCases.contains(value) {"))
+        // The null variant makes the union optional where it is used.
+        #expect(source.contains("CachedValue<Choice?>"))
+    }
+
+    @Test func unionsThatContainEachOtherDecodeWithoutEnd() throws {
+        let schemas = """
+            "A": { "anyOf": [{ "$ref": "#/components/schemas/B" }, { "type": "string" }] },
+            "B": { "anyOf": [{ "$ref": "#/components/schemas/A" }, { "type": "integer" }] },
+            "C": { "anyOf": [{ "$ref": "#/components/schemas/C" }, { "type": "array", "items": { "$ref": "#/components/schemas/C" } }, { "type": "boolean" }] }
+            """
+        let output = Support.generate(
+            ["api.json": Support.document(paths: Self.getItems(response: "{ \"type\": \"array\", \"items\": { \"anyOf\": [{ \"$ref\": \"#/components/schemas/B\" }, { \"$ref\": \"#/components/schemas/C\" }] } }"), schemas: schemas)],
+            main: "api.json")
+        #expect(Support.messages(output) == [])
+        let source = try #require(output.source)
+        // A leaves out B, which leads back to it; B keeps A; C keeps arrays of itself, which consume the value.
+        #expect(source.contains("public indirect enum A: Codable, Sendable, Equatable {\n    case string(String)\n    /// A value"))
+        #expect(source.contains("public indirect enum B: Codable, Sendable, Equatable {\n    case a(A)\n    case integer(Int)\n"))
+        #expect(source.contains("public indirect enum C: Codable, Sendable, Equatable {\n    case cs([C])\n    case boolean(Bool)\n"))
+    }
+
+    @Test func theSchemaShapesDocumentMapsWithoutAWarning() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let overlay = repository.appendingPathComponent("Documents/SchemaShapes.cachegen.json")
+        let output = Generator.generate(try Data(contentsOf: overlay), path: overlay.path)
+        #expect(Support.messages(output) == [])
+        let source = try #require(output.source)
+        #expect(source.contains("public var summary: ShapesExtendedPart?"))
+        #expect(source.contains("public indirect enum ShapesAVeryLongSchemaNameThatSomeGeneratorsWriteFor80FC2AC5: "))
+        #expect(source.contains("public var author: ShapesUser?"))
+        #expect(source.contains("public var status: ShapesStatus?"))
+    }
+
     @Test func enumsOfStringsKeepTheUnknownCase() throws {
         let schemas = "\"Color\": { \"type\": \"string\", \"enum\": [\"red\", \"dark-blue\", null], \"nullable\": true }"
         let source = try Self.source(schemas: schemas, response: "{ \"type\": \"array\", \"items\": { \"$ref\": \"#/components/schemas/Color\" } }")

@@ -6,6 +6,7 @@ import Foundation
 
 // MARK: - Models
 
+/// Keys other than these properties are not kept.
 public struct StoreTypedAdditionalProperties: Codable, Sendable, Equatable {
     public var foo: String?
 

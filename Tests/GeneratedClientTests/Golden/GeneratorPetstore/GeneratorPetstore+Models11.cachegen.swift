@@ -52,6 +52,7 @@ public struct StorePet: Codable, Sendable, Equatable {
     }
 }
 
+/// Keys other than these properties are not kept.
 public struct StoreTypedAdditionalPropertiesWithPropertyNamedContainer: Codable, Sendable, Equatable {
     public var container: String?
 

@@ -13,11 +13,15 @@ public struct StoreApiError: Codable, Sendable, Equatable {
     /// Extra information about the error.
     public var extraInfo: String?
 
+    /// Custom user-provided key-value pairs.
+    public var userData: JSONValue?
+
     /// Creates a value; optional properties default to `nil`.
-    public init(code: Int, meSage: String, extraInfo: String? = nil) {
+    public init(code: Int, meSage: String, extraInfo: String? = nil, userData: JSONValue? = nil) {
         self.code = code
         self.meSage = meSage
         self.extraInfo = extraInfo
+        self.userData = userData
     }
 
     /// Reads the value from its wire names.
@@ -26,6 +30,7 @@ public struct StoreApiError: Codable, Sendable, Equatable {
         self.code = try container.decode(Int.self, forKey: WireKey("code"))
         self.meSage = try container.decode(String.self, forKey: WireKey("me$sage"))
         self.extraInfo = try container.decodeIfPresent(String.self, forKey: WireKey("extraInfo"))
+        self.userData = try container.decodeIfPresent(JSONValue.self, forKey: WireKey("userData"))
     }
 
     /// Writes the value under its wire names.
@@ -34,6 +39,7 @@ public struct StoreApiError: Codable, Sendable, Equatable {
         try container.encode(self.code, forKey: WireKey("code"))
         try container.encode(self.meSage, forKey: WireKey("me$sage"))
         try container.encodeIfPresent(self.extraInfo, forKey: WireKey("extraInfo"))
+        try container.encodeIfPresent(self.userData, forKey: WireKey("userData"))
     }
 }
 

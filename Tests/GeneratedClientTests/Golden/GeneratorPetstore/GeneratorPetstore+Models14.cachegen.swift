@@ -9,20 +9,56 @@ import Foundation
 public struct StoreRecursivePetOneOfFirst: Codable, Sendable, Equatable {
     public var type: String
 
-    /// Creates a value.
-    public init(type: String) {
+    /// Pet id
+    public var id: Int?
+
+    /// Pet name
+    public var name: String?
+
+    public var tag: String?
+
+    /// Pet genome (base64-encoded)
+    public var genome: String?
+
+    /// Kind of pet
+    public var kind: StorePetKind?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(
+        type: String,
+        id: Int? = nil,
+        name: String? = nil,
+        tag: String? = nil,
+        genome: String? = nil,
+        kind: StorePetKind? = nil
+    ) {
         self.type = type
+        self.id = id
+        self.name = name
+        self.tag = tag
+        self.genome = genome
+        self.kind = kind
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.type = try container.decode(String.self, forKey: WireKey("type"))
+        self.id = try container.decodeIfPresent(Int.self, forKey: WireKey("id"))
+        self.name = try container.decodeIfPresent(String.self, forKey: WireKey("name"))
+        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
+        self.genome = try container.decodeIfPresent(String.self, forKey: WireKey("genome"))
+        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
     }
 
     /// Writes the value under its wire names.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.type, forKey: WireKey("type"))
+        try container.encodeIfPresent(self.id, forKey: WireKey("id"))
+        try container.encodeIfPresent(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
+        try container.encodeIfPresent(self.genome, forKey: WireKey("genome"))
+        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
     }
 }

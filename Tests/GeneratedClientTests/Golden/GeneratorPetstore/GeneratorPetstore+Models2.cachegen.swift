@@ -6,6 +6,34 @@ import Foundation
 
 // MARK: - Models
 
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum StoreRecursivePetAnyOf: Codable, Sendable, Equatable {
+    case string(String)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
 /// Values the spec does not list decode as `.unknown(_:)` instead of failing.
 public enum StoreListPetsFeedsItem: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case omnivore

@@ -6,6 +6,56 @@ import Foundation
 
 // MARK: - Models
 
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum StoreMixedAnyOf: Codable, Sendable, Equatable {
+    case date(Date)
+    case petKind(StorePetKind)
+    case pet(StorePet)
+    case string(String)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Date.self) {
+            self = .date(value)
+            return
+        }
+        if let value = try? container.decode(StorePetKind.self), StorePetKind.allCases.contains(value) {
+            self = .petKind(value)
+            return
+        }
+        if let value = try? container.decode(StorePet.self) {
+            self = .pet(value)
+            return
+        }
+        if let value = try? container.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .date(let value):
+            try container.encode(value)
+        case .petKind(let value):
+            try container.encode(value)
+        case .pet(let value):
+            try container.encode(value)
+        case .string(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+/// Keys other than these properties are not kept.
 public struct StoreAnyAdditionalProperties: Codable, Sendable, Equatable {
     public var foo: String?
 
@@ -24,6 +74,48 @@ public struct StoreAnyAdditionalProperties: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
+    }
+}
+
+public struct StoreAnyOfObjectsObject: Codable, Sendable, Equatable {
+    public var message: String
+
+    /// Creates a value.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.message = try container.decode(String.self, forKey: WireKey("message"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.message, forKey: WireKey("message"))
+    }
+}
+
+public struct StoreOneOfAnyObject: Codable, Sendable, Equatable {
+    public var message: String
+
+    /// Creates a value.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.message = try container.decode(String.self, forKey: WireKey("message"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.message, forKey: WireKey("message"))
     }
 }
 

@@ -6,6 +6,48 @@ import Foundation
 
 // MARK: - Models
 
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum StoreMixedOneOf: Codable, Sendable, Equatable {
+    case date(Date)
+    case petKind(StorePetKind)
+    case pet(StorePet)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Date.self) {
+            self = .date(value)
+            return
+        }
+        if let value = try? container.decode(StorePetKind.self), StorePetKind.allCases.contains(value) {
+            self = .petKind(value)
+            return
+        }
+        if let value = try? container.decode(StorePet.self) {
+            self = .pet(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .date(let value):
+            try container.encode(value)
+        case .petKind(let value):
+            try container.encode(value)
+        case .pet(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
 public struct StorePetStats: Codable, Sendable, Equatable {
     public var count: Int
 

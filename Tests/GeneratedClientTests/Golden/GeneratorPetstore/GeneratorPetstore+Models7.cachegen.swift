@@ -6,6 +6,90 @@ import Foundation
 
 // MARK: - Models
 
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum StoreAnyOfObjects: Codable, Sendable, Equatable {
+    case object(StoreAnyOfObjectsObject)
+    case codeError(StoreCodeError)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(StoreAnyOfObjectsObject.self) {
+            self = .object(value)
+            return
+        }
+        if let value = try? container.decode(StoreCodeError.self) {
+            self = .codeError(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .object(let value):
+            try container.encode(value)
+        case .codeError(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum StoreOneOfAny: Codable, Sendable, Equatable {
+    case string(String)
+    case integer(Int)
+    case codeError(StoreCodeError)
+    case object(StoreOneOfAnyObject)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+            return
+        }
+        if let value = try? container.decode(StoreCodeError.self) {
+            self = .codeError(value)
+            return
+        }
+        if let value = try? container.decode(StoreOneOfAnyObject.self) {
+            self = .object(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value):
+            try container.encode(value)
+        case .integer(let value):
+            try container.encode(value)
+        case .codeError(let value):
+            try container.encode(value)
+        case .object(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
 public struct StoreWalk: Codable, Sendable, Equatable {
     public var kind: String
     public var length: Int
