@@ -58,6 +58,7 @@ enum OpenAPIFrontStage {
         rules.read(overlay: overlay, document: root)
         let references = OpenAPIReferences(root: root, file: file, read: read)
         var schemas = OpenAPISchemas(references: references, prefix: rules.typePrefix)
+        if let overlay { schemas.names.read(overlay: overlay) }
         let components = root["components"]?.value["schemas"]?.value.members ?? []
         for member in components { schemas.declareComponent(member, in: file) }
         for member in components { schemas.checkComponent(member, in: file) }
@@ -86,8 +87,14 @@ enum OpenAPIFrontStage {
         for index in operations.indices {
             rules.apply(to: &operations[index].endpoint, operation: operations[index].node)
         }
-        let repositories = group(
+        var repositories = group(
             operations, root: root, prefix: rules.typePrefix, taken: Set(models.map { SwiftNaming.typeName($0.name.name) }))
+        for index in repositories.indices {
+            distinctMethods(&repositories[index].endpoints, names: &schemas.names, diagnostics: &diagnostics)
+        }
+        if overlay != nil {
+            schemas.names.checkUnused(documentName: OpenAPIReferences.baseName(file) + fileExtension(file))
+        }
         if mapper.names.isEmpty {
             diagnostics.append(
                 .warning("the document has no operations to generate a client from; only its schemas become models", at: root.location))
@@ -99,7 +106,7 @@ enum OpenAPIFrontStage {
         var seen: Set<Diagnostic> = []
         let stages: [[Diagnostic]] = [
             references.diagnostics, schemas.diagnostics, mapper.diagnostics, diagnostics, rules.diagnostics,
-            selection.diagnostics,
+            selection.diagnostics, schemas.names.diagnostics,
         ]
         let all = stages.joined().filter { seen.insert($0).inserted }
         return Result(
@@ -157,6 +164,41 @@ enum OpenAPIFrontStage {
             let location = members.first?.endpoint.name.location ?? root.location
             return Repository(
                 name: Named(name: name, location: location), description: trimmed, endpoints: members.map(\.endpoint))
+        }
+    }
+
+    /// Gives each endpoint of a repository a method name of its own: the overlay's when it
+    /// gives one, else made from the operation's name (from its method and path when that
+    /// has no letter or digit), shortened when long, and numbered when an earlier method
+    /// (or its `…Stream` or `…Query`) took it, with a warning saying how to choose another.
+    private static func distinctMethods(_ endpoints: inout [EndpointSpec], names: inout OpenAPINames, diagnostics: inout [Diagnostic]) {
+        var taken: Set<String> = []
+        for index in endpoints.indices {
+            let endpoint = endpoints[index]
+            let operation = endpoint.name.name
+            let what = "operation \(quoted(operation))"
+            let advice = OpenAPINames.advice(operation: operation)
+            var base = OpenAPINames.shortened(SwiftNaming.memberName(operation))
+            var isArbitrary = false
+            if let rename = names.renamed(operation: operation) {
+                base = rename
+            } else if SwiftNaming.isNameless(operation) {
+                let path = endpoint.path.split(separator: "?").first.map(String.init) ?? endpoint.path
+                base = OpenAPINames.shortened(OpenAPIOperations.derivedName(endpoint.method.lowercased(), path))
+                isArbitrary = true
+            }
+            let hasForms = endpoint.cache != nil && endpoint.response != nil
+            let forms = { (name: String) in hasForms ? [name, name + "Stream", name + "Query"] : [name] }
+            let name = OpenAPINames.numbered(base) { forms($0).contains(where: taken.contains) }
+            taken.formUnion(forms(name))
+            if isArbitrary {
+                diagnostics.append(
+                    .warning("\(what) has no letter or digit to make a Swift name from, so its method is \(name); \(advice)", at: endpoint.name.location))
+            } else if name != base {
+                diagnostics.append(
+                    .warning("\(what) becomes the method \(base) like an earlier operation, so it is \(name); \(advice)", at: endpoint.name.location))
+            }
+            if name != SwiftNaming.memberName(operation) { endpoints[index].swiftName = name }
         }
     }
 

@@ -62,6 +62,13 @@ extension Translator {
             [.init(label: "method", value: .string(endpoint.method)), .init(label: "path", value: .string(endpoint.path))])
         var statements: [Statement] = []
         let cache = method.isCached ? endpoint.cache : nil
+        for item in endpoint.fixedQuery {
+            let arguments: [Expression.Argument] = [
+                .init(value: .string(item.name)), .init(value: .string(item.value)),
+                .init(label: "isKey", value: .literal(.boolean(cache != nil))),
+            ]
+            statements.append(.expression(.call(local.dot("addQuery"), arguments)))
+        }
         for argument in method.arguments {
             guard let parameter = argument.parameter else {
                 let isKey = Expression.literal(.boolean(cache?.bodyInKey ?? false))
