@@ -45,15 +45,11 @@ extension OpenAPIOperations {
             switch mapped {
             case .type(let type):
                 let location = node["schema"]?.value.location ?? nameLocation
-                if kind == .query, case .array = type.unwrapped, node["explode"]?.value.boolValue != false {
-                    warn(
-                        "\(label) is sent as one comma-separated item (\(wireName)=a,b); the document asks for one item per value (\(wireName)=a&\(wireName)=b), which cachegen does not send yet",
-                        at: nameLocation)
-                }
                 parameters.append(
                     Parameter(
                         name: Named(name: wireName, location: nameLocation), place: kind,
-                        type: required || type.isOptional ? type : .optional(type), typeLocation: location))
+                        type: required || type.isOptional ? type : .optional(type), typeLocation: location,
+                        style: Self.style(of: node, place: kind, type: type)))
             case .leftOut(let reason):
                 guard !required else {
                     leaveOut(what, "its required \(place) parameter \(quoted(wireName)) is \(reason)", at: nameLocation)
@@ -71,6 +67,33 @@ extension OpenAPIOperations {
             }
         }
         return distinctArguments(parameters, what: what, operation: name)
+    }
+
+    /// How the document asks a parameter to be written (`style`, `explode`), where that
+    /// differs from cachegen's own way: query arrays exploded (OpenAPI's default) or joined
+    /// by spaces or `|`; path values as `label` or `matrix`. Headers are always `simple`.
+    static func style(of node: JSONNode, place: ParameterPlace, type: TypeRef) -> ParameterStyle? {
+        let style = node["style"]?.value.stringValue
+        switch place {
+        case .query:
+            guard case .array = type.unwrapped else { return nil }
+            guard node["explode"]?.value.boolValue ?? (style == nil || style == "form") else {
+                switch style {
+                case "spaceDelimited": return .spaceDelimited
+                case "pipeDelimited": return .pipeDelimited
+                default: return nil
+                }
+            }
+            return .repeated
+        case .path:
+            switch style {
+            case "label": return .label
+            case "matrix": return .matrix
+            default: return nil
+            }
+        case .header:
+            return nil
+        }
     }
 
     /// The parameters, each a Swift argument of its own, as the validator requires, none

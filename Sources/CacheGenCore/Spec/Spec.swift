@@ -249,6 +249,23 @@ public struct Parameter: Sendable, Hashable {
     /// The Swift argument name when the OpenAPI front stage chose one (the wire name has no
     /// letter or digit, or another parameter's name took it); `nil` makes it from `name`.
     public var swiftName: String?
+    /// How an OpenAPI document asks the value to be written, where that differs from
+    /// cachegen's own way (query arrays comma-separated, path values as they are).
+    public var style: ParameterStyle?
+}
+
+/// How a parameter's value is written, as OpenAPI's `style` and `explode` say.
+public enum ParameterStyle: String, Sendable, Hashable {
+    /// A query array as one item per value (`form`, exploded).
+    case repeated
+    /// A query array joined by spaces (`spaceDelimited`).
+    case spaceDelimited
+    /// A query array joined by `|` (`pipeDelimited`).
+    case pipeDelimited
+    /// A path value as `.value` (`label`).
+    case label
+    /// A path value as `;name=value` (`matrix`).
+    case matrix
 }
 
 /// One endpoint of a repository.

@@ -79,9 +79,10 @@ extension Translator {
             let wire = Expression.Argument(value: .string(parameter.name.name))
             let value = Expression.Argument(value: parameterValue(argument.value, type: parameter.type))
             let isKey = Expression.Argument(label: "isKey", value: .literal(.boolean(cache?.contains(parameter) ?? false)))
+            let style = parameter.style.map { Expression.Argument(label: "style", value: .implicitMember(Self.runtimeStyle($0))) }
             switch parameter.place {
-            case .path: statements.append(.expression(.call(local.dot("setPathParameter"), [wire, value])))
-            case .query: statements.append(.expression(.call(local.dot("addQuery"), [wire, value, isKey])))
+            case .path: statements.append(.expression(.call(local.dot("setPathParameter"), [wire, value] + (style.map { [$0] } ?? []))))
+            case .query: statements.append(.expression(.call(local.dot("addQuery"), [wire, value] + (style.map { [$0] } ?? []) + [isKey])))
             case .header: statements.append(.expression(.call(local.dot("addHeader"), [wire, value, isKey])))
             }
         }
@@ -92,6 +93,17 @@ extension Translator {
             visibility: .none, isStatic: true, name: method.name,
             parameters: method.parameters(policy: .none, optionalDefaults: false), returnType: .named("EndpointRequest"),
             body: body)
+    }
+
+    /// The runtime's name for a style: `EndpointRequest.QueryArrayStyle` or `.PathStyle`.
+    static func runtimeStyle(_ style: ParameterStyle) -> String {
+        switch style {
+        case .repeated: "repeated"
+        case .spaceDelimited: "spaceDelimited"
+        case .pipeDelimited: "pipeDelimited"
+        case .label: "label"
+        case .matrix: "matrix"
+        }
     }
 
     /// Arrays of enums are sent as their raw values.

@@ -78,7 +78,8 @@ extension Translator {
                 return .expression(
                     .call(
                         Expression.identifier("$0").dot("setPathParameter"),
-                        [.init(value: .string(parameter.name.name)), .init(value: argument.value)]))
+                        [.init(value: .string(parameter.name.name)), .init(value: argument.value)]
+                            + (parameter.style.map { [.init(label: "style", value: .implicitMember(Self.runtimeStyle($0)))] } ?? [])))
             }
             let invalidation = Expression.identifier("Invalidation")
             guard !pathParameters.isEmpty, fills.count == pathParameters.count else {
