@@ -71,12 +71,13 @@ extension OpenAPIOperations {
 
     /// How the document asks a parameter to be written (`style`, `explode`), where that
     /// differs from cachegen's own way: query arrays exploded (OpenAPI's default) or joined
-    /// by spaces or `|`; path values as `label` or `matrix`. Headers are always `simple`.
+    /// by spaces or `|`; query objects as `deepObject`; path values as `label` or `matrix`.
+    /// Headers are always `simple`.
     static func style(of node: JSONNode, place: ParameterPlace, type: TypeRef) -> ParameterStyle? {
         let style = node["style"]?.value.stringValue
         switch place {
         case .query:
-            guard case .array = type.unwrapped else { return nil }
+            guard case .array = type.unwrapped else { return style == "deepObject" ? .deepObject : nil }
             guard node["explode"]?.value.boolValue ?? (style == nil || style == "form") else {
                 switch style {
                 case "spaceDelimited": return .spaceDelimited
@@ -147,7 +148,7 @@ extension OpenAPIOperations {
             for parameter in operation.endpoint.parameters {
                 var type = parameter.type.unwrapped
                 if parameter.place == .query, case .array(let element) = type { type = element.unwrapped }
-                if models.isTextValue(type) {
+                if models.isTextValue(type) || parameter.style == .deepObject && models.deepObjectProperties(type) != nil {
                     keep.append(parameter)
                     continue
                 }

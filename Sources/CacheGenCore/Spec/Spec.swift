@@ -266,6 +266,8 @@ public enum ParameterStyle: String, Sendable, Hashable {
     case label
     /// A path value as `;name=value` (`matrix`).
     case matrix
+    /// A query object as one item per property, `name[property]=value` (`deepObject`).
+    case deepObject
 }
 
 /// One endpoint of a repository.

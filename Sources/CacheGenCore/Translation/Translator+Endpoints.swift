@@ -79,7 +79,17 @@ extension Translator {
             let wire = Expression.Argument(value: .string(parameter.name.name))
             let value = Expression.Argument(value: parameterValue(argument.value, type: parameter.type))
             let isKey = Expression.Argument(label: "isKey", value: .literal(.boolean(cache?.contains(parameter) ?? false)))
-            let style = parameter.style.map { Expression.Argument(label: "style", value: .implicitMember(Self.runtimeStyle($0))) }
+            if parameter.style == .deepObject, let properties = models.deepObjectProperties(parameter.type) {
+                // `filter[name]=value`, one item per property; a `nil` object or property sends none.
+                let object = parameter.type.isOptional ? Expression.optionalChaining(argument.value) : argument.value
+                for property in properties {
+                    let member = object.dot(SwiftNaming.escaped(SwiftNaming.memberName(property.name.name)))
+                    let item = Expression.Argument(value: .string("\(parameter.name.name)[\(property.wireName)]"))
+                    statements.append(.expression(.call(local.dot("addQuery"), [item, .init(value: member), isKey])))
+                }
+                continue
+            }
+            let style = parameter.style.flatMap(Self.runtimeStyle).map { Expression.Argument(label: "style", value: .implicitMember($0)) }
             switch parameter.place {
             case .path: statements.append(.expression(.call(local.dot("setPathParameter"), [wire, value] + (style.map { [$0] } ?? []))))
             case .query: statements.append(.expression(.call(local.dot("addQuery"), [wire, value] + (style.map { [$0] } ?? []) + [isKey])))
@@ -96,8 +106,9 @@ extension Translator {
     }
 
     /// The runtime's name for a style: `EndpointRequest.QueryArrayStyle` or `.PathStyle`.
-    static func runtimeStyle(_ style: ParameterStyle) -> String {
+    static func runtimeStyle(_ style: ParameterStyle) -> String? {
         switch style {
+        case .deepObject: nil
         case .repeated: "repeated"
         case .spaceDelimited: "spaceDelimited"
         case .pipeDelimited: "pipeDelimited"

@@ -79,7 +79,7 @@ extension Translator {
                     .call(
                         Expression.identifier("$0").dot("setPathParameter"),
                         [.init(value: .string(parameter.name.name)), .init(value: argument.value)]
-                            + (parameter.style.map { [.init(label: "style", value: .implicitMember(Self.runtimeStyle($0)))] } ?? [])))
+                            + (parameter.style.flatMap(Self.runtimeStyle).map { [.init(label: "style", value: .implicitMember($0))] } ?? [])))
             }
             let invalidation = Expression.identifier("Invalidation")
             guard !pathParameters.isEmpty, fills.count == pathParameters.count else {

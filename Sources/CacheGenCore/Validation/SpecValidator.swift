@@ -229,6 +229,7 @@ struct SpecValidator {
         if case .array(let element) = type, parameter.place == .query {
             type = element
         }
+        if parameter.place == .query, parameter.style == .deepObject, models.deepObjectProperties(type) != nil { return }
         guard isParameterScalar(type) else {
             report(
                 "\(where_()) has type \(parameter.type), which cannot be sent as text; use a scalar, an enum model" + (parameter.place == .query ? " or an array of them" : ""),
