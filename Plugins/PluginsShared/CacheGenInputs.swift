@@ -34,10 +34,52 @@ struct CacheGenInputs: Sendable {
         ]
     }
 
-    /// The files the generator reads for `spec`: the spec, and for an overlay its document,
-    /// so editing either reruns the build command.
+    /// The files the generator reads for `spec`: the spec, and for an overlay its document
+    /// and the files the document's `$ref`s name (and theirs), so editing any of them reruns
+    /// the build command.
     static func inputFiles(for spec: URL) -> [URL] {
-        [spec] + (document(ofOverlay: spec).map { [$0] } ?? [])
+        guard let document = document(ofOverlay: spec) else { return [spec] }
+        return [spec] + referencedFiles(from: document)
+    }
+
+    /// `document` and every file its `$ref`s name, directly or through other files, that
+    /// exists in its folder or a folder under it (the generator reads no other), each once.
+    /// The text is scanned for `$ref` values, as YAML and JSON both write them, so no reader
+    /// is needed here; a URL, a local pointer (`#/…`) or a missing file is skipped.
+    static func referencedFiles(from document: URL) -> [URL] {
+        let folder = document.deletingLastPathComponent().standardizedFileURL.path
+        var found = [document.standardizedFileURL]
+        var seen: Set<String> = [found[0].path]
+        var next = 0
+        while next < found.count, found.count < 10_000 {
+            let file = found[next]
+            next += 1
+            guard let data = try? Data(contentsOf: file) else { continue }
+            for reference in references(in: String(decoding: data, as: UTF8.self)) {
+                let url = URL(fileURLWithPath: reference, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
+                guard url.path.hasPrefix(folder + "/"), FileManager.default.fileExists(atPath: url.path),
+                    seen.insert(url.path).inserted
+                else { continue }
+                found.append(url)
+            }
+        }
+        return found
+    }
+
+    /// The file parts of the `$ref` values in a YAML or JSON text (`a.yaml` of `a.yaml#/B`).
+    static func references(in text: String) -> [String] {
+        var result: [String] = []
+        var rest = text[...]
+        let stops: Set<Character> = ["\"", "'", ",", "}", "]", "#", " ", "\n", "\r", "\t"]
+        while let range = rest.range(of: "$ref") {
+            rest = rest[range.upperBound...]
+            var value = rest.drop { $0 == "\"" || $0 == "'" || $0 == " " || $0 == "\t" }
+            guard value.first == ":" else { continue }
+            value = value.dropFirst().drop { $0 == "\"" || $0 == "'" || $0 == " " || $0 == "\t" }
+            let file = String(value.prefix { !stops.contains($0) })
+            if !file.isEmpty, !file.contains("://") { result.append(file.removingPercentEncoding ?? file) }
+        }
+        return result
     }
 
     /// The document an overlay names (`"openapi": "api.yaml"`, relative to the overlay);

@@ -42,6 +42,40 @@ import Testing
             ])
     }
 
+    /// The files a document's `$ref`s name, and theirs, in YAML and JSON, once each; never a
+    /// URL, a missing file or one outside the document's folder.
+    @Test func inputsIncludeTheFilesReferencesName() throws {
+        let folder = try Self.folder([
+            "Api.cachegen.json": #"{ "openapi": "spec/api.yaml" }"#,
+            "spec/api.yaml": """
+                openapi: 3.0.3
+                paths:
+                  /a:
+                    get:
+                      $ref: "ops/a.yml"
+                  /b:
+                    $ref: 'paths/b.json#/item'
+                  /c:
+                    get: { $ref: "https://example.com/c.yaml" }
+                  /d:
+                    get: { $ref: "../outside.yaml" }
+                  /e:
+                    get: { $ref: missing.yaml }
+                """,
+            "spec/ops/a.yml": "parameters:\n  - $ref: \"../shared/params.yaml#/limit\"\n",
+            "spec/paths/b.json": ##"{ "item": { "get": { "$ref" : "../ops/a.yml" } }, "self": { "$ref": "#/item" } }"##,
+            "spec/shared/params.yaml": "limit: { $ref: '../shared/params.yaml#/x' }\n",
+            "outside.yaml": "x: 1\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = CacheGenInputs.inputFiles(for: folder.appending(path: "Api.cachegen.json"))
+        let spec = folder.appending(path: "spec").standardizedFileURL.path + "/"
+        #expect(inputs.first?.lastPathComponent == "Api.cachegen.json")
+        #expect(
+            inputs.dropFirst().map { $0.path.replacingOccurrences(of: spec, with: "") }
+                == ["api.yaml", "ops/a.yml", "paths/b.json", "shared/params.yaml"])
+    }
+
     @Test func aTargetWithoutSpecsGetsOneWarningSayingWhatToAdd() {
         let inputs = CacheGenInputs(files: [URL(fileURLWithPath: "/nowhere/Main.swift")])
         #expect(inputs.specs.isEmpty)

@@ -45,8 +45,8 @@ import Testing
         let transport = StubTransport(response: .json(#"[{"name": "Rex", "id": 7}]"#))
         let pets = LiveSwaggerPetstoreRepository(client: client(transport))
         _ = try await pets.findPets(tags: ["dog", "cat"], limit: 2)
-        // Comma-separated, not exploded as the document asks: a located warning says so.
-        #expect(transport.requests.first?.url.query == "tags=dog%2Ccat&limit=2")
+        // One item per value, as the document asks (form, exploded by default).
+        #expect(transport.requests.first?.url.query == "tags=dog&tags=cat&limit=2")
         // cacheFirst (the overlay's policy for findPets): a second call within 10 minutes needs no network.
         transport.goOffline()
         let second = try await pets.findPets(tags: ["dog", "cat"], limit: 2)

@@ -55,8 +55,9 @@ struct PetstoreExpandedIntegrationTests {
 
         #expect(try await pets.findPets(tags: ["dog", "cat"], limit: 2) == .fresh(value: [Self.rex, Self.tom]))
         #expect(try await pets.findPetById(id: 7) == .fresh(value: Self.rex))
-        // The wire form: the base URL's path, the path parameter, the query (comma-separated).
-        #expect(try await Self.log(server) == ["GET /v2/pets?tags=dog%2Ccat&limit=2", "GET /v2/pets/7"])
+        // The wire form: the base URL's path, the path parameter, the query (one item per
+        // value, as the document's form style with its default explode asks).
+        #expect(try await Self.log(server) == ["GET /v2/pets?tags=dog&tags=cat&limit=2", "GET /v2/pets/7"])
         let storedAt = clock.now
 
         // Past both TTLs (10 and 5 minutes), within maxStale (7 days): each call asks the network.

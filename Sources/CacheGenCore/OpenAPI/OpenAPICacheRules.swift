@@ -6,7 +6,7 @@ struct OpenAPICacheRules {
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
         /// The overlay's top level.
-        static let overlay = ["$schema", "openapi", "typePrefix", "defaults", "include", "exclude", "operations"]
+        static let overlay = ["$schema", "openapi", "typePrefix", "defaults", "include", "exclude", "operations", "names"]
         /// `x-cachegen` at the document's root.
         static let documentRoot = ["defaults"]
         /// `defaults` in either place.

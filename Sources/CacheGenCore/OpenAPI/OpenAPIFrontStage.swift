@@ -46,25 +46,53 @@ enum OpenAPIFrontStage {
         return spec(document: document, file: path, overlay: overlay, read: read)
     }
 
-    /// Maps a document; `overlay` adds cache rules.
+    /// What an overlay's `include`/`exclude` chose, found by mapping the whole document once.
+    struct Narrowing {
+        /// The chosen operations, as `OpenAPIOperations.Presence.key`s.
+        var keys: Set<String>
+        /// Every operation's name in the document.
+        var names: [String]
+        /// The names of the operations not chosen.
+        var unchosen: Set<String>
+        /// What reading and resolving the selection reported.
+        var selectionDiagnostics: [Diagnostic]
+    }
+
+    /// Maps a document; `overlay` adds cache rules. When the overlay's `include`/`exclude`
+    /// choose some operations, the document is mapped again with only those (and the schemas
+    /// they reach), so what is not chosen is neither checked nor warned about and never blocks.
     static func spec(document root: JSONNode, file: String, overlay: JSONNode? = nil, read: @escaping @Sendable (String) -> Data?)
         -> Result
     {
+        let whole = map(document: root, file: file, overlay: overlay, read: read, narrowing: nil)
+        guard let narrowing = whole.narrowing else { return whole.result }
+        var narrowed = map(document: root, file: file, overlay: overlay, read: read, narrowing: narrowing).result
+        narrowed.operationsPresent = whole.result.operationsPresent
+        return narrowed
+    }
+
+    /// One mapping of the document: the whole of it (`narrowing` nil), which also says what
+    /// a selection chose, or only the chosen operations.
+    private static func map(
+        document root: JSONNode, file: String, overlay: JSONNode?, read: @escaping @Sendable (String) -> Data?, narrowing: Narrowing?
+    ) -> (result: Result, narrowing: Narrowing?) {
         guard root.members != nil else {
-            return Result(spec: nil, diagnostics: [.error("an OpenAPI document must be an object; found \(root.kindName)", at: root.location)])
+            return (Result(spec: nil, diagnostics: [.error("an OpenAPI document must be an object; found \(root.kindName)", at: root.location)]), nil)
         }
-        if let version = versionProblem(root) { return Result(spec: nil, diagnostics: [version]) }
+        if let version = versionProblem(root) { return (Result(spec: nil, diagnostics: [version]), nil) }
         var rules = OpenAPICacheRules()
         rules.read(overlay: overlay, document: root)
         let references = OpenAPIReferences(root: root, file: file, read: read)
         var schemas = OpenAPISchemas(references: references, prefix: rules.typePrefix)
-        let components = root["components"]?.value["schemas"]?.value.members ?? []
+        if let overlay { schemas.names.read(overlay: overlay) }
+        // Narrowed, only the schemas the chosen operations reach are named, as they are reached.
+        let components = narrowing == nil ? root["components"]?.value["schemas"]?.value.members ?? [] : []
         for member in components { schemas.declareComponent(member, in: file) }
         for member in components { schemas.checkComponent(member, in: file) }
         var diagnostics: [Diagnostic] = []
         var mapper = OpenAPIOperations(schemas: schemas, file: file)
-        if let paths = root["paths"]?.value { mapper.map(paths: paths) }
-        if let webhooks = root["webhooks"] {
+        if let paths = root["paths"]?.value { mapper.map(paths: paths, only: narrowing?.keys) }
+        if narrowing == nil, let webhooks = root["webhooks"] {
             diagnostics.append(
                 .warning("\"webhooks\" are left out: they are requests the server makes, not calls the app makes", at: webhooks.keyLocation))
         }
@@ -75,19 +103,31 @@ enum OpenAPIFrontStage {
 
         var selection = OpenAPISelection()
         var chosen = Selection()
+        var selectionDiagnostics = narrowing?.selectionDiagnostics ?? []
         if let overlay {
             let documentName = OpenAPIReferences.baseName(file) + fileExtension(file)
-            rules.checkNames(mapper.names, generated: Set(operations.map(\.endpoint.name.name)), documentName: documentName)
-            selection.read(overlay: overlay)
-            var tags = root["tags"]?.value.elements?.compactMap { $0["name"]?.value.stringValue } ?? []
-            tags += mapper.tags.filter { !tags.contains($0) }
-            chosen = selection.resolve(operations, names: mapper.names, tags: tags, documentName: documentName)
+            let generated = Set(operations.map(\.endpoint.name.name)).union(narrowing?.unchosen ?? [])
+            rules.checkNames(narrowing?.names ?? mapper.names, generated: generated, documentName: documentName)
+            if narrowing == nil {
+                selection.read(overlay: overlay)
+                var tags = root["tags"]?.value.elements?.compactMap { $0["name"]?.value.stringValue } ?? []
+                tags += mapper.tags.filter { !tags.contains($0) }
+                chosen = selection.resolve(
+                    operations, names: mapper.names, tags: tags, paths: mapper.present.map(\.path), documentName: documentName)
+                selectionDiagnostics = selection.diagnostics
+            }
         }
         for index in operations.indices {
             rules.apply(to: &operations[index].endpoint, operation: operations[index].node)
         }
-        let repositories = group(
+        var repositories = group(
             operations, root: root, prefix: rules.typePrefix, taken: Set(models.map { SwiftNaming.typeName($0.name.name) }))
+        for index in repositories.indices {
+            distinctMethods(&repositories[index].endpoints, names: &schemas.names, diagnostics: &diagnostics)
+        }
+        if overlay != nil {
+            schemas.names.checkUnused(documentName: OpenAPIReferences.baseName(file) + fileExtension(file))
+        }
         if mapper.names.isEmpty {
             diagnostics.append(
                 .warning("the document has no operations to generate a client from; only its schemas become models", at: root.location))
@@ -99,12 +139,20 @@ enum OpenAPIFrontStage {
         var seen: Set<Diagnostic> = []
         let stages: [[Diagnostic]] = [
             references.diagnostics, schemas.diagnostics, mapper.diagnostics, diagnostics, rules.diagnostics,
-            selection.diagnostics,
+            selectionDiagnostics, schemas.names.diagnostics,
         ]
         let all = stages.joined().filter { seen.insert($0).inserted }
-        return Result(
+        let result = Result(
             spec: spec, diagnostics: all, operationsPresent: mapper.names.count,
             operationsGenerated: repositories.reduce(0) { $0 + $1.endpoints.count })
+        // Narrowing is worth a second pass when the selection is sound and chooses something;
+        // otherwise the validator reports a selection that leaves nothing.
+        guard narrowing == nil, !chosen.selectsEverything, !selection.diagnostics.contains(where: { $0.severity == .error }),
+            !spec.selected().repositories.isEmpty
+        else { return (result, nil) }
+        let keys = Set(mapper.present.filter { selection.selects($0) }.map(\.key))
+        let unchosen = Set(mapper.present.filter { !keys.contains($0.key) }.map(\.name))
+        return (result, Narrowing(keys: keys, names: mapper.names, unchosen: unchosen, selectionDiagnostics: selection.diagnostics))
     }
 
     /// A located error for Swagger 2.0 and for versions other than 3.x.
@@ -157,6 +205,41 @@ enum OpenAPIFrontStage {
             let location = members.first?.endpoint.name.location ?? root.location
             return Repository(
                 name: Named(name: name, location: location), description: trimmed, endpoints: members.map(\.endpoint))
+        }
+    }
+
+    /// Gives each endpoint of a repository a method name of its own: the overlay's when it
+    /// gives one, else made from the operation's name (from its method and path when that
+    /// has no letter or digit), shortened when long, and numbered when an earlier method
+    /// (or its `…Stream` or `…Query`) took it, with a warning saying how to choose another.
+    private static func distinctMethods(_ endpoints: inout [EndpointSpec], names: inout OpenAPINames, diagnostics: inout [Diagnostic]) {
+        var taken: Set<String> = []
+        for index in endpoints.indices {
+            let endpoint = endpoints[index]
+            let operation = endpoint.name.name
+            let what = "operation \(quoted(operation))"
+            let advice = OpenAPINames.advice(operation: operation)
+            var base = OpenAPINames.shortened(SwiftNaming.memberName(operation))
+            var isArbitrary = false
+            if let rename = names.renamed(operation: operation) {
+                base = rename
+            } else if SwiftNaming.isNameless(operation) {
+                let path = endpoint.path.split(separator: "?").first.map(String.init) ?? endpoint.path
+                base = OpenAPINames.shortened(OpenAPIOperations.derivedName(endpoint.method.lowercased(), path))
+                isArbitrary = true
+            }
+            let hasForms = endpoint.cache != nil && endpoint.response != nil
+            let forms = { (name: String) in hasForms ? [name, name + "Stream", name + "Query"] : [name] }
+            let name = OpenAPINames.numbered(base) { forms($0).contains(where: taken.contains) }
+            taken.formUnion(forms(name))
+            if isArbitrary {
+                diagnostics.append(
+                    .warning("\(what) has no letter or digit to make a Swift name from, so its method is \(name); \(advice)", at: endpoint.name.location))
+            } else if name != base {
+                diagnostics.append(
+                    .warning("\(what) becomes the method \(base) like an earlier operation, so it is \(name); \(advice)", at: endpoint.name.location))
+            }
+            if name != SwiftNaming.memberName(operation) { endpoints[index].swiftName = name }
         }
     }
 

@@ -7,11 +7,12 @@ extension OpenAPIOperations {
     /// The operation's parameters; `nil` when a required one cannot be sent, so the
     /// operation is left out.
     mutating func parameters(
-        of operation: JSONNode, shared: [JSONNode], path: JSONMember, what: String, name: String, file: String
+        of operation: JSONNode, shared: [(node: JSONNode, file: String)], path: JSONMember, what: String, name: String,
+        file: String
     ) -> [Parameter]? {
         var declared: [(node: JSONNode, file: String)] = []
-        for node in shared + (operation["parameters"]?.value.elements ?? []) {
-            guard let target = schemas.references.resolve(node, in: file) else { continue }
+        for (node, nodeFile) in shared + (operation["parameters"]?.value.elements ?? []).map({ (node: $0, file: file) }) {
+            guard let target = schemas.references.resolve(node, in: nodeFile) else { continue }
             let key = (target.node["name"]?.value.stringValue, target.node["in"]?.value.stringValue)
             declared.removeAll { $0.node["name"]?.value.stringValue == key.0 && $0.node["in"]?.value.stringValue == key.1 }
             declared.append((target.node, target.file))
@@ -44,15 +45,11 @@ extension OpenAPIOperations {
             switch mapped {
             case .type(let type):
                 let location = node["schema"]?.value.location ?? nameLocation
-                if kind == .query, case .array = type.unwrapped, node["explode"]?.value.boolValue != false {
-                    warn(
-                        "\(label) is sent as one comma-separated item (\(wireName)=a,b); the document asks for one item per value (\(wireName)=a&\(wireName)=b), which cachegen does not send yet",
-                        at: nameLocation)
-                }
                 parameters.append(
                     Parameter(
                         name: Named(name: wireName, location: nameLocation), place: kind,
-                        type: required || type.isOptional ? type : .optional(type), typeLocation: location))
+                        type: required || type.isOptional ? type : .optional(type), typeLocation: location,
+                        style: Self.style(of: node, place: kind, type: type)))
             case .leftOut(let reason):
                 guard !required else {
                     leaveOut(what, "its required \(place) parameter \(quoted(wireName)) is \(reason)", at: nameLocation)
@@ -69,39 +66,76 @@ extension OpenAPIOperations {
                         typeLocation: path.keyLocation))
             }
         }
-        return distinctArguments(parameters, what: what)
+        return distinctArguments(parameters, what: what, operation: name)
     }
 
-    /// The parameters, each a Swift argument of its own, as the validator requires: one with no
-    /// letter or digit, or whose argument name an earlier one took, is dropped with a warning
-    /// when it is optional and leaves the operation out (`nil`) when it is required. Required
-    /// parameters claim their names first, so an optional one never costs the operation.
-    private mutating func distinctArguments(_ parameters: [Parameter], what: String) -> [Parameter]? {
-        var taken: [String: Parameter] = [:]
-        var dropped: Set<Int> = []
+    /// How the document asks a parameter to be written (`style`, `explode`), where that
+    /// differs from cachegen's own way: query arrays exploded (OpenAPI's default) or joined
+    /// by spaces or `|`; query objects as `deepObject`; path values as `label` or `matrix`.
+    /// Headers are always `simple`.
+    static func style(of node: JSONNode, place: ParameterPlace, type: TypeRef) -> ParameterStyle? {
+        let style = node["style"]?.value.stringValue
+        switch place {
+        case .query:
+            guard case .array = type.unwrapped else { return style == "deepObject" ? .deepObject : nil }
+            guard node["explode"]?.value.boolValue ?? (style == nil || style == "form") else {
+                switch style {
+                case "spaceDelimited": return .spaceDelimited
+                case "pipeDelimited": return .pipeDelimited
+                default: return nil
+                }
+            }
+            return .repeated
+        case .path:
+            switch style {
+            case "label": return .label
+            case "matrix": return .matrix
+            default: return nil
+            }
+        case .header:
+            return nil
+        }
+    }
+
+    /// The parameters, each a Swift argument of its own, as the validator requires, none
+    /// dropped: the overlay's name when it gives one; a name ending in `<`, `>`, `<=` or `>=`
+    /// whose plain name another parameter has becomes `…Before`, `…After`, `…OnOrBefore` or
+    /// `…OnOrAfter`; a name with no letter or digit is spelled out, and a name still taken
+    /// gets a number, each with a warning saying how to choose another. Required parameters
+    /// claim their names first.
+    private mutating func distinctArguments(_ parameters: [Parameter], what: String, operation: String) -> [Parameter] {
+        var result = parameters
+        let plain = parameters.map { OpenAPINames.shortened(SwiftNaming.argumentName($0.name.name)) }
+        var taken: Set<String> = []
         let requiredFirst = parameters.indices.filter { !parameters[$0].type.isOptional }
             + parameters.indices.filter { parameters[$0].type.isOptional }
         for index in requiredFirst {
             let parameter = parameters[index]
-            let argument = SwiftNaming.argumentName(parameter.name.name)
-            let problem: String
-            if SwiftNaming.isNameless(parameter.name.name) {
-                problem = "has no letter or digit to name a Swift argument"
-            } else if let first = taken[argument] {
-                problem = "becomes the argument \(argument), like \(first.place.rawValue) parameter \(quoted(first.name.name))"
-            } else {
-                taken[argument] = parameter
-                continue
+            let wire = parameter.name.name
+            var base = plain[index]
+            var isArbitrary = false
+            if let rename = schemas.names.renamed(parameter: wire, of: operation) {
+                base = rename
+            } else if SwiftNaming.isNameless(wire) {
+                base = OpenAPINames.spelled(wire)
+                isArbitrary = true
+            } else if let comparison = OpenAPINames.comparison(wire),
+                plain.indices.contains(where: { $0 != index && plain[$0] == base })
+            {
+                base = OpenAPINames.shortened(SwiftNaming.argumentName(comparison.stem) + comparison.word)
             }
-            let label = "\(parameter.place.rawValue) parameter \(quoted(parameter.name.name))"
-            guard parameter.type.isOptional else {
-                leaveOut(what, "its required \(label) \(problem)", at: parameter.name.location)
-                return nil
+            let name = OpenAPINames.numbered(base) { taken.contains($0) }
+            taken.insert(name)
+            let label = "\(parameter.place.rawValue) parameter \(quoted(wire)) of \(what)"
+            let advice = OpenAPINames.advice(parameter: wire, of: operation)
+            if isArbitrary {
+                warn("\(label) has no letter or digit to make a Swift name from, so it is the argument \(name); \(advice)", at: parameter.name.location)
+            } else if name != base {
+                warn("\(label) becomes the argument \(base) like another parameter, so it is \(name); \(advice)", at: parameter.name.location)
             }
-            warn("\(label) of \(what) is left out: it \(problem)", at: parameter.name.location)
-            dropped.insert(index)
+            if name != SwiftNaming.argumentName(wire) { result[index].swiftName = name }
         }
-        return parameters.indices.filter { !dropped.contains($0) }.map { parameters[$0] }
+        return result
     }
 
     /// Parameters whose type cannot be sent as text (objects, nested arrays): an optional
@@ -114,7 +148,7 @@ extension OpenAPIOperations {
             for parameter in operation.endpoint.parameters {
                 var type = parameter.type.unwrapped
                 if parameter.place == .query, case .array(let element) = type { type = element.unwrapped }
-                if models.isTextValue(type) {
+                if models.isTextValue(type) || parameter.style == .deepObject && models.deepObjectProperties(type) != nil {
                     keep.append(parameter)
                     continue
                 }

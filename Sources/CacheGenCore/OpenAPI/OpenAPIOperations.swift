@@ -21,6 +21,18 @@ struct OpenAPIOperations {
         var tag: String? { tags.first }
     }
 
+    /// An operation as `include` and `exclude` see it, before it is mapped.
+    struct Presence {
+        /// `get /pets/{id}`: the method and the path as the document writes it.
+        var key: String
+        /// Its name.
+        var name: String
+        /// Its tags.
+        var tags: [String]
+        /// Its path without a fixed query or a fragment.
+        var path: String
+    }
+
     /// The HTTP methods a path item may hold, in OpenAPI's order.
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
@@ -32,6 +44,8 @@ struct OpenAPIOperations {
     private(set) var operations: [Operation] = []
     /// The names of every operation present, mapped or left out, for rules that name them.
     private(set) var names: [String] = []
+    /// Every operation present, mapped or left out, as a selection sees it.
+    private(set) var present: [Presence] = []
     /// Every tag operations carry, mapped or left out, each once, in document order.
     private(set) var tags: [String] = []
     /// Warnings about what was left out.
@@ -45,23 +59,55 @@ struct OpenAPIOperations {
         self.file = file
     }
 
-    /// Maps every operation of every path item.
-    mutating func map(paths: JSONNode) {
+    /// Maps every operation of every path item, or only those whose `Presence.key` is in `only`.
+    mutating func map(paths: JSONNode, only: Set<String>? = nil) {
         for pathMember in paths.members ?? [] {
             guard let item = schemas.references.resolve(pathMember.value, in: file) else { continue }
-            let shared = item.node["parameters"]?.value.elements ?? []
-            for member in item.node.members ?? [] where Self.methods.contains(member.key) {
-                let name = member.value["operationId"]?.value.stringValue ?? Self.derivedName(member.key, pathMember.key)
+            let shared = (item.node["parameters"]?.value.elements ?? []).map { (node: $0, file: item.file) }
+            for written in item.node.members ?? [] where Self.methods.contains(written.key) {
+                let key = written.key + " " + pathMember.key
+                if let only, !only.contains(key) { continue }
+                // An operation may itself be a `$ref` (to another file, as DigitalOcean's are):
+                // what it points to is read there, its own `$ref`s relative to that file.
+                guard let target = schemas.references.resolve(written.value, in: item.file) else {
+                    let name = Self.derivedName(written.key, pathMember.key)
+                    names.append(name)
+                    present.append(Presence(key: key, name: name, tags: [], path: Self.pathParts(pathMember.key).path))
+                    continue
+                }
+                let member = JSONMember(key: written.key, keyLocation: written.keyLocation, value: target.node)
+                // A fixed query (`/responses?beta=true`) is sent with every call; a fragment
+                // (`/folders/{id}#get_shared_link`) never is, but names an operation without an id.
+                let parts = Self.pathParts(pathMember.key)
+                let name = member.value["operationId"]?.value.stringValue
+                    ?? Self.derivedName(member.key, parts.path) + (parts.fragment.map(SwiftNaming.typeName) ?? "")
                 names.append(name)
                 let tags = member.value["tags"]?.value.elements?.compactMap(\.stringValue) ?? []
+                present.append(Presence(key: key, name: name, tags: tags, path: parts.path))
                 for tag in tags where !self.tags.contains(tag) { self.tags.append(tag) }
-                if let endpoint = endpoint(
-                    name: name, method: member, path: pathMember, shared: shared, file: item.file)
-                {
+                let path = JSONMember(key: parts.path, keyLocation: pathMember.keyLocation, value: pathMember.value)
+                if var endpoint = endpoint(name: name, method: member, path: path, shared: shared, file: target.file) {
+                    endpoint.fixedQuery = parts.query
                     operations.append(Operation(endpoint: endpoint, node: member.value, tags: tags))
                 }
             }
         }
+    }
+
+    /// A path key without its fragment (`#…`) and its fixed query (`?beta=true`), the
+    /// query's items, percent-decoded, and the fragment.
+    static func pathParts(_ key: String) -> (path: String, query: [FixedQueryItem], fragment: String?) {
+        let halves = key.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let withoutFragment = halves[0]
+        let fragment = halves.count > 1 && !SwiftNaming.isNameless(halves[1]) ? halves[1] : nil
+        guard let mark = withoutFragment.firstIndex(of: "?") else { return (withoutFragment, [], fragment) }
+        let items = withoutFragment[withoutFragment.index(after: mark)...].split(separator: "&").map { item in
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { text in
+                String(text).removingPercentEncoding ?? String(text)
+            }
+            return FixedQueryItem(name: pair[0], value: pair.count > 1 ? pair[1] : "")
+        }
+        return (String(withoutFragment[..<mark]), items, fragment)
     }
 
     /// `get /pets/{id}` → `getPetsById`, for operations without an `operationId`.
@@ -78,7 +124,9 @@ struct OpenAPIOperations {
     }
 
     /// One operation as an endpoint; `nil` when it is left out.
-    private mutating func endpoint(name: String, method: JSONMember, path: JSONMember, shared: [JSONNode], file: String)
+    private mutating func endpoint(
+        name: String, method: JSONMember, path: JSONMember, shared: [(node: JSONNode, file: String)], file: String
+    )
         -> EndpointSpec?
     {
         let operation = method.value

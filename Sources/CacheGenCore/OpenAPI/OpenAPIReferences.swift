@@ -27,6 +27,8 @@ final class OpenAPIReferences {
 
     /// Files read so far, by path.
     private var documents: [String: JSONNode]
+    /// The folders of the document's path, which every file a `$ref` names must be under.
+    private let folder: [Substring]
     /// Files that could not be read, so each is reported once.
     private var unreadable: Set<String> = []
     /// Reads a file by path.
@@ -43,6 +45,7 @@ final class OpenAPIReferences {
     ///   - read: reads another file's bytes, `nil` when it cannot.
     init(root: JSONNode, file: String, read: @escaping @Sendable (String) -> Data?) {
         documents = [file: root]
+        folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { $0 != "." }
         self.read = read
     }
 
@@ -91,6 +94,12 @@ final class OpenAPIReferences {
             return nil
         }
         let targetFile = filePart.isEmpty ? file : Self.path(filePart, nextTo: file)
+        guard filePart.isEmpty || isInsideFolder(targetFile) else {
+            report(
+                "$ref \(quoted(text)) names a file outside the document's folder; cachegen reads only files in that folder and the folders under it",
+                at: location)
+            return nil
+        }
         guard let root = document(targetFile, named: filePart, at: location) else { return nil }
         var node = root
         var name = Self.baseName(filePart)
@@ -115,6 +124,14 @@ final class OpenAPIReferences {
         }
         let key = targetFile + "#" + segments.map { "/" + OpenAPISchemas.escaped($0) }.joined()
         return (node, targetFile, key, name)
+    }
+
+    /// Whether `path` is in the document's folder or a folder under it, so a `$ref` never
+    /// makes cachegen read a file elsewhere on the machine.
+    private func isInsideFolder(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).filter { $0 != "." }
+        guard !parts.contains(".."), parts.count > folder.count, !folder.isEmpty || !path.hasPrefix("/") else { return false }
+        return Array(parts.prefix(folder.count)) == folder
     }
 
     /// The parsed file, read on first use.
@@ -154,7 +171,7 @@ final class OpenAPIReferences {
         var parts = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
         for part in relative.split(separator: "/").map(String.init) {
             if part == "." { continue }
-            if part == "..", let last = parts.last, !last.isEmpty, last != ".." {
+            if part == "..", let last = parts.last, !last.isEmpty, last != "..", last != "." {
                 parts.removeLast()
             } else {
                 parts.append(part)

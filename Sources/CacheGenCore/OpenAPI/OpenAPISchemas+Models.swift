@@ -188,7 +188,37 @@ extension OpenAPISchemas {
                         wireName: member.key))
             }
         }
-        return properties
+        return swiftNamed(properties, model: model)
+    }
+
+    /// The properties, each with a Swift name of its own: one the overlay gives, else made
+    /// from its wire name; a name with no letter or digit is spelled out and a name another
+    /// property took gets a number, each with a warning saying how to choose another.
+    private mutating func swiftNamed(_ properties: [Property], model: String) -> [Property] {
+        var result = properties
+        var taken: Set<String> = []
+        for index in result.indices {
+            let wire = result[index].wireName
+            if let rename = names.renamed(property: wire, of: model) {
+                result[index].name.name = OpenAPINames.numbered(rename) { taken.contains($0) }
+                taken.insert(result[index].name.name)
+                continue
+            }
+            let base = OpenAPINames.memberName(wire)
+            let name = OpenAPINames.numbered(base) { taken.contains($0) }
+            taken.insert(name)
+            let what = "property \(quoted(wire)) of \(quoted(model))"
+            let advice = OpenAPINames.advice(property: wire, of: model)
+            if SwiftNaming.isNameless(wire) {
+                diagnostics.append(
+                    .warning("\(what) has no letter or digit to make a Swift name from, so it is named \(name); \(advice)", at: result[index].name.location))
+            } else if name != base {
+                diagnostics.append(
+                    .warning("\(what) becomes \(base) in Swift like an earlier property, so it is named \(name); \(advice)", at: result[index].name.location))
+            }
+            if name != SwiftNaming.memberName(wire) { result[index].name.name = name }
+        }
+        return result
     }
 
     /// `oneOf` or `anyOf`, whichever the schema uses.

@@ -26,6 +26,8 @@ struct OpenAPISchemas {
     let references: OpenAPIReferences
     /// Warnings about what was left out, each at the schema that caused it.
     var diagnostics: [Diagnostic] = []
+    /// The overlay's renames; property names are chosen here, and the operations' too.
+    var names = OpenAPINames()
     /// Models in the order they were named; `nil` until built.
     private var slots: [Model?] = []
     /// Model schemas named but not built yet.

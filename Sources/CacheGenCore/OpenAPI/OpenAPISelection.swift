@@ -29,17 +29,29 @@ struct OpenAPISelection {
         exclude = overlay["exclude"].flatMap { values.parseFilter($0.value, key: "exclude", groups: ("tags", "tag names")) }
     }
 
+    /// Whether an operation is chosen, by its tags, name and path, whether or not it was
+    /// mapped: what the document is mapped again with.
+    func selects(_ operation: OpenAPIOperations.Presence) -> Bool {
+        func matches(_ filter: Selection.Filter) -> Bool {
+            filter.repositories.contains { operation.tags.contains($0.name) }
+                || filter.operations.contains { $0.name == operation.name }
+                || filter.paths.contains { Selection.path(operation.path, startsWith: $0.name) }
+        }
+        return (include.map(matches) ?? true) && !(exclude.map(matches) ?? false)
+    }
+
     /// The selection in the spec's terms.
     ///
     /// - Parameters:
     ///   - operations: the operations mapped, with their tags.
     ///   - names: every operation of the document, mapped or left out.
     ///   - tags: every tag of the document, declared at its root or carried by an operation.
+    ///   - paths: every operation's path, mapped or left out.
     ///   - documentName: the document's file name, for messages.
     mutating func resolve(
-        _ operations: [OpenAPIOperations.Operation], names: [String], tags: [String], documentName: String
+        _ operations: [OpenAPIOperations.Operation], names: [String], tags: [String], paths: [String], documentName: String
     ) -> Selection {
-        let context = Context(operations: operations, names: names, tags: tags, documentName: documentName)
+        let context = Context(operations: operations, names: names, tags: tags, paths: paths, documentName: documentName)
         return Selection(
             include: include.map { resolve($0, context) }, exclude: exclude.map { resolve($0, context) })
     }
@@ -52,6 +64,8 @@ struct OpenAPISelection {
         var names: [String]
         /// Every tag, declared or used, in document order.
         var tags: [String]
+        /// Every operation's path, mapped or left out.
+        var paths: [String]
         /// The document's file name.
         var documentName: String
     }
@@ -91,7 +105,7 @@ struct OpenAPISelection {
                     at: name.location, in: &result)
             }
         }
-        let paths = context.operations.map(\.endpoint.path)
+        let paths = context.paths
         for prefix in filter.paths {
             // A prefix without `/` is reported by the validator, as for a spec.
             guard prefix.name.hasPrefix("/"), !paths.contains(where: { Selection.path($0, startsWith: prefix.name) }) else {

@@ -23,6 +23,15 @@ struct ModelIndex: Sendable {
 
     /// Whether a value of `type` can be sent as text in a path segment, query item or
     /// header: a scalar or an enum, not an object or a collection.
+    /// The properties of an object model whose every property is a text value, which a
+    /// `deepObject` query parameter sends as `name[property]=value`; `nil` for any other type.
+    func deepObjectProperties(_ type: TypeRef) -> [Property]? {
+        guard case .model(let name) = type.unwrapped, case .object(let properties)? = models[name]?.kind,
+            !properties.isEmpty, properties.allSatisfy({ isTextValue($0.type.unwrapped) })
+        else { return nil }
+        return properties
+    }
+
     func isTextValue(_ type: TypeRef) -> Bool {
         switch type {
         case .scalar(let scalar): scalar != .json

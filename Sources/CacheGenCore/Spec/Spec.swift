@@ -262,6 +262,28 @@ public struct Parameter: Sendable, Hashable {
     public var type: TypeRef
     /// Where the type is written.
     public var typeLocation: SourceLocation
+    /// The Swift argument name when the OpenAPI front stage chose one (the wire name has no
+    /// letter or digit, or another parameter's name took it); `nil` makes it from `name`.
+    public var swiftName: String?
+    /// How an OpenAPI document asks the value to be written, where that differs from
+    /// cachegen's own way (query arrays comma-separated, path values as they are).
+    public var style: ParameterStyle?
+}
+
+/// How a parameter's value is written, as OpenAPI's `style` and `explode` say.
+public enum ParameterStyle: String, Sendable, Hashable {
+    /// A query array as one item per value (`form`, exploded).
+    case repeated
+    /// A query array joined by spaces (`spaceDelimited`).
+    case spaceDelimited
+    /// A query array joined by `|` (`pipeDelimited`).
+    case pipeDelimited
+    /// A path value as `.value` (`label`).
+    case label
+    /// A path value as `;name=value` (`matrix`).
+    case matrix
+    /// A query object as one item per property, `name[property]=value` (`deepObject`).
+    case deepObject
 }
 
 /// One endpoint of a repository.
@@ -297,6 +319,19 @@ public struct EndpointSpec: Sendable, Hashable {
     public var retry: SpecRetry?
     /// How the next page is found, for endpoints that return lists in pages.
     public var paging: SpecPaging?
+    /// The Swift method name when the OpenAPI front stage chose one (the overlay renames it,
+    /// or the name is too long or taken); `nil` makes it from `name`.
+    public var swiftName: String?
+    /// Query items sent with every call, as an OpenAPI path writes them (`/responses?beta=true`).
+    public var fixedQuery: [FixedQueryItem] = []
+}
+
+/// A query item a path sends with every call, name and value decoded.
+public struct FixedQueryItem: Sendable, Hashable {
+    /// The item's name.
+    public var name: String
+    /// The item's value; empty for `?flag`.
+    public var value: String
 }
 
 /// An endpoint's cache rule after defaults are applied.

@@ -62,6 +62,13 @@ extension Translator {
             [.init(label: "method", value: .string(endpoint.method)), .init(label: "path", value: .string(endpoint.path))])
         var statements: [Statement] = []
         let cache = method.isCached ? endpoint.cache : nil
+        for item in endpoint.fixedQuery {
+            let arguments: [Expression.Argument] = [
+                .init(value: .string(item.name)), .init(value: .string(item.value)),
+                .init(label: "isKey", value: .literal(.boolean(cache != nil))),
+            ]
+            statements.append(.expression(.call(local.dot("addQuery"), arguments)))
+        }
         for argument in method.arguments {
             guard let parameter = argument.parameter else {
                 let isKey = Expression.literal(.boolean(cache?.bodyInKey ?? false))
@@ -72,9 +79,20 @@ extension Translator {
             let wire = Expression.Argument(value: .string(parameter.name.name))
             let value = Expression.Argument(value: parameterValue(argument.value, type: parameter.type))
             let isKey = Expression.Argument(label: "isKey", value: .literal(.boolean(cache?.contains(parameter) ?? false)))
+            if parameter.style == .deepObject, let properties = models.deepObjectProperties(parameter.type) {
+                // `filter[name]=value`, one item per property; a `nil` object or property sends none.
+                let object = parameter.type.isOptional ? Expression.optionalChaining(argument.value) : argument.value
+                for property in properties {
+                    let member = object.dot(SwiftNaming.escaped(SwiftNaming.memberName(property.name.name)))
+                    let item = Expression.Argument(value: .string("\(parameter.name.name)[\(property.wireName)]"))
+                    statements.append(.expression(.call(local.dot("addQuery"), [item, .init(value: member), isKey])))
+                }
+                continue
+            }
+            let style = parameter.style.flatMap(Self.runtimeStyle).map { Expression.Argument(label: "style", value: .implicitMember($0)) }
             switch parameter.place {
-            case .path: statements.append(.expression(.call(local.dot("setPathParameter"), [wire, value])))
-            case .query: statements.append(.expression(.call(local.dot("addQuery"), [wire, value, isKey])))
+            case .path: statements.append(.expression(.call(local.dot("setPathParameter"), [wire, value] + (style.map { [$0] } ?? []))))
+            case .query: statements.append(.expression(.call(local.dot("addQuery"), [wire, value] + (style.map { [$0] } ?? []) + [isKey])))
             case .header: statements.append(.expression(.call(local.dot("addHeader"), [wire, value, isKey])))
             }
         }
@@ -85,6 +103,18 @@ extension Translator {
             visibility: .none, isStatic: true, name: method.name,
             parameters: method.parameters(policy: .none, optionalDefaults: false), returnType: .named("EndpointRequest"),
             body: body)
+    }
+
+    /// The runtime's name for a style: `EndpointRequest.QueryArrayStyle` or `.PathStyle`.
+    static func runtimeStyle(_ style: ParameterStyle) -> String? {
+        switch style {
+        case .deepObject: nil
+        case .repeated: "repeated"
+        case .spaceDelimited: "spaceDelimited"
+        case .pipeDelimited: "pipeDelimited"
+        case .label: "label"
+        case .matrix: "matrix"
+        }
     }
 
     /// Arrays of enums are sent as their raw values.

@@ -68,7 +68,7 @@ extension Translator {
     private func invalidations(of method: Method, in repository: Repository) -> [Expression] {
         method.endpoint.invalidates.compactMap { target in
             guard let endpoint = repository.endpoints.first(where: { $0.name.name == target.name }) else { return nil }
-            let constant = Expression.identifier("Endpoints").dot(SwiftNaming.escaped(SwiftNaming.memberName(endpoint.name.name)))
+            let constant = Expression.identifier("Endpoints").dot(SwiftNaming.escaped(endpoint.swiftName ?? SwiftNaming.memberName(endpoint.name.name)))
             let pathParameters = endpoint.parameters.filter { $0.place == .path }
             let fills = pathParameters.compactMap { parameter -> Statement? in
                 guard let argument = method.arguments.first(where: { $0.parameter?.name.name == parameter.name.name }),
@@ -78,7 +78,8 @@ extension Translator {
                 return .expression(
                     .call(
                         Expression.identifier("$0").dot("setPathParameter"),
-                        [.init(value: .string(parameter.name.name)), .init(value: argument.value)]))
+                        [.init(value: .string(parameter.name.name)), .init(value: argument.value)]
+                            + (parameter.style.flatMap(Self.runtimeStyle).map { [.init(label: "style", value: .implicitMember($0))] } ?? [])))
             }
             let invalidation = Expression.identifier("Invalidation")
             guard !pathParameters.isEmpty, fills.count == pathParameters.count else {

@@ -16,7 +16,7 @@ extension Translator {
         ) {
             self.endpoint = endpoint
             self.repository = repository
-            baseName = SwiftNaming.memberName(endpoint.name.name)
+            baseName = endpoint.swiftName ?? SwiftNaming.memberName(endpoint.name.name)
             self.arguments = arguments
             self.responseType = responseType
             self.isCached = isCached
@@ -100,7 +100,7 @@ extension Translator {
     func method(_ endpoint: EndpointSpec, in repository: Repository) -> Method {
         var arguments = endpoint.parameters.map { parameter in
             Method.Argument(
-                name: SwiftNaming.argumentName(parameter.name.name), type: swiftType(parameter.type),
+                name: parameter.swiftName ?? SwiftNaming.argumentName(parameter.name.name), type: swiftType(parameter.type),
                 isOptional: parameter.type.isOptional, parameter: parameter)
         }
         if let body = endpoint.body {

@@ -175,11 +175,11 @@ struct SpecValidator {
         }
         var methods: [String: Named] = [:]
         for endpoint in repository.endpoints {
-            if SwiftNaming.isNameless(endpoint.name.name) {
+            if endpoint.swiftName == nil, SwiftNaming.isNameless(endpoint.name.name) {
                 report(Self.nameless(endpoint.name.name, "method"), at: endpoint.name.location)
                 continue
             }
-            var names = [SwiftNaming.memberName(endpoint.name.name)]
+            var names = [endpoint.swiftName ?? SwiftNaming.memberName(endpoint.name.name)]
             if endpoint.cache != nil, endpoint.response != nil { names += [names[0] + "Stream", names[0] + "Query"] }
             if let name = names.first(where: { methods[$0] != nil }), let first = methods[name] {
                 report(
@@ -218,8 +218,8 @@ struct SpecValidator {
         for parameter in endpoint.parameters {
             checkTypeReference(parameter.type, at: parameter.typeLocation)
             checkParameterType(parameter)
-            let swiftName = SwiftNaming.argumentName(parameter.name.name)
-            if SwiftNaming.isNameless(parameter.name.name) {
+            let swiftName = parameter.swiftName ?? SwiftNaming.argumentName(parameter.name.name)
+            if parameter.swiftName == nil, SwiftNaming.isNameless(parameter.name.name) {
                 report(Self.nameless(parameter.name.name, "argument"), at: parameter.name.location)
             } else if let first = swiftNames[swiftName] {
                 report(
@@ -245,6 +245,7 @@ struct SpecValidator {
         if case .array(let element) = type, parameter.place == .query {
             type = element
         }
+        if parameter.place == .query, parameter.style == .deepObject, models.deepObjectProperties(type) != nil { return }
         guard isParameterScalar(type) else {
             report(
                 "\(where_()) has type \(parameter.type), which cannot be sent as text; use a scalar, an enum model" + (parameter.place == .query ? " or an array of them" : ""),

@@ -35,6 +35,8 @@ extension YAMLParser {
             return try startNode(block: true, indentless: false)
         case .blockMapping:
             if top.expectingValue {
+                // An explicit key (`? key`) may have no `:`; its value is then empty.
+                if kind == .key || kind == .blockEnd { return try finish(empty(at: mark)) }
                 guard kind == .value else {
                     throw failure("expected ':' after the key \(quoted(top.key))", at: mark)
                 }
@@ -46,6 +48,9 @@ extension YAMLParser {
             switch kind {
             case .key:
                 try scanner.skip()
+                // `?` with nothing after it: an empty key, which `deliver` reports.
+                let next = try scanner.peekKind()
+                if next == .value || next == .key || next == .blockEnd { return try finish(empty(at: mark)) }
                 return try startNode(block: true, indentless: false)
             case .blockEnd:
                 try scanner.skip()

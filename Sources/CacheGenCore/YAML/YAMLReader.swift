@@ -8,10 +8,11 @@ import Foundation
 /// stages after it work on JSON and YAML documents alike and point into either.
 ///
 /// The reader covers what API descriptions use: block and flow collections; plain,
-/// quoted and block scalars; comments; anchors, aliases and merge keys (`<<`); one
-/// document with optional `---`, `...` and `%YAML`. Plain scalars resolve by YAML 1.2's
-/// core schema (`0x1F` is 31, `yes` is text). Anything outside that subset (other tags,
-/// explicit `? ` keys, several documents, null or collection keys, `.inf` and `.nan`,
+/// quoted and block scalars; comments; anchors, aliases and merge keys (`<<`); explicit
+/// keys (`? key` then `: value`, block and flow); one document with optional `---`, `...`
+/// and `%YAML`. Plain scalars resolve by YAML 1.2's core schema (`0x1F` is 31, `yes` is
+/// text). Anything outside that subset (other tags, several documents, null or
+/// collection keys, `.inf` and `.nan`,
 /// which JSON cannot hold) is a located error, never a different value. Duplicate keys
 /// are errors, as in the JSON reader.
 public enum YAMLReader {

@@ -59,6 +59,7 @@ extension YAMLScanner {
         try removeSimpleKey()
         flowLevel -= 1
         simpleKeys.removeLast()
+        while let level = explicitKeyLevels.last, level > flowLevel { explicitKeyLevels.removeLast() }
         allowSimpleKey = false
         tokens.append(YAMLToken(kind: kind, mark: mark))
         position += 1
@@ -94,6 +95,21 @@ extension YAMLScanner {
         position += 1
     }
 
+    /// `? `: an explicit key, whose `:` may follow on a later line (`? key` / `: value`).
+    mutating func fetchExplicitKey() throws(Diagnostic) {
+        if flowLevel == 0 {
+            guard allowSimpleKey else {
+                throw failure("an explicit key ('? ') is not allowed here; start it on a new line", at: position)
+            }
+            if addIndent(position - lineStart) { tokens.append(YAMLToken(kind: .blockMappingStart, mark: mark)) }
+        }
+        try removeSimpleKey()
+        allowSimpleKey = flowLevel == 0
+        explicitKeyLevels.append(flowLevel)
+        tokens.append(YAMLToken(kind: .key, mark: mark))
+        position += 1
+    }
+
     mutating func fetchValue() throws(Diagnostic) {
         if let key = simpleKeys[flowLevel] {
             simpleKeys[flowLevel] = nil
@@ -106,6 +122,16 @@ extension YAMLScanner {
                 tokens[index].implied |= YAMLToken.impliesMappingStart
             }
             allowSimpleKey = false
+        } else if explicitKeyLevels.last == flowLevel {
+            // The `:` of an explicit key (`? key` then `: value`), as libyaml reads it.
+            explicitKeyLevels.removeLast()
+            if flowLevel == 0 {
+                guard allowSimpleKey else {
+                    throw failure("':' is not allowed here; start the value of an explicit key on a new line", at: position)
+                }
+                if addIndent(position - lineStart) { tokens.append(YAMLToken(kind: .blockMappingStart, mark: mark)) }
+            }
+            allowSimpleKey = flowLevel == 0
         } else if flowLevel == 0 && !allowSimpleKey {
             throw failure("':' is not allowed here; quote the value if it contains ': '", at: position)
         } else {

@@ -42,6 +42,8 @@ struct YAMLScanner {
     /// the earliest of their offsets: while both still hold, no key can have gone stale.
     var simpleKeysLine = -1
     var simpleKeysEarliest = 0
+    /// The flow levels at which an explicit key (`? `) waits for its `:`, innermost last.
+    var explicitKeyLevels: [Int] = []
     /// Whether the last token was a quoted scalar or closed a flow collection, after which
     /// `:` is a value indicator even without a space (`{"a":b}`).
     var adjacentValueAllowed = false
@@ -203,8 +205,7 @@ struct YAMLScanner {
             try fetchBlockEntry()
         case YAMLByte.question
         where YAMLByte.isBlankOrEnd(next) || (flowLevel > 0 && YAMLByte.isFlowIndicator(next)):
-            throw failure(
-                "explicit keys ('? ') are not supported; write the key as 'key: value' on one line", at: position)
+            try fetchExplicitKey()
         case ASCII.colon
         where YAMLByte.isBlankOrEnd(next) || (flowLevel > 0 && (YAMLByte.isFlowIndicator(next) || adjacentValue)):
             try fetchValue()

@@ -77,6 +77,64 @@ public struct EndpointRequest: Sendable {
         addQuery(name, value?.rawValue, isKey: isKey)
     }
 
+    /// How an array query parameter is written, as an OpenAPI document's `style` and
+    /// `explode` say.
+    public enum QueryArrayStyle: Sendable {
+        /// One item per value, `tags=a&tags=b` (`form`, exploded: OpenAPI's default).
+        case repeated
+        /// One item, the values joined by commas, `tags=a,b` (`form`, not exploded).
+        case commaSeparated
+        /// One item, the values joined by spaces, `tags=a%20b` (`spaceDelimited`).
+        case spaceDelimited
+        /// One item, the values joined by `|`, `tags=a%7Cb` (`pipeDelimited`).
+        case pipeDelimited
+    }
+
+    /// Adds an array query parameter written in `style`; `nil` is left out of the URL and the key.
+    @inlinable
+    public mutating func addQuery<Element: RequestParameterValue>(
+        _ name: String, _ values: [Element]?, style: QueryArrayStyle, isKey: Bool
+    ) {
+        guard let values else { return }
+        let separator: String
+        switch style {
+        case .repeated:
+            for value in values { appendQuery(RequestParameter(name: name, value: value.requestParameterText, isKey: isKey)) }
+            return
+        case .commaSeparated: separator = ","
+        case .spaceDelimited: separator = " "
+        case .pipeDelimited: separator = "|"
+        }
+        let text = values.map(\.requestParameterText).joined(separator: separator)
+        appendQuery(RequestParameter(name: name, value: text, isKey: isKey))
+    }
+
+    /// How a path parameter is written in its segment, as an OpenAPI document's `style` says
+    /// (`simple`, the default, is `setPathParameter(_:_:)`).
+    public enum PathStyle: Sendable {
+        /// `.value` (`label`).
+        case label
+        /// `;name=value` (`matrix`).
+        case matrix
+    }
+
+    /// Replaces `{name}` in the path with the value percent-encoded as one segment, written in `style`.
+    public mutating func setPathParameter(_ name: String, _ value: some RequestParameterValue, style: PathStyle) {
+        let encoded = PercentEncoding.encodePathSegment(value.requestParameterText)
+        let written: String
+        switch style {
+        case .label: written = "." + encoded
+        case .matrix: written = ";" + PercentEncoding.encodePathSegment(name) + "=" + encoded
+        }
+        path = Self.replacingPlaceholder(name, with: written, in: path)
+    }
+
+    /// Replaces `{name}` in the path with an enum's raw value, written in `style`.
+    public mutating func setPathParameter<E: RawRepresentable & Sendable>(_ name: String, _ value: E, style: PathStyle)
+    where E.RawValue == String {
+        setPathParameter(name, value.rawValue, style: style)
+    }
+
     /// Adds a declared request header; a `nil` value is not sent.
     @inlinable
     public mutating func addHeader(_ name: String, _ value: (some RequestParameterValue)?, isKey: Bool) {

@@ -27,7 +27,7 @@ import Testing
             """#)
 
     /// Generates from an overlay whose members after `openapi` are `members`.
-    static func output(_ members: String) -> Generator.Output {
+    static func output(_ members: String, document: String = document) -> Generator.Output {
         let overlay = """
             {
               "openapi": "api.json"\(members.isEmpty ? "" : ",\n  " + members)
@@ -126,5 +126,43 @@ import Testing
                 "    func getUserByName(username: String, policy: CachePolicy?) async throws -> CachedValue<User>",
                 "    func getUserByNameStream(username: String) -> AsyncThrowingStream<CachedValue<User>, any Error>",
             ].sorted())
+    }
+
+    /// What `include`/`exclude` leave out is neither checked nor warned about, and a flaw in
+    /// it (here a `$ref` to a missing file, which is an error) never blocks the rest.
+    @Test func theSelectionNarrowsWhatIsChecked() {
+        let document = OpenAPITestSupport.document(
+            paths: #"""
+                "/pets": { "get": { "operationId": "listPets", "tags": ["pets"],
+                  "parameters": [{ "name": "q", "in": "cookie", "schema": { "type": "string" } }],
+                  "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Pet" } } } } } } },
+                "/broken": { "get": { "$ref": "missing.yaml" } },
+                "/admin": { "get": { "operationId": "admin", "tags": ["admin"],
+                  "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Odd" } } } } } } }
+                """#,
+            schemas: #"""
+                "Pet": { "type": "object", "properties": { "name": { "type": "string" } } },
+                "Odd": { "type": "object", "properties": { "list": { "type": "array" } } },
+                "Unused": { "anyOf": [{ "type": "string" }, { "type": "integer" }] }
+                """#)
+        let whole = OpenAPITestSupport.generate(["Api.cachegen.json": #"{ "openapi": "api.json" }"#, "api.json": document], main: "Api.cachegen.json")
+        #expect(
+            OpenAPITestSupport.messages(whole) == [
+                "api.json:5:28: warning: cookie parameter \"q\" of operation \"listPets\" is left out: send cookies through the client's headers provider",
+                "api.json:7:31: error: cannot read \"missing.yaml\", which a $ref names; put it next to the document",
+                "api.json:11:1: warning: model \"Odd\" has no properties",
+                "api.json:11:44: warning: property \"list\" of \"Odd\" is left out: it is an array without \"items\"",
+                "api.json:12:1: warning: schema \"Unused\" is left out: it is an anyOf without a discriminator, which cannot be decoded faithfully",
+            ])
+        #expect(whole.files == nil)
+        for members in [#""include": { "tags": ["pets"] }"#, #""exclude": { "paths": ["/broken", "/admin"] }"#] {
+            let output = Self.output(members, document: document)
+            #expect(
+                OpenAPITestSupport.messages(output) == [
+                    "api.json:5:28: warning: cookie parameter \"q\" of operation \"listPets\" is left out: send cookies through the client's headers provider"
+                ], "\(members)")
+            #expect(output.source?.contains("func listPets(policy: CachePolicy?)") == true)
+            #expect(output.source?.contains("Odd") == false)
+        }
     }
 }

@@ -47,6 +47,38 @@ typealias YAMLErrorCase = SyntaxErrorCase
                 + #"{"name": "store"}], "required": ["id", "name"], "empty": [], "none": null}"#)
     }
 
+    /// Twilio's shape: a long key written as `? key`, its value after `: ` on the next line,
+    /// a mapping that starts on that line; and explicit keys in flow collections.
+    @Test func explicitKeys() throws {
+        let text = """
+            schemas:
+              plain:
+                type: string
+              ? api.v2010.account.incoming_phone_number.incoming_phone_number_assigned_add_on
+              : type: object
+                properties:
+                  sid:
+                    type: string
+              ? no.value
+              ? "quoted key"
+              :
+                - a
+              after: 1
+            flow: { ? a : b, ? c, d: e }
+            pairs: [ ? f : g ]
+            """
+        let value = try json(text)
+        #expect(
+            value
+                == #"{"schemas": {"plain": {"type": "string"}, "api.v2010.account.incoming_phone_number.incoming_phone_number_assigned_add_on": "#
+                + #"{"type": "object", "properties": {"sid": {"type": "string"}}}, "no.value": null, "quoted key": ["a"], "after": 1}, "#
+                + #""flow": {"a": "b", "c": null, "d": "e"}, "pairs": [{"f": "g"}]}"#)
+        let root = try parse(text)
+        let key = try #require(root["schemas"]?.value.members?[1])
+        #expect(key.keyLocation == location(4, 5))
+        #expect(key.value.location == location(5, 5))
+    }
+
     @Test func indentlessSequenceAsAValue() throws {
         #expect(try json("a:\n- 1\n- 2\nb: x") == #"{"a": [1, 2], "b": "x"}"#)
     }
@@ -209,8 +241,12 @@ typealias YAMLErrorCase = SyntaxErrorCase
             "tag that does not fit", "a: !!int abc\n", 1, 10,
             #""abc" is not a valid !!int value; fix the value or remove the tag"#),
         YAMLErrorCase(
-            "explicit key", "? a\n: b\n", 1, 1,
-            "explicit keys ('? ') are not supported; write the key as 'key: value' on one line"),
+            "value without a key", "a: 1\n: b\n", 2, 1,
+            "':' with no key before it on the same line; write 'key: value' on one line"),
+        YAMLErrorCase(
+            "explicit key after a value on its line", "a: ? b\n", 1, 4,
+            "an explicit key ('? ') is not allowed here; start it on a new line"),
+        YAMLErrorCase("explicit null key", "?\n: b\n", 1, 1, "a key cannot be null (empty, '~' or 'null'); write a key, or quote it to use it as text"),
         YAMLErrorCase(
             "second document", "a: 1\n---\nb: 2\n", 2, 1,
             "a second document starts here; a file may hold only one YAML document"),

@@ -8,6 +8,38 @@ import Foundation
 
 /// `LiveStorePetsRepository` talks to the server; conform your own type for previews and tests.
 public protocol StorePetsRepository: Sendable {
+    /// List all pets
+    ///
+    /// You can fetchall the pets here
+    ///
+    /// `GET /pets`. Cached for 1 minute per limit, habitat, feeds, sort, filter and since; shown offline for up to 1 day.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    func listPets(
+        limit: Int?,
+        habitat: StoreListPetsHabitat?,
+        feeds: [StoreListPetsFeedsItem]?,
+        sort: StoreListPetsSort?,
+        filter: StoreListPetsFilter,
+        since: Date?,
+        myRequestUUID: UUID?,
+        policy: CachePolicy?
+    ) async throws -> CachedValue<[StorePet]>
+
+    /// The stored value of `listPets` first, if there is one, then the fresh one.
+    ///
+    /// When the network fails after a stored value was delivered, the stream finishes
+    /// normally: the caller already has the best value there is.
+    func listPetsStream(
+        limit: Int?,
+        habitat: StoreListPetsHabitat?,
+        feeds: [StoreListPetsFeedsItem]?,
+        sort: StoreListPetsSort?,
+        filter: StoreListPetsFilter,
+        since: Date?,
+        myRequestUUID: UUID?
+    ) -> AsyncThrowingStream<CachedValue<[StorePet]>, any Error>
+
     /// Create a pet
     ///
     /// `POST /pets`. Never cached: every call goes to the network.
@@ -15,7 +47,61 @@ public protocol StorePetsRepository: Sendable {
 }
 
 extension StorePetsRepository {
+    /// Calls `listPets` with the spec's default policy, `.networkFirst`, unless one is given.
+    public func listPets(
+        limit: Int? = nil,
+        habitat: StoreListPetsHabitat? = nil,
+        feeds: [StoreListPetsFeedsItem]? = nil,
+        sort: StoreListPetsSort? = nil,
+        filter: StoreListPetsFilter,
+        since: Date? = nil,
+        myRequestUUID: UUID? = nil,
+        policy: CachePolicy = .networkFirst
+    ) async throws -> CachedValue<[StorePet]> {
+        try await self.listPets(
+            limit: limit,
+            habitat: habitat,
+            feeds: feeds,
+            sort: sort,
+            filter: filter,
+            since: since,
+            myRequestUUID: myRequestUUID,
+            policy: Optional(policy)
+        )
+    }
+
+    /// Calls `listPetsStream` without the optional arguments.
+    public func listPetsStream(filter: StoreListPetsFilter) -> AsyncThrowingStream<CachedValue<[StorePet]>, any Error> {
+        self.listPetsStream(
+            limit: nil,
+            habitat: nil,
+            feeds: nil,
+            sort: nil,
+            filter: filter,
+            since: nil,
+            myRequestUUID: nil
+        )
+    }
 }
+
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension StorePetsRepository {
+    /// `listPets` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func listPetsQuery(
+        limit: Int? = nil,
+        habitat: StoreListPetsHabitat? = nil,
+        feeds: [StoreListPetsFeedsItem]? = nil,
+        sort: StoreListPetsSort? = nil,
+        filter: StoreListPetsFilter,
+        since: Date? = nil,
+        myRequestUUID: UUID? = nil
+    ) -> CachedQuery<[StorePet]> {
+        CachedQuery { policy in try await self.listPets(limit: limit, habitat: habitat, feeds: feeds, sort: sort, filter: filter, since: since, myRequestUUID: myRequestUUID, policy: policy) }
+    }
+}
+#endif
 
 /// The `StorePetsRepository` that calls the server through a `CachedClient`.
 ///
@@ -29,6 +115,62 @@ public struct LiveStorePetsRepository: StorePetsRepository {
         self.client = client
     }
 
+    /// List all pets
+    ///
+    /// You can fetchall the pets here
+    ///
+    /// `GET /pets`. Cached for 1 minute per limit, habitat, feeds, sort, filter and since; shown offline for up to 1 day.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    public func listPets(
+        limit: Int?,
+        habitat: StoreListPetsHabitat?,
+        feeds: [StoreListPetsFeedsItem]?,
+        sort: StoreListPetsSort?,
+        filter: StoreListPetsFilter,
+        since: Date?,
+        myRequestUUID: UUID?,
+        policy: CachePolicy?
+    ) async throws -> CachedValue<[StorePet]> {
+        try await self.client.value(
+            for: Requests.listPets(
+                limit: limit,
+                habitat: habitat,
+                feeds: feeds,
+                sort: sort,
+                filter: filter,
+                since: since,
+                myRequestUUID: myRequestUUID
+            ),
+            endpoint: Endpoints.listPets,
+            policy: policy
+        )
+    }
+
+    /// The stored value of `listPets` first, if there is one, then the fresh one.
+    public func listPetsStream(
+        limit: Int?,
+        habitat: StoreListPetsHabitat?,
+        feeds: [StoreListPetsFeedsItem]?,
+        sort: StoreListPetsSort?,
+        filter: StoreListPetsFilter,
+        since: Date?,
+        myRequestUUID: UUID?
+    ) -> AsyncThrowingStream<CachedValue<[StorePet]>, any Error> {
+        self.client.updates(
+            for: Requests.listPets(
+                limit: limit,
+                habitat: habitat,
+                feeds: feeds,
+                sort: sort,
+                filter: filter,
+                since: since,
+                myRequestUUID: myRequestUUID
+            ),
+            endpoint: Endpoints.listPets
+        )
+    }
+
     /// Create a pet
     ///
     /// `POST /pets`. Never cached: every call goes to the network.
@@ -37,12 +179,42 @@ public struct LiveStorePetsRepository: StorePetsRepository {
     }
 
     private enum Endpoints {
+        static var listPets: Endpoint {
+            Endpoint(
+                name: "StorePetsRepository.listPets",
+                cache: CacheRule(ttl: 60, maxStale: 86400, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveStorePetsRepository.listPetsShape
+            )
+        }
         static var createPet: Endpoint {
             Endpoint(name: "StorePetsRepository.createPet", cache: nil, coding: JSONCoding(dates: .iso8601))
         }
     }
 
     private enum Requests {
+        static func listPets(
+            limit: Int?,
+            habitat: StoreListPetsHabitat?,
+            feeds: [StoreListPetsFeedsItem]?,
+            sort: StoreListPetsSort?,
+            filter: StoreListPetsFilter,
+            since: Date?,
+            myRequestUUID: UUID?
+        ) -> EndpointRequest {
+            var request = EndpointRequest(method: "GET", path: "/pets")
+            request.addQuery("limit", limit, isKey: true)
+            request.addQuery("habitat", habitat, isKey: true)
+            request.addQuery("feeds", feeds?.map(\.rawValue), style: .repeated, isKey: true)
+            request.addQuery("sort[id]", sort?.id, isKey: true)
+            request.addQuery("sort[name]", sort?.name, isKey: true)
+            request.addQuery("filter[name]", filter.name, isKey: true)
+            request.addQuery("filter[state]", filter.state, isKey: true)
+            request.addQuery("since", since, isKey: true)
+            request.addHeader("My-Request-UUID", myRequestUUID, isKey: false)
+            return request
+        }
+
         static func createPet(body: StoreCreatePetRequest) -> EndpointRequest {
             var request = EndpointRequest(method: "POST", path: "/pets")
             request.setJSONBody(body, isKey: false)

@@ -8,6 +8,12 @@ import Foundation
 
 /// A fingerprint of each cached response type and the models it reaches: an entry
 /// stored under another shape is never read.
+extension LiveStorePetsRepository {
+    static var listPetsShape: String { "ba1ac5984f5b512e" }
+}
+
+/// A fingerprint of each cached response type and the models it reaches: an entry
+/// stored under another shape is never read.
 extension LiveStorePetstoreRepository {
     static var getStatsShape: String { "626f6aedc0cf66fb" }
 }

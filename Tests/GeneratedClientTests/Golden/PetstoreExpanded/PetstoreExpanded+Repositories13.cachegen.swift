@@ -192,7 +192,7 @@ public struct LiveSwaggerPetstoreRepository: SwaggerPetstoreRepository {
     private enum Requests {
         static func findPets(tags: [String]?, limit: Int?) -> EndpointRequest {
             var request = EndpointRequest(method: "GET", path: "/pets")
-            request.addQuery("tags", tags, isKey: true)
+            request.addQuery("tags", tags, style: .repeated, isKey: true)
             request.addQuery("limit", limit, isKey: true)
             return request
         }
