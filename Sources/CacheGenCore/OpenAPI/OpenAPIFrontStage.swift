@@ -83,7 +83,8 @@ enum OpenAPIFrontStage {
             tags += mapper.tags.filter { !tags.contains($0) }
             chosen = selection.resolve(operations, names: mapper.names, tags: tags, documentName: documentName)
         }
-        for index in operations.indices {
+        // An operation's event stream takes none of its rules: it is never cached.
+        for index in operations.indices where operations[index].streamOf == nil {
             rules.apply(to: &operations[index].endpoint, operation: operations[index].node)
         }
         let repositories = group(
@@ -104,7 +105,7 @@ enum OpenAPIFrontStage {
         let all = stages.joined().filter { seen.insert($0).inserted }
         return Result(
             spec: spec, diagnostics: all, operationsPresent: mapper.names.count,
-            operationsGenerated: repositories.reduce(0) { $0 + $1.endpoints.count })
+            operationsGenerated: operations.filter { $0.streamOf == nil }.count)
     }
 
     /// A located error for Swagger 2.0 and for versions other than 3.x.
