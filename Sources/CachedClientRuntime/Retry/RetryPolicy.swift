@@ -60,8 +60,8 @@ public struct RetryPolicy: Sendable {
     /// The standard policy (`RetryPolicy()`).
     public static let standard = RetryPolicy()
 
-    /// No retries at all, whatever the endpoints' specs say.
-    public static let none = RetryPolicy(maxRetries: 0)
+    /// No retries at all, whatever the endpoints' specs say, and no resumed event streams.
+    public static let none = RetryPolicy(maxRetries: 0, maxReconnects: 0)
 
     /// How many retries a request of `method` for an endpoint with `rule` may have.
     func allowedRetries(method: String, rule: RetryRule?) -> Int {
