@@ -15,8 +15,10 @@ extension OpenAPIOperations {
         var mediaType: String
     }
 
-    /// How a media type is read, by its essence (no parameters, lower case).
+    /// How a media type is read, by its essence (no parameters, lower case); a schema of
+    /// `format: binary` is bytes whatever the type says.
     static func format(of mediaType: String, schema: JSONNode?) -> SpecResponseFormat {
+        if schema?["type"]?.value.stringValue == "string", schema?["format"]?.value.stringValue == "binary" { return .data }
         if isJSON(mediaType) { return .json }
         let essence = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         switch essence {
@@ -33,8 +35,8 @@ extension OpenAPIOperations {
     /// else the first type that is not a stream, else the first stream.
     static func reading(of content: JSONNode?) -> Reading? {
         let members = content?.members ?? []
-        guard !members.isEmpty, !members.contains(where: { isJSON($0.key) }) else { return nil }
         let readings = members.map { Reading(format: format(of: $0.key, schema: $0.value["schema"]?.value), mediaType: $0.key) }
+        guard !readings.isEmpty, !readings.contains(where: { $0.format == .json }) else { return nil }
         return readings.first { !$0.format.isStream } ?? readings.first
     }
 

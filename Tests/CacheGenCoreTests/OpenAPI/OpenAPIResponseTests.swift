@@ -48,6 +48,22 @@ import Testing
         #expect(!source.contains("func logs"))
     }
 
+    @Test func aBinaryStringIsBytesWhateverItsMediaType() throws {
+        let paths = """
+            "/blob": { "get": { "operationId": "blob",
+              "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "type": "string", "format": "binary" } } } } } } },
+            "/page": { "get": { "operationId": "page",
+              "responses": { "200": { "description": "ok", "content": { "text/html": { "schema": { "type": "string", "format": "binary" } }, "text/plain": {} } } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(Support.messages(output) == [])
+        let source = try #require(output.source)
+        #expect(source.contains("func blob(policy: CachePolicy?) async throws -> CachedValue<Data>"))
+        #expect(source.contains("func page(policy: CachePolicy?) async throws -> CachedValue<Data>"))
+        #expect(source.contains(#"accept: "application/json""#))
+        #expect(source.contains(#"accept: "text/html""#))
+    }
+
     @Test func includingAnOperationIncludesItsEventStream() throws {
         let overlay = #"{ "openapi": "api.json", "include": { "operations": ["chat"] } }"#
         let output = Support.generate(["A.cachegen.json": overlay, "api.json": Self.document], main: "A.cachegen.json")
