@@ -21,5 +21,18 @@ for path in specs:
     for error in errors:
         failed = True
         print(f"{os.path.relpath(path, root)}: {'/'.join(map(str, error.path))}: {error.message}")
-print(f"schema: {len(specs)} specs checked" + (", errors above" if failed else ", all valid"))
+# Endpoints the schema must reject, as cachegen does.
+rejected = [
+    {"path": "/a", "response": {"format": "bytes"}},
+    {"path": "/a", "response": {"type": "string", "format": "data"}},
+    {"path": "/a", "response": {"format": "events"}},
+    {"path": "/a", "response": {"type": "Tick"}},
+    {"path": "/a", "response": {"type": "Tick", "format": "events", "cache": True}},
+]
+for endpoint in rejected:
+    spec = {"version": 1, "repositories": {"R": {"endpoints": {"e": endpoint}}}}
+    if validator.is_valid(spec):
+        failed = True
+        print(f"accepted but cachegen rejects it: {json.dumps(endpoint)}")
+print(f"schema: {len(specs)} specs checked, {len(rejected)} wrong endpoints rejected" + (", errors above" if failed else ", all valid"))
 sys.exit(1 if failed else 0)

@@ -7,9 +7,12 @@ import Foundation
 public final class StubTransport: HTTPTransport, @unchecked Sendable {
     /// Answers one request, or throws to act out a transport failure.
     public typealias Responder = @Sendable (HTTPRequest) async throws -> HTTPResponse
+    /// Answers one streamed request (an event stream), or throws.
+    public typealias StreamResponder = @Sendable (HTTPRequest) async throws -> HTTPStreamedResponse
 
     private let lock = NSLock()
     private var responder: Responder
+    private var streamResponder: StreamResponder?
     private var recorded: [HTTPRequest] = []
 
     /// Creates a transport that answers with `responder`.
@@ -30,9 +33,16 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { self.responder = responder }
     }
 
-    /// Makes later requests fail as if the device were offline.
+    /// Answers later streamed requests (event streams) with `responder`; until one is set,
+    /// a stream gets the body `respond`'s responder answers, as one chunk.
+    public func respondStreaming(_ responder: @escaping StreamResponder) {
+        lock.withLock { streamResponder = responder }
+    }
+
+    /// Makes later requests fail as if the device were offline, streamed ones included.
     public func goOffline() {
         respond { _ in throw URLError(.notConnectedToInternet) }
+        respondStreaming { _ in throw URLError(.notConnectedToInternet) }
     }
 
     /// Records the request and answers it.
@@ -42,6 +52,31 @@ public final class StubTransport: HTTPTransport, @unchecked Sendable {
             return self.responder
         }
         return try await responder(request)
+    }
+
+    /// Records the request and answers it as a stream.
+    public func stream(_ request: HTTPRequest) async throws -> HTTPStreamedResponse {
+        let (responder, streamResponder) = lock.withLock {
+            recorded.append(request)
+            return (self.responder, self.streamResponder)
+        }
+        if let streamResponder { return try await streamResponder(request) }
+        return HTTPStreamedResponse(try await responder(request))
+    }
+}
+
+extension HTTPStreamedResponse {
+    /// A response whose body arrives as `chunks`, one at a time, then ends: an event
+    /// stream as a server sends it (`text/event-stream` unless `headers` say otherwise).
+    public static func chunks(
+        _ chunks: [String], status: Int = 200, headers: [String: String] = ["Content-Type": "text/event-stream"]
+    ) -> HTTPStreamedResponse {
+        HTTPStreamedResponse(
+            statusCode: status, headers: headers,
+            body: AsyncThrowingStream { continuation in
+                for chunk in chunks { continuation.yield(Data(chunk.utf8)) }
+                continuation.finish()
+            })
     }
 }
 

@@ -4,6 +4,37 @@ import Testing
 
 /// Every validation rule, with the exact message and location a user sees.
 @Suite struct SpecValidationTests {
+
+    /// `response` objects: bytes and text take no type, streams need one, are never cached,
+    /// never page and never invalidate.
+    @Test func responseFormats() {
+        let spec = #"""
+{
+  "version": 1,
+  "models": { "A": { "properties": { "id": "string" } } },
+  "repositories": { "R": { "endpoints": {
+    "list": { "path": "/a", "response": "[A]" },
+    "bytes": { "path": "/b", "response": { "type": "string", "format": "data" } },
+    "typeless": { "path": "/c", "response": { "format": "events" } },
+    "odd": { "path": "/d", "response": { "type": "A", "format": "bytes", "kind": 1 } },
+    "cached": { "path": "/e", "response": { "type": "A", "format": "jsonLines" }, "cache": { "ttl": "1m" } },
+    "paged": { "path": "/f", "query": { "page": "int?" }, "response": { "type": "[A]", "format": "events" }, "paging": { "page": "page" } },
+    "posted": { "method": "POST", "path": "/a", "body": "A", "response": { "type": "A", "format": "events" }, "invalidates": ["list"] },
+    "text": { "path": "/g", "response": { "format": "text" } }
+  } } }
+}
+"""#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:6:52: error: "response" with "format": "data" is read as Data; remove "type""#,
+                #"spec.json:7:45: error: "response" with "format": "events" needs a "type": the type of each value in the stream"#,
+                #"spec.json:8:65: error: "format" cannot be "bytes"; valid values are "json", "data", "text", "events", "jsonLines", "jsonSequence""#,
+                #"spec.json:8:74: error: unknown key "kind" in "response"; valid keys are "type", "format""#,
+                #"spec.json:9:92: error: endpoint "cached" streams its response ("format": "jsonLines"), which is never cached; set "cache": false"#,
+                #"spec.json:10:120: error: "paging" needs one JSON value per page; "paged" streams its response ("format": "events")"#,
+                #"spec.json:11:127: error: endpoint "posted" streams its response, so it cannot invalidate; remove "invalidates""#,
+            ])
+    }
     /// Key names exist, appear once, and include every path parameter.
     @Test func cacheKeys() {
         let spec = #"""

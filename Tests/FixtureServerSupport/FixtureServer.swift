@@ -196,6 +196,57 @@ public final class FixtureServer: @unchecked Sendable {
         try JSONDecoder().decode([RecordedRequest].self, from: try await control("GET", "requests"))
     }
 
+    /// Serves `chunks` for `method path` as a body written chunk by chunk (an event stream),
+    /// then closes the connection; with `hold`, waits for the client to close it instead and
+    /// counts that (see `closedConnections(path:atLeast:)`).
+    public func setStreamRoute(
+        _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:], chunks: [String],
+        hold: Bool = false, times: Int? = nil
+    ) async throws {
+        let route = StreamRoute(method: method, path: path, status: status, headers: headers, stream: chunks, hold: hold, times: times)
+        _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
+    }
+
+    /// Serves `bytes` (any bytes, UTF-8 or not) for `method path` from now on.
+    public func setRoute(
+        _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:], bytes: Data,
+        times: Int? = nil
+    ) async throws {
+        let route = BytesRoute(
+            method: method, path: path, status: status, headers: headers, body_base64: bytes.base64EncodedString(), times: times)
+        _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
+    }
+
+    /// How many held streams of `path` the client has closed, once at least `count` have
+    /// (the server waits for them, up to 10 seconds, so a test never sleeps).
+    public func closedConnections(path: String, atLeast count: Int) async throws -> Int {
+        var components = URLComponents(url: baseURL.appending(path: "__control/closed"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "path", value: path), URLQueryItem(name: "count", value: String(count))]
+        guard let url = components?.url else { throw URLError(.badURL) }
+        let (data, _) = try await session.data(from: url)
+        struct Closed: Decodable { var closed: Int }
+        return try JSONDecoder().decode(Closed.self, from: data).closed
+    }
+
+    private struct StreamRoute: Encodable {
+        var method: String
+        var path: String
+        var status: Int
+        var headers: [String: String]
+        var stream: [String]
+        var hold: Bool
+        var times: Int?
+    }
+
+    private struct BytesRoute: Encodable {
+        var method: String
+        var path: String
+        var status: Int
+        var headers: [String: String]
+        var body_base64: String
+        var times: Int?
+    }
+
     /// Forgets routes and the request log.
     public func reset() async throws {
         _ = try await control("POST", "reset")

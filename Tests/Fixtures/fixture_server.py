@@ -32,6 +32,16 @@ Modes for retries, authentication and paging, as route fields:
                                  {"endCursor": C or null, "hasNextPage": bool}}; "page" reads
                                  ?page=N and answers the bare array (empty past the end).
 
+Bodies that are not text, and streams:
+  "body_base64": "…"             the body's bytes in base64 (for bytes that are not UTF-8).
+  "stream": ["chunk", …]         a body sent chunk by chunk as it is written (no Content-Length,
+                                 the connection closes after it): an event stream. With
+                                 "hold": true the server then waits for the client to close the
+                                 connection and counts it.
+  GET /__control/closed?path=/p&count=N
+                                 waits (up to 10 s) until N connections to /p were closed by the
+                                 client while held, and answers {"closed": n}; no test sleeps.
+
 A header value may be a list, sent as one field line per item (as a server that sends
 Cache-Control twice). A route's Date header replaces the automatic one.
 
@@ -45,6 +55,7 @@ process that started it.
 """
 
 import argparse
+import base64
 import json
 import os
 import signal
@@ -62,6 +73,8 @@ class State:
         self.lock = threading.Lock()
         self.routes = {}  # (METHOD, path[?query]) -> [route dict], the first one answers
         self.requests = []
+        self.closed = {}  # path -> held streams the client closed
+        self.closed_changed = threading.Condition(self.lock)
 
     def add_route(self, spec):
         if not isinstance(spec, dict) or "path" not in spec:
@@ -69,6 +82,8 @@ class State:
         method = str(spec.get("method", "GET")).upper()
         if "json" in spec:
             body = json.dumps(spec["json"]).encode("utf-8")
+        elif "body_base64" in spec:
+            body = base64.b64decode(spec["body_base64"])
         else:
             body = str(spec.get("body", "")).encode("utf-8")
         route = {
@@ -82,6 +97,8 @@ class State:
             "paging": spec.get("paging"),
             "items": spec.get("items") or [],
             "per_page": int(spec.get("per_page", 2)),
+            "stream": [str(chunk).encode("utf-8") for chunk in spec["stream"]] if spec.get("stream") is not None else None,
+            "hold": bool(spec.get("hold", False)),
         }
         if "json" in spec and not any(k.lower() == "content-type" for k in route["headers"]):
             route["headers"]["Content-Type"] = "application/json"
@@ -113,6 +130,17 @@ class State:
         with self.lock:
             self.routes.clear()
             self.requests.clear()
+            self.closed.clear()
+
+    def count_closed(self, path):
+        with self.lock:
+            self.closed[path] = self.closed.get(path, 0) + 1
+            self.closed_changed.notify_all()
+
+    def wait_closed(self, path, count, timeout=10):
+        with self.lock:
+            self.closed_changed.wait_for(lambda: self.closed.get(path, 0) >= count, timeout)
+            return self.closed.get(path, 0)
 
 
 STATE = State()
@@ -149,6 +177,9 @@ class Handler(BaseHTTPRequestHandler):
         if route["paging"]:
             self.send_page(route, entry)
             return
+        if route["stream"] is not None:
+            self.send_stream(route, entry)
+            return
         if self.is_not_modified(route["headers"]):
             kept = ("etag", "last-modified", "cache-control", "expires", "age", "date", "vary")
             self.send_bytes(304, {k: v for k, v in route["headers"].items() if k.lower() in kept}, b"", entry)
@@ -178,6 +209,31 @@ class Handler(BaseHTTPRequestHandler):
                 headers["Link"] = f'<http://{host}{split.path}?page={number + 1}{others}>; rel="next"'
         self.send_bytes(route["status"], headers, json.dumps(value).encode("utf-8"), entry)
 
+    def send_stream(self, route, entry):
+        """The route's chunks as they are written, then (with "hold") waits for the client to close."""
+        self.close_connection = True
+        self.send_response_only(route["status"])
+        self.send_header("Date", self.date_time_string())
+        for name, value in route["headers"].items():
+            for line in value if isinstance(value, list) else [value]:
+                self.send_header(name, line)
+        self.send_header("Connection", "close")
+        with STATE.lock:
+            entry["status"] = route["status"]
+        self.end_headers()
+        try:
+            for chunk in route["stream"]:
+                self.wfile.write(chunk)
+                self.wfile.flush()
+            if route["hold"]:
+                self.connection.settimeout(30)
+                while self.connection.recv(4096):
+                    pass
+                STATE.count_closed(urlsplit(self.path).path)
+        except OSError:
+            if route["hold"]:
+                STATE.count_closed(urlsplit(self.path).path)
+
     def is_not_modified(self, headers):
         """RFC 9110 §13.1.2 and §13.1.3, for GET and HEAD."""
         if self.command not in ("GET", "HEAD"):
@@ -206,6 +262,11 @@ class Handler(BaseHTTPRequestHandler):
                 with STATE.lock:  # Serialised under the lock: entries gain fields as they are answered.
                     log = json.dumps(STATE.requests).encode("utf-8")
                 self.send_bytes(200, {"Content-Type": "application/json"}, log)
+            elif self.command == "GET" and self.path.startswith("/__control/closed"):
+                from urllib.parse import parse_qs
+                query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
+                closed = STATE.wait_closed(query.get("path", ""), int(query.get("count", "1")))
+                self.send_json(200, {"closed": closed})
             elif self.command == "POST" and self.path == "/__control/reset":
                 STATE.reset()
                 self.send_json(200, {"ok": True})

@@ -117,7 +117,8 @@ enum OpenAPIFrontStage {
                 selectionDiagnostics = selection.diagnostics
             }
         }
-        for index in operations.indices {
+        // An operation's event stream takes none of its rules: it is never cached.
+        for index in operations.indices where operations[index].streamOf == nil {
             rules.apply(to: &operations[index].endpoint, operation: operations[index].node)
         }
         var repositories = group(
@@ -144,7 +145,7 @@ enum OpenAPIFrontStage {
         let all = stages.joined().filter { seen.insert($0).inserted }
         let result = Result(
             spec: spec, diagnostics: all, operationsPresent: mapper.names.count,
-            operationsGenerated: repositories.reduce(0) { $0 + $1.endpoints.count })
+            operationsGenerated: repositories.reduce(0) { $0 + $1.endpoints.count } - operations.count { $0.streamOf != nil })
         // Narrowing is worth a second pass when the selection is sound and chooses something;
         // otherwise the validator reports a selection that leaves nothing.
         guard narrowing == nil, !chosen.selectsEverything, !selection.diagnostics.contains(where: { $0.severity == .error }),

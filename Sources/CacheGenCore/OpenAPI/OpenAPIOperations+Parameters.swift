@@ -153,7 +153,8 @@ extension OpenAPIOperations {
                     continue
                 }
                 let label = "\(parameter.place.rawValue) parameter \(quoted(parameter.name.name))"
-                let what = "operation \(quoted(operation.endpoint.name.name))"
+                // An event stream's method shares its operation's parameters and its warnings.
+                let what = "operation \(quoted(operation.streamOf ?? operation.endpoint.name.name))"
                 if parameter.type.isOptional {
                     diagnostics.append(
                         .warning("\(label) of \(what) is left out: its type \(parameter.type) cannot be sent as text", at: parameter.name.location))

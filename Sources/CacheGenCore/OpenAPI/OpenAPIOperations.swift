@@ -5,9 +5,10 @@ import Foundation
 #endif
 
 /// Turns `paths` into endpoints: parameters with their types, the JSON request body and
-/// the 2xx JSON response. An operation that cannot be called faithfully (a body that is
-/// not JSON, a required parameter that cannot be sent as text) is left out with a
-/// warning naming it; a part that can be dropped safely is dropped with a warning.
+/// the 2xx response (JSON, bytes, text, or a stream of events, see
+/// `OpenAPIOperations+Responses.swift`). An operation that cannot be called faithfully (a
+/// body that is not JSON, a required parameter that cannot be sent as text) is left out
+/// with a warning naming it; a part that can be dropped safely is dropped with a warning.
 struct OpenAPIOperations {
     /// One mapped operation with the tag it is grouped by.
     struct Operation {
@@ -17,6 +18,9 @@ struct OpenAPIOperations {
         var node: JSONNode
         /// The operation's tags, in the document's order; `include` and `exclude` match any.
         var tags: [String]
+        /// For the event-stream method of an operation that also answers in another format,
+        /// the operation's name: the stream is never cached and takes no rules of its own.
+        var streamOf: String? = nil
         /// The first tag, which names its repository, or `nil`.
         var tag: String? { tags.first }
     }
@@ -89,9 +93,13 @@ struct OpenAPIOperations {
                 if var endpoint = endpoint(name: name, method: member, path: path, shared: shared, file: target.file) {
                     endpoint.fixedQuery = parts.query
                     operations.append(Operation(endpoint: endpoint, node: member.value, tags: tags))
+                    if let events = eventsEndpoint(of: endpoint, responses: member.value["responses"]?.value, file: item.file) {
+                        operations.append(Operation(endpoint: events, node: member.value, tags: tags, streamOf: name))
+                    }
                 }
             }
         }
+        Self.nameEventStreams(&operations, names: names)
     }
 
     /// A path key without its fragment (`#…`) and its fixed query (`?beta=true`), the
@@ -155,6 +163,7 @@ struct OpenAPIOperations {
         }
         let responses = operation["responses"]?.value
         guard let response = self.response(responses, what: what, hint: SwiftNaming.typeName(name) + "Response", method: upper, file: file) else { return nil }
+        let reading = responseReading(responses, file: file)
         let description = [operation["summary"], operation["description"]]
             .compactMap { $0?.value.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }.joined(separator: "\n\n")
@@ -162,7 +171,8 @@ struct OpenAPIOperations {
             name: Named(name: name, location: nameLocation), method: upper, methodLocation: method.keyLocation,
             path: path.key, pathLocation: path.keyLocation, parameters: parameters, body: body?.type,
             bodyLocation: body?.location, response: response.type, responseLocation: response.location,
-            description: description.isEmpty ? nil : description, cache: nil)
+            description: description.isEmpty ? nil : description, cache: nil, responseFormat: reading.format,
+            accept: reading.accept)
     }
 
     /// Path, then query, then header parameters, as `EndpointSpec` keeps them.
@@ -211,6 +221,16 @@ struct OpenAPIOperations {
         let success = members.first { $0.key == "200" } ?? members.first { $0.key == "201" }
             ?? members.first { $0.key.hasPrefix("2") && $0.key.count == 3 }
         guard let success, let target = schemas.references.resolve(success.value, in: file) else { return (nil, nil) }
+        if let reading = Self.reading(of: target.node["content"]?.value) {
+            switch reading.format {
+            case .data, .text:
+                return (nil, target.node["content"]?.value[reading.mediaType]?.value.location)
+            case .events, .jsonLines, .jsonSequence:
+                return streamItem(reading, content: target.node["content"]?.value, hint: hint, what: what, file: target.file)
+            case .json:
+                break
+            }
+        }
         switch content(target.node["content"]?.value, hint: hint, file: target.file) {
         case .none: return (nil, nil)
         case .json(let type, let location): return (type, location)

@@ -93,6 +93,9 @@ struct OpenAPISelection {
         for name in filter.operations {
             if generated.contains(name.name) {
                 result.operations.append(name)
+                for operation in context.operations where operation.streamOf == name.name {
+                    result.operations.append(Named(name: operation.endpoint.name.name, location: name.location))
+                }
             } else if context.names.contains(name.name) {
                 values.diagnostics.append(
                     .warning(

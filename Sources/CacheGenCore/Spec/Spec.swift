@@ -324,6 +324,21 @@ public struct EndpointSpec: Sendable, Hashable {
     public var swiftName: String?
     /// Query items sent with every call, as an OpenAPI path writes them (`/responses?beta=true`).
     public var fixedQuery: [FixedQueryItem] = []
+    /// How the response body is read: JSON of `response`, bytes, text, or a stream of
+    /// `response` values.
+    public var responseFormat: SpecResponseFormat = .json
+    /// The media types the response may come in, for `Accept`; `nil` for the format's own.
+    public var accept: String?
+
+    /// Whether a call returns one value that may be cached: a JSON response with a type,
+    /// bytes or text; never a stream.
+    public var returnsValue: Bool {
+        switch responseFormat {
+        case .json: response != nil
+        case .data, .text: true
+        case .events, .jsonLines, .jsonSequence: false
+        }
+    }
 }
 
 /// A query item a path sends with every call, name and value decoded.
@@ -332,6 +347,30 @@ public struct FixedQueryItem: Sendable, Hashable {
     public var name: String
     /// The item's value; empty for `?flag`.
     public var value: String
+}
+
+/// How a response body is read (`"format"` of a `response` object).
+public enum SpecResponseFormat: String, Sendable, Hashable, CaseIterable {
+    /// JSON decoded as the response type.
+    case json
+    /// The bytes as they are, as `Data`.
+    case data
+    /// Text in the response's charset, as `String`.
+    case text
+    /// Server-Sent Events (`text/event-stream`), each event's data decoded as the type.
+    case events
+    /// JSON Lines (`application/jsonl`, `application/x-ndjson`), one value of the type a line.
+    case jsonLines
+    /// JSON text sequences (`application/json-seq`, RFC 7464).
+    case jsonSequence
+
+    /// Whether the response is a sequence of values, never cached.
+    public var isStream: Bool {
+        switch self {
+        case .json, .data, .text: false
+        case .events, .jsonLines, .jsonSequence: true
+        }
+    }
 }
 
 /// An endpoint's cache rule after defaults are applied.

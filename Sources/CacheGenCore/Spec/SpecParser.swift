@@ -20,6 +20,7 @@ struct SpecParser {
             "invalidates", "retry", "paging",
         ]
         static let endpointCache = ["ttl", "key", "policy", "maxStale", "scope"]
+        static let response = ["type", "format"]
     }
 
     /// Parses the whole spec; `nil` only when the root is not an object.
@@ -211,7 +212,7 @@ struct SpecParser {
         parameters += parameterList(members["headers"]?.value, place: .header, "\"headers\"")
 
         let body = members["body"].flatMap { typeRef($0.value) }
-        let response = members["response"].flatMap { typeRef($0.value) }
+        let (response, responseFormat) = members["response"].map { responseType($0.value) } ?? (nil, .json)
         let bodyLocation = members["body"]?.value.location
         let responseLocation = members["response"]?.value.location
         let description = members["description"].flatMap { string($0.value, "\"description\"") }
@@ -231,7 +232,35 @@ struct SpecParser {
             parameters: parameters, body: body, bodyLocation: bodyLocation, response: response,
             responseLocation: responseLocation, description: description, cache: cache, invalidates: invalidates,
             retry: members["retry"].flatMap { retryRule($0.value) } ?? (method == "GET" ? defaults.retry : nil),
-            paging: members["paging"].flatMap { pagingRule($0.value) })
+            paging: members["paging"].flatMap { pagingRule($0.value) }, responseFormat: responseFormat)
+    }
+
+    /// A `response`: a type, or `{ "type": …, "format": … }` for bytes, text and streams.
+    private mutating func responseType(_ node: JSONNode) -> (TypeRef?, SpecResponseFormat) {
+        guard case .object = node.value else { return (typeRef(node), .json) }
+        guard let fields = object(node, "\"response\"", allowed: Keys.response) else { return (nil, .json) }
+        var format = SpecResponseFormat.json
+        if let formatNode = fields["format"]?.value, let value = choice(formatNode, "\"format\"", SpecResponseFormat.self) {
+            format = value
+        }
+        let typeNode = fields["type"]?.value
+        switch format {
+        case .data, .text:
+            if let typeNode {
+                report(
+                    "\"response\" with \"format\": \"\(format.rawValue)\" is read as \(format == .data ? "Data" : "String"); remove \"type\"",
+                    at: typeNode.location)
+            }
+            return (nil, format)
+        case .json, .events, .jsonLines, .jsonSequence:
+            guard let typeNode else {
+                report(
+                    "\"response\" with \"format\": \"\(format.rawValue)\" needs a \"type\": the type of \(format == .json ? "its body" : "each value in the stream")",
+                    at: node.location)
+                return (nil, format)
+            }
+            return (typeRef(typeNode), format)
+        }
     }
 
     private mutating func parameterList(_ node: JSONNode?, place: ParameterPlace, _ what: String) -> [Parameter] {

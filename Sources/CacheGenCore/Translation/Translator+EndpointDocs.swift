@@ -19,6 +19,9 @@ extension Translator {
 
     /// "Cached for 10 minutes per page and per_page; shown offline for up to 7 days."
     private func cacheSentence(_ method: Method) -> String {
+        if method.isEventStream {
+            return "Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection."
+        }
         guard method.isCached, let cache = method.endpoint.cache else {
             return method.responseType == nil ? "Nothing to cache: the response has no body." : "Never cached: every call goes to the network."
         }

@@ -31,8 +31,11 @@ extension Translator {
         }
         let dates = Expression.Argument(label: "dates", value: .implicitMember(spec.defaults.dates.rawValue))
         arguments.append(.init(label: "coding", value: .call(.identifier("JSONCoding"), [dates], wrapping: .whenLong)))
-        if method.endpoint.response != nil, method.isCached {
+        let format = method.endpoint.responseFormat
+        if method.endpoint.response != nil, method.isCached, format == .json {
             arguments.append(.init(label: "shape", value: Expression.identifier(live).dot(method.shapeName)))
+        } else if method.isCached {
+            arguments.append(.init(label: "shape", value: .string(format.rawValue)))
         }
         if let retry = method.endpoint.retry {
             let rule: Expression = retry.max == 0
@@ -42,6 +45,12 @@ extension Translator {
         }
         if method.isCached, let relation = method.linkRelation {
             arguments.append(.init(label: "nextLinkRelation", value: .string(relation)))
+        }
+        if format != .json {
+            arguments.append(.init(label: "format", value: .implicitMember(format.rawValue)))
+        }
+        if let accept = method.endpoint.accept {
+            arguments.append(.init(label: "accept", value: .string(accept)))
         }
         // Computed, not a `static let`: a stored constant costs the compiler a lazy global
         // (initialiser, token, accessor) per endpoint and is checked again by every build's

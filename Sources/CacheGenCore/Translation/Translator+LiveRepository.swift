@@ -18,6 +18,18 @@ extension Translator {
             let request = Expression.call(
                 Expression.identifier("Requests").dot(method.name), method.forwardedArguments, wrapping: .whenLong)
             let target = Expression.Argument(label: "endpoint", value: method.endpointConstant)
+            if method.isEventStream {
+                members.append(
+                    .function(
+                        FunctionDeclaration(
+                            doc: endpointDoc(method), name: method.name,
+                            parameters: method.parameters(policy: .none, optionalDefaults: false), returnType: method.returnType,
+                            body: [
+                                .expression(
+                                    .call(client.dot("eventStream"), [.init(label: "for", value: request), target], wrapping: .whenLong))
+                            ])))
+                continue
+            }
             let call: Expression
             if method.isCached {
                 call = .call(

@@ -22,7 +22,11 @@ extension Translator {
             self.isCached = isCached
             self.defaultPolicy = defaultPolicy
             let cachedValue = SwiftType.generic("CachedValue", [responseType ?? .void])
-            returnType = responseType == nil ? nil : isCached ? cachedValue : responseType
+            if endpoint.responseFormat.isStream {
+                returnType = .generic("EventStream", [responseType ?? .named("String")])
+            } else {
+                returnType = responseType == nil ? nil : isCached ? cachedValue : responseType
+            }
             streamType = .generic("AsyncThrowingStream", [cachedValue, .existential("Error")])
         }
 
@@ -48,6 +52,9 @@ extension Translator {
         }
 
         var hasStream: Bool { isCached }
+        /// Whether the method returns the response's events as an `EventStream`, at once and
+        /// without throwing: the request is sent when the sequence is iterated.
+        var isEventStream: Bool { endpoint.responseFormat.isStream }
 
         /// The relation of the next page's link, for an endpoint with link paging.
         var linkRelation: String? {
@@ -106,10 +113,15 @@ extension Translator {
         if let body = endpoint.body {
             arguments.append(Method.Argument(name: "body", type: swiftType(body), isOptional: false, parameter: nil))
         }
-        let cache = endpoint.response == nil ? nil : endpoint.cache
+        let cache = endpoint.returnsValue ? endpoint.cache : nil
+        let responseType: SwiftType? = switch endpoint.responseFormat {
+        case .data: .named("Data")
+        case .text: .named("String")
+        case .json, .events, .jsonLines, .jsonSequence: endpoint.response.map(swiftType)
+        }
         return Method(
             endpoint: endpoint, repository: repository.name.name, arguments: arguments,
-            responseType: endpoint.response.map(swiftType), isCached: cache != nil,
+            responseType: responseType, isCached: cache != nil,
             defaultPolicy: cache?.settings.policy.rawValue ?? "networkFirst")
     }
 }

@@ -11,13 +11,18 @@ extension Translator {
             let parameters = method.parameters(policy: method.isCached ? .optional : .none, optionalDefaults: false)
             let handlerName = SwiftNaming.escaped(method.baseName + "Handler")
             let handler = Expression.selfValue.dot(handlerName)
+            let isAsync = !method.isEventStream
             let closureType = SwiftType.function(
                 .init(
-                    parameters: parameters.map { .init(name: $0.label ?? $0.name, type: $0.type) }, isSendable: true, isAsync: true,
-                    isThrowing: true, result: method.returnType ?? .void))
+                    parameters: parameters.map { .init(name: $0.label ?? $0.name, type: $0.type) }, isSendable: true, isAsync: isAsync,
+                    isThrowing: isAsync, result: method.returnType ?? .void))
             let notImplemented = Expression.call(
                 .identifier("MockNotImplemented"),
                 [.init(label: "endpoint", value: .string("\(method.repository).\(method.endpoint.name.name)"))])
+            // A stream's handler returns its events; without one the stream fails when iterated.
+            let missing: Statement = isAsync
+                ? .throw(notImplemented)
+                : .expression(.call(.identifier("EventStream"), [.init(label: "failing", value: notImplemented)]))
             handlers.append(
                 .property(
                     PropertyDeclaration(
@@ -25,15 +30,15 @@ extension Translator {
             initParameters.append(
                 .init(
                     swiftName: method.baseName, type: .escaping(closureType),
-                    defaultValue: .closure(.init(parameters: parameters.map { _ in "_" }, body: [.throw(notImplemented)]))))
+                    defaultValue: .closure(.init(parameters: parameters.map { _ in "_" }, body: [missing]))))
             initBody.append(.assignment(handler, .identifier(SwiftNaming.parameterValue(method.baseName))))
             let values = parameters.map { Expression.Argument(value: $0.value) }
             functions.append(
                 .function(
                     FunctionDeclaration(
                         doc: ["Calls `\(SwiftNaming.unescaped(handlerName))`."], name: method.name, parameters: parameters,
-                        isAsync: true, isThrowing: true, returnType: method.returnType,
-                        body: [.expression(.try(.await(.call(handler, values))))])))
+                        isAsync: isAsync, isThrowing: isAsync, returnType: method.returnType,
+                        body: [.expression(isAsync ? .try(.await(.call(handler, values))) : .call(handler, values))])))
             if method.hasStream {
                 // The stream has no policy of its own: the handler gets `nil`, as for a call without one.
                 let local = Expression.identifier("handler")

@@ -9,7 +9,7 @@ extension Translator {
                     FunctionDeclaration(
                         doc: endpointDoc(method), visibility: .none, name: method.name,
                         parameters: method.parameters(policy: method.isCached ? .optional : .none, optionalDefaults: false),
-                        isAsync: true, isThrowing: true, returnType: method.returnType)))
+                        isAsync: !method.isEventStream, isThrowing: !method.isEventStream, returnType: method.returnType)))
             if method.hasStream {
                 members.append(
                     .function(
@@ -49,7 +49,8 @@ extension Translator {
                             isAsync: true, isThrowing: true, returnType: method.returnType,
                             body: [.expression(.try(.await(.call(Expression.selfValue.dot(method.name), forwarded, wrapping: .whenLong))))])))
             } else if method.arguments.contains(where: \.isOptional) {
-                members.append(.function(withoutOptionals(method, name: method.name, isAsync: true, returnType: method.returnType)))
+                members.append(
+                    .function(withoutOptionals(method, name: method.name, isAsync: !method.isEventStream, returnType: method.returnType)))
             }
             if method.hasStream, method.arguments.contains(where: \.isOptional) {
                 members.append(.function(withoutOptionals(method, name: method.streamName, isAsync: false, returnType: method.streamType)))

@@ -12,6 +12,12 @@ extension SpecValidator {
             report("\"paging\" needs a \"response\"; \(name) has none", at: paging.location)
             return
         }
+        guard endpoint.returnsValue else {
+            report(
+                "\"paging\" needs one JSON value per page; \(name) streams its response (\"format\": \"\(endpoint.responseFormat.rawValue)\")",
+                at: paging.location)
+            return
+        }
         let query = endpoint.parameters.filter { $0.place == .query }
         for named in paging.parameters {
             guard let parameter = query.first(where: { $0.name.name == named.name }) else {

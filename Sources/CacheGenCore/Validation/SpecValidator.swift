@@ -180,7 +180,7 @@ struct SpecValidator {
                 continue
             }
             var names = [endpoint.swiftName ?? SwiftNaming.memberName(endpoint.name.name)]
-            if endpoint.cache != nil, endpoint.response != nil { names += [names[0] + "Stream", names[0] + "Query"] }
+            if endpoint.cache != nil, endpoint.returnsValue { names += [names[0] + "Stream", names[0] + "Query"] }
             if let name = names.first(where: { methods[$0] != nil }), let first = methods[name] {
                 report(
                     "endpoint \(quoted(endpoint.name.name)) becomes the method \(name), like \(quoted(first.name)) at \(first.location.line):\(first.location.column); rename one of them",
@@ -272,7 +272,15 @@ struct SpecValidator {
     private mutating func checkCacheRule(_ endpoint: EndpointSpec) {
         guard let cache = endpoint.cache else { return }
         let name = endpoint.name.name
-        if endpoint.response == nil {
+        if endpoint.responseFormat.isStream {
+            if cache.origin != .defaults {
+                report(
+                    "endpoint \(quoted(name)) streams its response (\"format\": \"\(endpoint.responseFormat.rawValue)\"), which is never cached; set \"cache\": false",
+                    at: cache.location)
+            }
+            return
+        }
+        if !endpoint.returnsValue {
             if cache.origin != .defaults {
                 report("endpoint \(quoted(name)) has no \"response\" to cache; add one or set \"cache\": false", at: cache.location)
             }
@@ -318,7 +326,13 @@ struct SpecValidator {
                 at: first.location)
             return
         }
-        if endpoint.cache != nil, endpoint.response != nil {
+        if endpoint.responseFormat.isStream {
+            report(
+                "endpoint \(quoted(endpoint.name.name)) streams its response, so it cannot invalidate; remove \"invalidates\"",
+                at: first.location)
+            return
+        }
+        if endpoint.cache != nil, endpoint.returnsValue {
             report(
                 "\(endpoint.method) endpoint \(quoted(endpoint.name.name)) is cached, so it cannot invalidate; set \"cache\": false or remove \"invalidates\"",
                 at: first.location)
@@ -338,7 +352,7 @@ struct SpecValidator {
                     at: target.location)
                 continue
             }
-            if other.cache == nil || other.response == nil {
+            if other.cache == nil || !other.returnsValue {
                 report(
                     "\"invalidates\" names \(quoted(target.name)), which is never cached; remove it from the list",
                     at: target.location)
@@ -373,6 +387,9 @@ struct SpecValidator {
     }
 
     mutating func report(_ message: String, at location: SourceLocation) {
-        diagnostics.append(.error(message, at: location))
+        // An operation's event stream shares its path: one problem, one error.
+        let error = Diagnostic.error(message, at: location)
+        guard !diagnostics.contains(error) else { return }
+        diagnostics.append(error)
     }
 }

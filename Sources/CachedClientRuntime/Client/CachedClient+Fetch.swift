@@ -52,14 +52,15 @@ extension CachedClient {
         let responseTime = now()
         switch response.statusCode {
         case 200..<300:
-            let value = try call.endpoint.decode(type, from: response.body)
+            let body = try call.endpoint.storedBody(of: response)
+            let value = try call.endpoint.decode(type, from: body)
             let caching = ResponseCaching(response, requestTime: requestTime, responseTime: responseTime)
             if caching.noStore {
                 await forget(call, hadEntry: entry != nil)
                 return Fetched(value: value, freshness: caching.freshness)
             }
             let fresh = CacheEntry(
-                body: response.body, date: responseTime,
+                body: body, date: responseTime,
                 etag: response.header("ETag"), lastModified: response.header("Last-Modified"),
                 freshness: caching.freshness)
             write(fresh, call, value: value, reportingStore: true)

@@ -36,7 +36,8 @@ extension CachedClient {
             try Task.checkCancellation()
             let delay: Duration
             do {
-                let response = try await sender.send(request, body: body, validators: validators, operation: endpoint.name)
+                let response = try await sender.send(
+                    request, body: body, validators: validators, operation: endpoint.name, accept: endpoint.acceptField)
                 guard RetryPolicy.isTransient(status: response.statusCode) else { return response }
                 let asked = RetryPolicy.retryAfter(response, now: now())
                 if response.statusCode == 429, let asked {

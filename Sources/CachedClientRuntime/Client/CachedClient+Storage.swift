@@ -87,7 +87,7 @@ extension CachedClient {
     func decodeStored<T: Decodable & Sendable>(_ entry: CacheEntry, _ call: Call, as type: T.Type) async -> T? {
         if let value = call.held?.value(as: type, decodedFrom: entry) { return value }
         do {
-            let value = try call.endpoint.coding.makeDecoder().decode(type, from: entry.body)
+            let value = try call.endpoint.value(type, from: entry.body)
             holdStored(entry, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
             return value
         } catch {

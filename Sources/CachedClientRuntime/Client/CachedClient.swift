@@ -245,7 +245,7 @@ public final class CachedClient: Sendable {
             throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: response.body)
         }
         await apply(invalidations, after: endpoint)
-        return response.body
+        return try endpoint.storedBody(of: response)
     }
 
     // MARK: - Policies

@@ -31,14 +31,23 @@ struct RequestSender: Sendable {
     /// Sends `request` with `body`; with `validators`, asks the server to confirm that entry
     /// (`If-None-Match`, `If-Modified-Since`).
     ///
-    /// Headers, later ones winning whatever their case: `Accept`, `Content-Type` for a body,
-    /// the validators, the app's `headers` provider, then the endpoint's declared headers.
-    /// One attempt, through the middleware; `operation` names the endpoint for them.
+    /// Headers, later ones winning whatever their case: `Accept` (`accept`), `Content-Type`
+    /// for a body, the validators, the app's `headers` provider, then the endpoint's declared
+    /// headers. One attempt, through the middleware; `operation` names the endpoint for them.
     func send(
-        _ request: EndpointRequest, body: Data?, validators: CacheEntry?, operation: String = ""
+        _ request: EndpointRequest, body: Data?, validators: CacheEntry?, operation: String = "",
+        accept: String = "application/json"
     ) async throws -> HTTPResponse {
+        let http = try await httpRequest(request, body: body, validators: validators, accept: accept)
+        return try await chain.send(http, operation: operation)
+    }
+
+    /// The HTTP request for `request`, with its headers as `send` describes them.
+    func httpRequest(
+        _ request: EndpointRequest, body: Data?, validators: CacheEntry?, accept: String
+    ) async throws -> HTTPRequest {
         var fields = HeaderFields()
-        fields.set("Accept", "application/json")
+        fields.set("Accept", accept)
         if body != nil { fields.set("Content-Type", "application/json") }
         if let validators {
             if let etag = validators.etag { fields.set("If-None-Match", etag) }
@@ -51,9 +60,7 @@ struct RequestSender: Sendable {
             fields.set(header.name, header.value)
         }
         let url = try url(for: request)
-        return try await chain.send(
-            HTTPRequest(method: request.method.uppercased(), url: url, headers: fields.fields, body: body),
-            operation: operation)
+        return HTTPRequest(method: request.method.uppercased(), url: url, headers: fields.fields, body: body)
     }
 
     /// `baseURL` + path (+ `?` + query); joined as text so a base path like `/v1` is kept.

@@ -20,11 +20,16 @@ public struct Endpoint: Sendable, Hashable {
     /// next page (`"next"`); `nil` otherwise. Each answer's `Link` field is then kept in the
     /// store beside the answer, so that the next page is known offline too.
     public var nextLinkRelation: String?
+    /// How the response body becomes the value: JSON, bytes, text, or a stream of events.
+    public var format: ResponseFormat
+    /// The `Accept` field sent with the request; `nil` for the format's own (`application/json`
+    /// for JSON).
+    public var accept: String?
 
     /// Creates an endpoint description.
     public init(
         name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "", retry: RetryRule? = nil,
-        nextLinkRelation: String? = nil
+        nextLinkRelation: String? = nil, format: ResponseFormat = .json, accept: String? = nil
     ) {
         self.name = name
         self.cache = cache
@@ -32,5 +37,10 @@ public struct Endpoint: Sendable, Hashable {
         self.shape = shape
         self.retry = retry
         self.nextLinkRelation = nextLinkRelation
+        self.format = format
+        self.accept = accept
     }
+
+    /// The `Accept` field sent with the request.
+    var acceptField: String { accept ?? format.defaultAccept }
 }

@@ -44,6 +44,15 @@ public struct URLSessionTransport: HTTPTransport {
     /// Sends the request and returns the response whatever its status; throws the
     /// session's `URLError` only when no response arrived, and honours cancellation.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let (body, response) = try await session.data(for: urlRequest(for: request))
+        guard let http = response as? HTTPURLResponse else {
+            throw URLError(.badServerResponse)
+        }
+        return HTTPResponse(statusCode: http.statusCode, headers: Self.headers(of: http), body: body)
+    }
+
+    /// The `URLRequest` for `request`, never answered from a `URLCache`.
+    func urlRequest(for request: HTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
@@ -52,16 +61,16 @@ public struct URLSessionTransport: HTTPTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         urlRequest.httpBody = request.body
+        return urlRequest
+    }
 
-        let (body, response) = try await session.data(for: urlRequest)
-        guard let http = response as? HTTPURLResponse else {
-            throw URLError(.badServerResponse)
-        }
+    /// A response's header fields as text.
+    static func headers(of response: HTTPURLResponse) -> [String: String] {
         var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
+        for (name, value) in response.allHeaderFields {
             guard let name = name as? String else { continue }
             headers[name] = value as? String ?? String(describing: value)
         }
-        return HTTPResponse(statusCode: http.statusCode, headers: headers, body: body)
+        return headers
     }
 }

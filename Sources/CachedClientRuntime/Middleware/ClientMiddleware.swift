@@ -49,10 +49,30 @@ struct MiddlewareChain: Sendable {
         try await send(request, operation: operation, from: 0)
     }
 
-    private func send(_ request: HTTPRequest, operation: String, from index: Int) async throws -> HTTPResponse {
-        guard index < middleware.count else { return try await transport.send(request) }
+    /// Sends `request` through every middleware in order, then opens it as a stream on the
+    /// transport. The middleware see the response's status and header fields with an empty
+    /// body (the events follow it); one that answers by itself answers with its body.
+    func stream(_ request: HTTPRequest, operation: String) async throws -> HTTPStreamedResponse {
+        let opened = Locked<HTTPStreamedResponse?>(nil)
+        let head = try await send(request, operation: operation, from: 0) { request in
+            let streamed = try await transport.stream(request)
+            opened.withLock { $0 = streamed }
+            return HTTPResponse(statusCode: streamed.statusCode, headers: streamed.headers)
+        }
+        guard let streamed = opened.withLock({ $0 }), head.body.isEmpty else { return HTTPStreamedResponse(head) }
+        return HTTPStreamedResponse(statusCode: head.statusCode, headers: head.headers, body: streamed.body)
+    }
+
+    private func send(
+        _ request: HTTPRequest, operation: String, from index: Int,
+        last: (@Sendable (HTTPRequest) async throws -> HTTPResponse)? = nil
+    ) async throws -> HTTPResponse {
+        guard index < middleware.count else {
+            if let last { return try await last(request) }
+            return try await transport.send(request)
+        }
         return try await middleware[index].intercept(request, operation: operation) { request in
-            try await self.send(request, operation: operation, from: index + 1)
+            try await self.send(request, operation: operation, from: index + 1, last: last)
         }
     }
 }

@@ -32,6 +32,10 @@ public struct RetryPolicy: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void
     /// A random number in `0...1` for the jitter; injectable so tests are repeatable.
     public var random: @Sendable () -> Double
+    /// How many times in a row a Server-Sent Events stream whose server sent event IDs is
+    /// resumed (with `Last-Event-ID`, after the server's `retry` or `baseDelay`, through
+    /// `sleep`) when it ends or its connection is lost without a new event in between.
+    public var maxReconnects: Int
 
     /// Creates a policy; the defaults retry a GET twice, waiting up to 0.5 s and 1 s, and
     /// honour a `Retry-After` of up to a minute.
@@ -41,7 +45,8 @@ public struct RetryPolicy: Sendable {
         maxDelay: Duration = .seconds(10),
         maxRetryAfter: Duration = .seconds(60),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        maxReconnects: Int = 5
     ) {
         self.maxRetries = max(0, maxRetries)
         self.baseDelay = baseDelay
@@ -49,13 +54,14 @@ public struct RetryPolicy: Sendable {
         self.maxRetryAfter = maxRetryAfter
         self.sleep = sleep
         self.random = random
+        self.maxReconnects = max(0, maxReconnects)
     }
 
     /// The standard policy (`RetryPolicy()`).
     public static let standard = RetryPolicy()
 
-    /// No retries at all, whatever the endpoints' specs say.
-    public static let none = RetryPolicy(maxRetries: 0)
+    /// No retries at all, whatever the endpoints' specs say, and no resumed event streams.
+    public static let none = RetryPolicy(maxRetries: 0, maxReconnects: 0)
 
     /// How many retries a request of `method` for an endpoint with `rule` may have.
     func allowedRetries(method: String, rule: RetryRule?) -> Int {

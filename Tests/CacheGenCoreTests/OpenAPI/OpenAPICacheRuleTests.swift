@@ -89,13 +89,13 @@ import Testing
     }
 
     @Test func aRuleForAnOperationLeftOutSaysSo() {
-        let document = Self.document.replacingOccurrences(of: "\"application/json\": { \"schema\": { \"type\": \"array\"", with: "\"text/csv\": { \"schema\": { \"type\": \"array\"")
+        let document = Self.document.replacingOccurrences(of: "\"get\": {", with: "\"trace\": {")
         let overlay = "{ \"openapi\": \"api.json\", \"operations\": { \"getThings\": { \"ttl\": \"5m\" } } }"
         let output = Support.generate(["A.cachegen.json": overlay, "api.json": document], main: "A.cachegen.json")
         #expect(
             Support.messages(output) == [
                 "A.cachegen.json:1:42: warning: the rule for \"getThings\" has no effect: the operation is left out (see the warning in api.json)",
-                "api.json:5:18: warning: operation \"getThings\" is left out: its 200 response is only text/csv",
+                "api.json:4:26: warning: operation \"getThings\" is left out: cachegen does not call TRACE",
             ])
     }
 

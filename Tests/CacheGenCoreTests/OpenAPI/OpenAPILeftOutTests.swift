@@ -89,7 +89,6 @@ import Testing
                 "api.json:5:35: warning: the request body of operation \"getA\" is left out: a GET request carries none here",
                 "api.json:6:30: warning: query parameter \"q\" of operation \"getA\" is left out: its type GetAQ? cannot be sent as text",
                 "api.json:8:37: warning: the request body of operation \"postA\" is left out: it is only text/plain",
-                "api.json:9:20: warning: the 200 response body of operation \"postA\" is left out: it is only text/html; the call returns nothing",
                 "api.json:11:30: warning: operation \"putA\" is left out: its required query parameter \"f\" is serialized as \"content\", which cachegen does not send",
                 "api.json:14:30: warning: operation \"patchA\" is left out: its required query parameter \"o\" has type PatchAO, which cannot be sent as text",
             ])

@@ -17,7 +17,7 @@ import Testing
               "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Pet" } } } } } } },
             "/orders": { "get": { "operationId": "listOrders", "tags": ["store"],
               "responses": { "200": { "description": "ok", "content": { "application/json": { "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Order" } } } } } } } },
-            "/export": { "get": { "operationId": "exportAll", "tags": ["admin"],
+            "/export": { "trace": { "operationId": "exportAll", "tags": ["admin"],
               "responses": { "200": { "description": "ok", "content": { "application/xml": { "schema": { "type": "string" } } } } } } }
             """#,
         schemas: #"""

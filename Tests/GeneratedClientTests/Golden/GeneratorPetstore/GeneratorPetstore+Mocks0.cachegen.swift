@@ -20,17 +20,22 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
     /// Answers `updatePet`.
     public var updatePetHandler: @Sendable (_ petId: Int, _ body: StoreUpdatePetRequest) async throws -> Void
 
+    /// Answers `multipartDownloadTyped`.
+    public var multipartDownloadTypedHandler: @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<Data>
+
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
         getStats: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<StorePetStats> = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.getStats") },
         postStats: @escaping @Sendable (_ body: StorePetStats) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.postStats") },
         probe: @escaping @Sendable () async throws -> Void = { throw MockNotImplemented(endpoint: "StorePetstoreRepository.probe") },
-        updatePet: @escaping @Sendable (_ petId: Int, _ body: StoreUpdatePetRequest) async throws -> Void = { _, _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.updatePet") }
+        updatePet: @escaping @Sendable (_ petId: Int, _ body: StoreUpdatePetRequest) async throws -> Void = { _, _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.updatePet") },
+        multipartDownloadTyped: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<Data> = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.multipartDownloadTyped") }
     ) {
         self.getStatsHandler = getStats
         self.postStatsHandler = postStats
         self.probeHandler = probe
         self.updatePetHandler = updatePet
+        self.multipartDownloadTypedHandler = multipartDownloadTyped
     }
 
     /// Calls `getStatsHandler`.
@@ -57,5 +62,16 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
     /// Calls `updatePetHandler`.
     public func updatePet(petId: Int, body: StoreUpdatePetRequest) async throws {
         try await self.updatePetHandler(petId, body)
+    }
+
+    /// Calls `multipartDownloadTypedHandler`.
+    public func multipartDownloadTyped(policy: CachePolicy?) async throws -> CachedValue<Data> {
+        try await self.multipartDownloadTypedHandler(policy)
+    }
+
+    /// Yields the value of `multipartDownloadTypedHandler` once.
+    public func multipartDownloadTypedStream() -> AsyncThrowingStream<CachedValue<Data>, any Error> {
+        let handler = self.multipartDownloadTypedHandler
+        return MockStream.once { try await handler(nil) }
     }
 }

@@ -34,12 +34,28 @@ public protocol StorePetstoreRepository: Sendable {
     ///
     /// `PATCH /pets/{petId}`. Nothing to cache: the response has no body.
     func updatePet(petId: Int, body: StoreUpdatePetRequest) async throws
+
+    /// `GET /pets/multipart-typed`. Cached for 1 minute; shown offline for up to 1 day.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    func multipartDownloadTyped(policy: CachePolicy?) async throws -> CachedValue<Data>
+
+    /// The stored value of `multipartDownloadTyped` first, if there is one, then the fresh one.
+    ///
+    /// When the network fails after a stored value was delivered, the stream finishes
+    /// normally: the caller already has the best value there is.
+    func multipartDownloadTypedStream() -> AsyncThrowingStream<CachedValue<Data>, any Error>
 }
 
 extension StorePetstoreRepository {
     /// Calls `getStats` with the spec's default policy, `.networkFirst`, unless one is given.
     public func getStats(policy: CachePolicy = .networkFirst) async throws -> CachedValue<StorePetStats> {
         try await self.getStats(policy: Optional(policy))
+    }
+
+    /// Calls `multipartDownloadTyped` with the spec's default policy, `.networkFirst`, unless one is given.
+    public func multipartDownloadTyped(policy: CachePolicy = .networkFirst) async throws -> CachedValue<Data> {
+        try await self.multipartDownloadTyped(policy: Optional(policy))
     }
 }
 
@@ -50,6 +66,12 @@ extension StorePetstoreRepository {
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getStatsQuery() -> CachedQuery<StorePetStats> {
         CachedQuery { policy in try await self.getStats(policy: policy) }
+    }
+
+    /// `multipartDownloadTyped` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func multipartDownloadTypedQuery() -> CachedQuery<Data> {
+        CachedQuery { policy in try await self.multipartDownloadTyped(policy: policy) }
     }
 }
 #endif
@@ -100,6 +122,22 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
         try await self.client.perform(Requests.updatePet(petId: petId, body: body), endpoint: Endpoints.updatePet)
     }
 
+    /// `GET /pets/multipart-typed`. Cached for 1 minute; shown offline for up to 1 day.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    public func multipartDownloadTyped(policy: CachePolicy?) async throws -> CachedValue<Data> {
+        try await self.client.value(
+            for: Requests.multipartDownloadTyped(),
+            endpoint: Endpoints.multipartDownloadTyped,
+            policy: policy
+        )
+    }
+
+    /// The stored value of `multipartDownloadTyped` first, if there is one, then the fresh one.
+    public func multipartDownloadTypedStream() -> AsyncThrowingStream<CachedValue<Data>, any Error> {
+        self.client.updates(for: Requests.multipartDownloadTyped(), endpoint: Endpoints.multipartDownloadTyped)
+    }
+
     private enum Endpoints {
         static var getStats: Endpoint {
             Endpoint(
@@ -117,6 +155,16 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
         }
         static var updatePet: Endpoint {
             Endpoint(name: "StorePetstoreRepository.updatePet", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var multipartDownloadTyped: Endpoint {
+            Endpoint(
+                name: "StorePetstoreRepository.multipartDownloadTyped",
+                cache: CacheRule(ttl: 60, maxStale: 86400, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .iso8601),
+                shape: "data",
+                format: .data,
+                accept: "multipart/form-data"
+            )
         }
     }
 
@@ -140,6 +188,10 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
             request.setPathParameter("petId", petId)
             request.setJSONBody(body, isKey: false)
             return request
+        }
+
+        static func multipartDownloadTyped() -> EndpointRequest {
+            EndpointRequest(method: "GET", path: "/pets/multipart-typed")
         }
     }
 }
