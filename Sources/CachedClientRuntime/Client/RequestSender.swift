@@ -39,7 +39,7 @@ struct RequestSender: Sendable {
     ) async throws -> HTTPResponse {
         var fields = HeaderFields()
         fields.set("Accept", "application/json")
-        if body != nil { fields.set("Content-Type", "application/json") }
+        if body != nil { fields.set("Content-Type", request.bodyContentType) }
         if let validators {
             if let etag = validators.etag { fields.set("If-None-Match", etag) }
             if let lastModified = validators.lastModified { fields.set("If-Modified-Since", lastModified) }
