@@ -22,9 +22,10 @@ struct ModelIndex: Sendable {
     }
 
     /// Whether a value of `type` can be sent as text in a path segment, query item or
-    /// header: a scalar or an enum, not an object or a collection.
+    /// header: a scalar or an enum, not bytes, a file, an object or a collection.
     func isTextValue(_ type: TypeRef) -> Bool {
         switch type {
+        case .scalar(.data), .scalar(.file): false
         case .scalar: true
         case .model(let name): isEnum(name)
         default: false

@@ -89,6 +89,8 @@ struct Translator: Sendable {
             case .date: .named("Date")
             case .url: .named("URL")
             case .uuid: .named("UUID")
+            case .data: .named("Data")
+            case .file: .named("MultipartFile")
             }
         case .model(let name): .named(typeNames[name] ?? SwiftNaming.typeName(name))
         case .array(let element): .array(swiftType(element))

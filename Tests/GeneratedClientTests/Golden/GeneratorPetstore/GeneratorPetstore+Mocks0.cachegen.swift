@@ -20,17 +20,27 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
     /// Answers `updatePet`.
     public var updatePetHandler: @Sendable (_ petId: Int, _ body: StoreUpdatePetRequest) async throws -> Void
 
+    /// Answers `uploadAvatarForPet`.
+    public var uploadAvatarForPetHandler: @Sendable (_ petId: Int, _ body: Data) async throws -> Void
+
+    /// Answers `multipartUploadTyped`.
+    public var multipartUploadTypedHandler: @Sendable (_ body: StoreMultipartUploadTypedRequest) async throws -> Void
+
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
         getStats: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<StorePetStats> = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.getStats") },
         postStats: @escaping @Sendable (_ body: StorePetStats) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.postStats") },
         probe: @escaping @Sendable () async throws -> Void = { throw MockNotImplemented(endpoint: "StorePetstoreRepository.probe") },
-        updatePet: @escaping @Sendable (_ petId: Int, _ body: StoreUpdatePetRequest) async throws -> Void = { _, _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.updatePet") }
+        updatePet: @escaping @Sendable (_ petId: Int, _ body: StoreUpdatePetRequest) async throws -> Void = { _, _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.updatePet") },
+        uploadAvatarForPet: @escaping @Sendable (_ petId: Int, _ body: Data) async throws -> Void = { _, _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.uploadAvatarForPet") },
+        multipartUploadTyped: @escaping @Sendable (_ body: StoreMultipartUploadTypedRequest) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.multipartUploadTyped") }
     ) {
         self.getStatsHandler = getStats
         self.postStatsHandler = postStats
         self.probeHandler = probe
         self.updatePetHandler = updatePet
+        self.uploadAvatarForPetHandler = uploadAvatarForPet
+        self.multipartUploadTypedHandler = multipartUploadTyped
     }
 
     /// Calls `getStatsHandler`.
@@ -57,5 +67,15 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
     /// Calls `updatePetHandler`.
     public func updatePet(petId: Int, body: StoreUpdatePetRequest) async throws {
         try await self.updatePetHandler(petId, body)
+    }
+
+    /// Calls `uploadAvatarForPetHandler`.
+    public func uploadAvatarForPet(petId: Int, body: Data) async throws {
+        try await self.uploadAvatarForPetHandler(petId, body)
+    }
+
+    /// Calls `multipartUploadTypedHandler`.
+    public func multipartUploadTyped(body: StoreMultipartUploadTypedRequest) async throws {
+        try await self.multipartUploadTypedHandler(body)
     }
 }

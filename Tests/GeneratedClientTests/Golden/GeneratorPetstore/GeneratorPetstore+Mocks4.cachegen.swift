@@ -11,15 +11,25 @@ public struct MockStorePetsRepository: StorePetsRepository {
     /// Answers `createPet`.
     public var createPetHandler: @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet
 
+    /// Answers `createPetWithForm`.
+    public var createPetWithFormHandler: @Sendable (_ body: StoreCreatePetRequest) async throws -> Void
+
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
-        createPet: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPet") }
+        createPet: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPet") },
+        createPetWithForm: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPetWithForm") }
     ) {
         self.createPetHandler = createPet
+        self.createPetWithFormHandler = createPetWithForm
     }
 
     /// Calls `createPetHandler`.
     public func createPet(body: StoreCreatePetRequest) async throws -> StorePet {
         try await self.createPetHandler(body)
+    }
+
+    /// Calls `createPetWithFormHandler`.
+    public func createPetWithForm(body: StoreCreatePetRequest) async throws {
+        try await self.createPetWithFormHandler(body)
     }
 }

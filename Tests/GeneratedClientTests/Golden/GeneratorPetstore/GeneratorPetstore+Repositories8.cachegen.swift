@@ -34,6 +34,14 @@ public protocol StorePetstoreRepository: Sendable {
     ///
     /// `PATCH /pets/{petId}`. Nothing to cache: the response has no body.
     func updatePet(petId: Int, body: StoreUpdatePetRequest) async throws
+
+    /// Upload an avatar
+    ///
+    /// `PUT /pets/{petId}/avatar`. Nothing to cache: the response has no body.
+    func uploadAvatarForPet(petId: Int, body: Data) async throws
+
+    /// `POST /pets/multipart-typed`. Nothing to cache: the response has no body.
+    func multipartUploadTyped(body: StoreMultipartUploadTypedRequest) async throws
 }
 
 extension StorePetstoreRepository {
@@ -100,6 +108,24 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
         try await self.client.perform(Requests.updatePet(petId: petId, body: body), endpoint: Endpoints.updatePet)
     }
 
+    /// Upload an avatar
+    ///
+    /// `PUT /pets/{petId}/avatar`. Nothing to cache: the response has no body.
+    public func uploadAvatarForPet(petId: Int, body: Data) async throws {
+        try await self.client.perform(
+            Requests.uploadAvatarForPet(petId: petId, body: body),
+            endpoint: Endpoints.uploadAvatarForPet
+        )
+    }
+
+    /// `POST /pets/multipart-typed`. Nothing to cache: the response has no body.
+    public func multipartUploadTyped(body: StoreMultipartUploadTypedRequest) async throws {
+        try await self.client.perform(
+            Requests.multipartUploadTyped(body: body),
+            endpoint: Endpoints.multipartUploadTyped
+        )
+    }
+
     private enum Endpoints {
         static var getStats: Endpoint {
             Endpoint(
@@ -117,6 +143,20 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
         }
         static var updatePet: Endpoint {
             Endpoint(name: "StorePetstoreRepository.updatePet", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var uploadAvatarForPet: Endpoint {
+            Endpoint(
+                name: "StorePetstoreRepository.uploadAvatarForPet",
+                cache: nil,
+                coding: JSONCoding(dates: .iso8601)
+            )
+        }
+        static var multipartUploadTyped: Endpoint {
+            Endpoint(
+                name: "StorePetstoreRepository.multipartUploadTyped",
+                cache: nil,
+                coding: JSONCoding(dates: .iso8601)
+            )
         }
     }
 
@@ -139,6 +179,19 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
             var request = EndpointRequest(method: "PATCH", path: "/pets/{petId}")
             request.setPathParameter("petId", petId)
             request.setJSONBody(body, isKey: false)
+            return request
+        }
+
+        static func uploadAvatarForPet(petId: Int, body: Data) -> EndpointRequest {
+            var request = EndpointRequest(method: "PUT", path: "/pets/{petId}/avatar")
+            request.setPathParameter("petId", petId)
+            request.setDataBody(body, contentType: "application/octet-stream", isKey: false)
+            return request
+        }
+
+        static func multipartUploadTyped(body: StoreMultipartUploadTypedRequest) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/pets/multipart-typed")
+            request.setMultipartBody(body, isKey: false)
             return request
         }
     }
