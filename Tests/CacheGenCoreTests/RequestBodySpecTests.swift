@@ -96,4 +96,21 @@ import Testing
                 #"spec.json:17:61: error: GET endpoint "h" cannot have a body; send it as query items"#,
             ])
     }
+
+    /// Bytes and files travel in bodies only, never as text in a parameter.
+    @Test func bytesAndFilesAreNotParameters() {
+        let spec = #"""
+            {
+              "version": 1,
+              "repositories": { "R": { "endpoints": {
+                "a": { "method": "POST", "path": "/a", "query": { "blob": "data", "doc": "file?" } }
+              } } }
+            }
+            """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:4:63: error: query parameter "blob" has type data, which cannot be sent as text; use a scalar, an enum model or an array of them"#,
+                #"spec.json:4:78: error: query parameter "doc" has type file?, which cannot be sent as text; use a scalar, an enum model or an array of them"#,
+            ])
+    }
 }

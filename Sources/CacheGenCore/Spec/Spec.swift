@@ -325,9 +325,16 @@ public struct BodyEncoding: Sendable, Hashable {
         }
     }
 
-    /// The styles a form property may have.
+    /// The styles a form property may have, as OpenAPI names them.
     public enum Style: String, Sendable, Hashable, CaseIterable {
-        case form, spaceDelimited, pipeDelimited, deepObject
+        /// `a=1&a=2` (exploded) or `a=1,2`; an object's pairs as fields of their own.
+        case form
+        /// `a=1 2`.
+        case spaceDelimited
+        /// `a=1|2`.
+        case pipeDelimited
+        /// `a[key]=value`, as deep as the value goes.
+        case deepObject
     }
 
     /// The kind of body.

@@ -66,9 +66,13 @@ enum FormValue: Sendable {
 final class FormValueBox {
     /// What is written so far.
     enum Content {
+        /// Nothing yet.
         case none
+        /// A finished value.
         case leaf(FormValue)
+        /// An object whose members are still being written.
         case object([(String, FormValueBox)])
+        /// An array whose elements are still being written.
         case array([FormValueBox])
     }
 
