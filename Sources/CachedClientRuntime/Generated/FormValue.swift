@@ -16,11 +16,28 @@ enum FormValue: Sendable {
     /// A file, for a multipart part.
     case file(MultipartFile)
 
-    /// `value` as a tree; dates written as `coding` writes them.
+    /// `value` as a tree; dates written as `coding` writes them. The body's own properties
+    /// keep the model's order; nested objects are sorted by key, as JSON bodies are, since
+    /// a dictionary's order changes from run to run and the bytes may be a cache key.
     static func of(_ value: some Encodable, coding: JSONCoding) throws -> FormValue {
         let encoder = FormValueEncoder(coding: coding, codingPath: [])
         try encoder.encodeValue(value)
-        return encoder.storage.value ?? .null
+        switch encoder.storage.value ?? .null {
+        case .object(let members): return .object(members.map { ($0.0, $0.1.sorted) })
+        case let other: return other.sorted
+        }
+    }
+
+    /// The value with every object's members sorted by key, at every depth.
+    var sorted: FormValue {
+        switch self {
+        case .object(let members):
+            return .object(members.map { ($0.0, $0.1.sorted) }.sorted { $0.0 < $1.0 })
+        case .array(let elements):
+            return .array(elements.map(\.sorted))
+        default:
+            return self
+        }
     }
 
     /// The value as JSON text, keys in order.

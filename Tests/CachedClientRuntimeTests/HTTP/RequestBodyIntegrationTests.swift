@@ -66,15 +66,18 @@ struct RequestBodyIntegrationTests {
         }
     }
 
+    /// Nested objects as `deepObject`, sorted by key (a dictionary has no order of its own);
+    /// arrays exploded, or as the fields say; `nil` left out; the form's percent-encoding.
     @Test func aFormWithNestedObjectsAndArraysIsSentExactly() async throws {
         let setup = try await Setup()
         let charge = Charge(
             amount: 2000, description: "Tea & cake, 50% off", card: Card(number: "4242 4242", expiry: Expiry(month: 12, year: 2030)),
-            tags: ["a", "b c"], interval: .month, capture: false, metadata: ["order": "6735"], statementDescriptor: nil,
-            expand: ["customer", "invoice"], channels: ["web", "app"], createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+            tags: ["a", "b c"], interval: .month, capture: false, metadata: ["order": "6735", "channel": "web", "batch": "7"],
+            statementDescriptor: nil, expand: ["customer", "invoice"], channels: ["web", "app"], createdAt: Date(timeIntervalSince1970: 1_700_000_000))
         let expected =
-            "amount=2000&description=Tea+%26+cake%2C+50%25+off&card%5Bnumber%5D=4242+4242&card%5Bexpiry%5D%5Bmonth%5D=12"
-            + "&card%5Bexpiry%5D%5Byear%5D=2030&tags=a&tags=b+c&interval=month&capture=false&metadata%5Border%5D=6735"
+            "amount=2000&description=Tea+%26+cake%2C+50%25+off&card%5Bexpiry%5D%5Bmonth%5D=12"
+            + "&card%5Bexpiry%5D%5Byear%5D=2030&card%5Bnumber%5D=4242+4242&tags=a&tags=b+c&interval=month&capture=false"
+            + "&metadata%5Bbatch%5D=7&metadata%5Bchannel%5D=web&metadata%5Border%5D=6735"
             + "&expand%5B0%5D=customer&expand%5B1%5D=invoice&channels=web%7Capp&createdAt=2023-11-14T22%3A13%3A20Z"
         try await setup.server.setCheckingRoute(
             setup.prefix + "/v1/charges", method: "POST",
