@@ -83,7 +83,9 @@ extension OpenAPIOperations {
         var fields: [BodyEncoding.Field] = []
         for entry in member?.value.members ?? [] {
             var field = BodyEncoding.Field(name: Named(name: entry.key, location: entry.keyLocation))
-            field.contentType = entry.value["contentType"]?.value.stringValue
+            // A list (`image/png, image/jpeg`) or a range (`image/*`) says what is accepted, not
+            // what to send; a file part sends its own type.
+            field.contentType = entry.value["contentType"]?.value.stringValue.flatMap { $0.contains(where: { $0 == "*" || $0 == "," }) ? nil : $0 }
             if kind == .form {
                 if let style = entry.value["style"] {
                     let text = style.value.stringValue ?? ""

@@ -59,8 +59,8 @@ enum FormBody {
         }
     }
 
-    /// The parts of a multipart body: a file with its name and type, a field for text, JSON
-    /// for an object, one part per element of an array; `nil` properties left out.
+    /// The parts of a multipart body: a file with its name and its own type, a field for
+    /// text, JSON for an object, one part per element of an array; `nil` properties left out.
     static func multipart(_ value: FormValue, fields: [BodyField], boundary: String) -> Data {
         var body = Data()
         for (name, member) in members(of: value) {
@@ -74,7 +74,7 @@ enum FormBody {
                 switch element {
                 case .file(let file):
                     disposition += "; filename=\"\(escaped(file.filename))\""
-                    partType = contentType ?? file.contentType
+                    partType = file.contentType
                     content = file.data
                 case .object, .array:
                     partType = contentType ?? "application/json"

@@ -19,7 +19,8 @@ private typealias Support = OpenAPITestSupport
               "responses": { "204": { "description": "ok" } } } },
             "/files": { "post": { "operationId": "upload",
               "requestBody": { "required": true, "content": { "multipart/form-data": { "schema": { "type": "object", "required": ["file"],
-                "properties": { "file": { "type": "string", "format": "binary" }, "parts": { "type": "array", "items": { "type": "string", "format": "binary" } }, "purpose": { "type": "string" } } } },
+                "properties": { "file": { "type": "string", "format": "binary" }, "parts": { "type": "array", "items": { "type": "string", "format": "binary" } }, "purpose": { "type": "string" } } },
+                "encoding": { "file": { "contentType": "image/png, image/*" } } },
                 "application/x-www-form-urlencoded": { "schema": { "type": "object" } } } },
               "responses": { "204": { "description": "ok" } } },
               "put": { "operationId": "putImage",
@@ -43,6 +44,7 @@ private typealias Support = OpenAPITestSupport
         #expect(source.contains("request.setFormBody(\n"))
         #expect(source.contains(#"EndpointRequest(method: "DELETE", path: "/charges")"#))
         #expect(source.contains("request.setJSONBody(body, isKey: false)"))
+        // A list or range of media types says what the server accepts; the file sends its own.
         #expect(source.contains("request.setMultipartBody(body, isKey: false)"))
         #expect(source.contains("public var file: MultipartFile\n"))
         #expect(source.contains("public var parts: [MultipartFile]?\n"))
