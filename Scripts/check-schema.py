@@ -34,5 +34,24 @@ for endpoint in rejected:
     if validator.is_valid(spec):
         failed = True
         print(f"accepted but cachegen rejects it: {json.dumps(endpoint)}")
-print(f"schema: {len(specs)} specs checked, {len(rejected)} wrong endpoints rejected" + (", errors above" if failed else ", all valid"))
+
+# Request bodies: each the schema must accept (True) or reject (False).
+def spec_with_body(body):
+    return {"version": 1, "repositories": {"Files": {"endpoints": {"upload": {"method": "POST", "path": "/files", "body": body}}}}}
+body_cases = [
+    ("NewFile", True),
+    ({"type": "NewFile", "encoding": "multipart", "fields": {"meta": {"contentType": "application/json"}}}, True),
+    ({"type": "Charge", "encoding": "form", "fields": {"tags": {"style": "pipeDelimited", "explode": False}}}, True),
+    ({"type": "data", "encoding": "binary", "contentType": "image/png"}, True),
+    ({"type": "string", "encoding": "text"}, True),
+    ({"encoding": "form"}, False),
+    ({"type": "Charge", "encoding": "xml"}, False),
+    ({"type": "Charge", "encoding": "form", "fields": {"tags": {"style": "matrix"}}}, False),
+    ({"type": "Charge", "encodings": "form"}, False),
+]
+for body, valid in body_cases:
+    if validator.is_valid(spec_with_body(body)) != valid:
+        failed = True
+        print(f"body case {json.dumps(body)}: expected {'valid' if valid else 'invalid'}")
+print(f"schema: {len(specs)} specs, {len(rejected)} wrong endpoints and {len(body_cases)} body cases checked" + (", errors above" if failed else ", all valid"))
 sys.exit(1 if failed else 0)

@@ -165,6 +165,65 @@ public final class FixtureServer: @unchecked Sendable {
             body: body, delayMilliseconds: delayMilliseconds, times: times, bearer: bearer)
     }
 
+    /// What a checking route expects of a request's body (`"expect"` in the server's routes).
+    public struct BodyExpectation: Encodable, Sendable {
+        /// One expected part of a multipart body: its header lines and exact bytes.
+        public struct Part: Encodable, Sendable {
+            var headers: [String]
+            var body_base64: String
+
+            /// A part with these header lines (without CRLF) and this content.
+            public init(headers: [String], body: Data) {
+                self.headers = headers
+                body_base64 = body.base64EncodedString()
+            }
+        }
+
+        var content_type: String?
+        var body_base64: String?
+        var multipart: [Part]?
+
+        /// The exact `Content-Type` and body.
+        public init(contentType: String, body: Data) {
+            content_type = contentType
+            body_base64 = body.base64EncodedString()
+        }
+
+        /// A multipart body (its boundary as its `Content-Type` says) of exactly these parts.
+        public init(multipart parts: [Part]) {
+            multipart = parts
+        }
+    }
+
+    /// What a checking route saw: whether the body matched, why not, and the body itself.
+    public struct SeenBody: Decodable, Sendable, Equatable {
+        /// One part of a multipart body as received.
+        public struct Part: Decodable, Sendable, Equatable {
+            public var headers: [String]
+            public var body_base64: String
+        }
+
+        public var matched: Bool
+        public var reason: String?
+        public var content_type: String
+        public var body_base64: String
+        public var parts: [Part]?
+    }
+
+    private struct CheckingRoute: Encodable {
+        var method: String
+        var path: String
+        var status: Int
+        var expect: BodyExpectation
+    }
+
+    /// Checks the body of `method path` from now on: a body as `expect` says is answered
+    /// with `status`, any other with 422; both with a `SeenBody`.
+    public func setCheckingRoute(_ path: String, method: String, status: Int = 200, expect: BodyExpectation) async throws {
+        let route = CheckingRoute(method: method, path: path, status: status, expect: expect)
+        _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
+    }
+
     /// A request the server received (control requests excluded).
     public struct RecordedRequest: Decodable, Sendable {
         /// The request's method, as sent.

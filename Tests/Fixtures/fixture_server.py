@@ -41,6 +41,18 @@ Bodies that are not text, and streams:
   GET /__control/closed?path=/p&count=N
                                  waits (up to 10 s) until N connections to /p were closed by the
                                  client while held, and answers {"closed": n}; no test sleeps.
+Request bodies are checked byte for byte with an "expect" field:
+  "expect": {"content_type": "application/x-www-form-urlencoded",
+             "body": "exact text" | "body_base64": "…"}
+  "expect": {"multipart": [{"headers": ["Content-Disposition: form-data; name=\"a\"", …],
+                            "body": "text" | "body_base64": "…"}, …]}
+                                 a multipart body must take its boundary from the request's
+                                 Content-Type (multipart/form-data; boundary=…) and be exactly
+                                 `--b CRLF headers CRLF CRLF body CRLF` per part, then `--b-- CRLF`
+                                 (RFC 7578, RFC 2046 §5.1.1).
+The route then answers what it saw, {"matched": bool, "reason": …, "content_type": …,
+"body_base64": …, "parts": [{"headers": [...], "body_base64": …}]}, with the route's
+status when everything matched and 422 otherwise.
 
 A header value may be a list, sent as one field line per item (as a server that sends
 Cache-Control twice). A route's Date header replaces the automatic one.
@@ -99,6 +111,7 @@ class State:
             "per_page": int(spec.get("per_page", 2)),
             "stream": [str(chunk).encode("utf-8") for chunk in spec["stream"]] if spec.get("stream") is not None else None,
             "hold": bool(spec.get("hold", False)),
+            "expect": spec.get("expect"),
         }
         if "json" in spec and not any(k.lower() == "content-type" for k in route["headers"]):
             route["headers"]["Content-Type"] = "application/json"
@@ -179,6 +192,10 @@ class Handler(BaseHTTPRequestHandler):
             return
         if route["stream"] is not None:
             self.send_stream(route, entry)
+            return
+        if route["expect"] is not None:
+            saw = check_body(route["expect"], self.headers.get("Content-Type", ""), body)
+            self.send_json(route["status"] if saw["matched"] else 422, saw, entry)
             return
         if self.is_not_modified(route["headers"]):
             kept = ("etag", "last-modified", "cache-control", "expires", "age", "date", "vary")
@@ -303,6 +320,68 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = handle_any
+
+
+def multipart_parts(content_type, body):
+    """The parts of a multipart body, strictly: (parts, None) or (None, why not)."""
+    import re
+    match = re.fullmatch(r'multipart/form-data; boundary=([0-9A-Za-z\'()+_,./:=?-]{1,70})', content_type)
+    if not match:
+        return None, f"Content-Type {content_type!r} is not multipart/form-data with a boundary"
+    delimiter = b"--" + match.group(1).encode("ascii")
+    if not body.endswith(delimiter + b"--\r\n"):
+        return None, "the body does not end with the close delimiter and CRLF"
+    inner = body[:-len(delimiter + b"--\r\n")]
+    if not inner.startswith(delimiter + b"\r\n"):
+        return None, "the body does not start with the delimiter and CRLF"
+    if not inner.endswith(b"\r\n"):
+        return None, "the last part does not end with CRLF before the close delimiter"
+    parts = []
+    # Each delimiter after the first is preceded by a CRLF that belongs to it (RFC 2046).
+    for chunk in inner[len(delimiter) + 2:-2].split(b"\r\n" + delimiter + b"\r\n"):
+        head, separator, content = chunk.partition(b"\r\n\r\n")
+        if not separator:
+            return None, "a part has no blank line after its headers"
+        parts.append({"headers": head.decode("utf-8").split("\r\n"), "body": content})
+    return parts, None
+
+
+def check_body(expect, content_type, body):
+    """Compares a request body with a route's "expect"; answers what was seen."""
+    import base64
+    saw = {"matched": True, "reason": None, "content_type": content_type,
+           "body_base64": base64.b64encode(body).decode("ascii")}
+
+    def expected_bytes(item):
+        if "body_base64" in item:
+            return base64.b64decode(item["body_base64"])
+        return str(item.get("body", "")).encode("utf-8")
+
+    def fail(reason):
+        saw["matched"] = False
+        saw["reason"] = saw["reason"] or reason
+
+    if "content_type" in expect and content_type != expect["content_type"]:
+        fail(f"Content-Type {content_type!r}, expected {expect['content_type']!r}")
+    if "body" in expect or "body_base64" in expect:
+        if body != expected_bytes(expect):
+            fail("the body differs")
+    if "multipart" in expect:
+        parts, reason = multipart_parts(content_type, body)
+        if parts is None:
+            fail(reason)
+        else:
+            saw["parts"] = [{"headers": p["headers"], "body_base64": base64.b64encode(p["body"]).decode("ascii")}
+                            for p in parts]
+            wanted = expect["multipart"]
+            if len(parts) != len(wanted):
+                fail(f"{len(parts)} parts, expected {len(wanted)}")
+            for index, (part, want) in enumerate(zip(parts, wanted)):
+                if part["headers"] != want.get("headers", []):
+                    fail(f"part {index} has headers {part['headers']}")
+                elif part["body"] != expected_bytes(want):
+                    fail(f"part {index} has another body")
+    return saw
 
 
 def exit_when_stdin_closes():

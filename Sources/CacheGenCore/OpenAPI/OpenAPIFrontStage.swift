@@ -91,7 +91,7 @@ enum OpenAPIFrontStage {
         for member in components { schemas.checkComponent(member, in: file) }
         var diagnostics: [Diagnostic] = []
         var mapper = OpenAPIOperations(schemas: schemas, file: file)
-        if let paths = root["paths"]?.value { mapper.map(paths: paths, only: narrowing?.keys) }
+        if let paths = root["paths"]?.value { mapper.map(paths: paths, only: narrowing?.keys, wholeNames: narrowing?.names ?? []) }
         if narrowing == nil, let webhooks = root["webhooks"] {
             diagnostics.append(
                 .warning("\"webhooks\" are left out: they are requests the server makes, not calls the app makes", at: webhooks.keyLocation))

@@ -4,11 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Turns `paths` into endpoints: parameters with their types, the JSON request body and
-/// the 2xx response (JSON, bytes, text, or a stream of events, see
-/// `OpenAPIOperations+Responses.swift`). An operation that cannot be called faithfully (a
-/// body that is not JSON, a required parameter that cannot be sent as text) is left out
-/// with a warning naming it; a part that can be dropped safely is dropped with a warning.
+/// Turns `paths` into endpoints: parameters with their types, the request body (JSON, a
+/// form, multipart parts, bytes or text) and the 2xx response (JSON, bytes, text, or a stream
+/// of events, see `OpenAPIOperations+Responses.swift`). An operation that cannot be called
+/// faithfully (a required body cachegen cannot send, a required parameter that cannot be sent
+/// as text) is left out with a warning naming it; a part that can be dropped safely is dropped
+/// with a warning.
 struct OpenAPIOperations {
     /// One mapped operation with the tag it is grouped by.
     struct Operation {
@@ -63,8 +64,10 @@ struct OpenAPIOperations {
         self.file = file
     }
 
-    /// Maps every operation of every path item, or only those whose `Presence.key` is in `only`.
-    mutating func map(paths: JSONNode, only: Set<String>? = nil) {
+    /// Maps every operation of every path item, or only those whose `Presence.key` is in `only`;
+    /// `wholeNames` are the names of every operation of the document when only some are mapped,
+    /// so an event stream's method keeps the name it has when everything is.
+    mutating func map(paths: JSONNode, only: Set<String>? = nil, wholeNames: [String] = []) {
         for pathMember in paths.members ?? [] {
             guard let item = schemas.references.resolve(pathMember.value, in: file) else { continue }
             let shared = (item.node["parameters"]?.value.elements ?? []).map { (node: $0, file: item.file) }
@@ -93,13 +96,13 @@ struct OpenAPIOperations {
                 if var endpoint = endpoint(name: name, method: member, path: path, shared: shared, file: target.file) {
                     endpoint.fixedQuery = parts.query
                     operations.append(Operation(endpoint: endpoint, node: member.value, tags: tags))
-                    if let events = eventsEndpoint(of: endpoint, responses: member.value["responses"]?.value, file: item.file) {
+                    if let events = eventsEndpoint(of: endpoint, responses: member.value["responses"]?.value, file: target.file) {
                         operations.append(Operation(endpoint: events, node: member.value, tags: tags, streamOf: name))
                     }
                 }
             }
         }
-        Self.nameEventStreams(&operations, names: names)
+        Self.nameEventStreams(&operations, names: wholeNames + names)
     }
 
     /// A path key without its fragment (`#…`) and its fixed query (`?beta=true`), the
@@ -156,10 +159,10 @@ struct OpenAPIOperations {
             return nil
         }
         parameters.sort { Self.order($0.place) < Self.order($1.place) }
-        var body: (type: TypeRef, location: SourceLocation)?
+        var body: RequestBody?
         if let request = operation["requestBody"] {
             guard let mapped = requestBody(request, what: what, hint: SwiftNaming.typeName(name) + "Request", method: upper, file: file) else { return nil }
-            body = mapped.type.map { ($0, mapped.location) }
+            body = mapped.body
         }
         let responses = operation["responses"]?.value
         guard let response = self.response(responses, what: what, hint: SwiftNaming.typeName(name) + "Response", method: upper, file: file) else { return nil }
@@ -167,12 +170,14 @@ struct OpenAPIOperations {
         let description = [operation["summary"], operation["description"]]
             .compactMap { $0?.value.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }.joined(separator: "\n\n")
-        return EndpointSpec(
+        var endpoint = EndpointSpec(
             name: Named(name: name, location: nameLocation), method: upper, methodLocation: method.keyLocation,
             path: path.key, pathLocation: path.keyLocation, parameters: parameters, body: body?.type,
             bodyLocation: body?.location, response: response.type, responseLocation: response.location,
             description: description.isEmpty ? nil : description, cache: nil, responseFormat: reading.format,
             accept: reading.accept)
+        endpoint.bodyEncoding = body?.encoding ?? .json
+        return endpoint
     }
 
     /// Path, then query, then header parameters, as `EndpointSpec` keeps them.
@@ -181,33 +186,6 @@ struct OpenAPIOperations {
         case .path: 0
         case .query: 1
         case .header: 2
-        }
-    }
-
-    /// The request body's type; `nil` when the operation must be left out, `type: nil`
-    /// when the body is dropped.
-    private mutating func requestBody(_ member: JSONMember, what: String, hint: String, method: String, file: String)
-        -> (type: TypeRef?, location: SourceLocation)?
-    {
-        guard let target = schemas.references.resolve(member.value, in: file) else { return nil }
-        let required = target.node["required"]?.value.boolValue == true
-        if method == "GET" || method == "HEAD" || method == "DELETE" && !required {
-            diagnostics.append(
-                .warning("the request body of \(what) is left out: a \(method) request carries none here", at: member.keyLocation))
-            return (nil, member.keyLocation)
-        }
-        switch content(target.node["content"]?.value, hint: hint, file: target.file) {
-        case .none:
-            return (nil, member.keyLocation)
-        case .json(let type, let location):
-            return (type, location)
-        case .unusable(let reason):
-            if required {
-                leaveOut(what, "its request body is \(reason)", at: member.keyLocation)
-                return nil
-            }
-            warn("the request body of \(what) is left out: it is \(reason)", at: member.keyLocation)
-            return (nil, member.keyLocation)
         }
     }
 

@@ -40,6 +40,11 @@ struct OpenAPISchemas {
     private var inProgress: Set<String> = []
     /// Swift type names already taken, by models and by names reserved up front.
     private var taken: Set<String> = []
+    /// Models sent as multipart bodies, and the models first named inside them, whose
+    /// `format: binary` strings are files.
+    private var fileModels: Set<String> = []
+    /// Whether the model being built is one of `fileModels`.
+    private var filesAllowed = false
 
     /// Put before every model name.
     private let prefix: String
@@ -58,9 +63,11 @@ struct OpenAPISchemas {
         while index < pending.count {
             let next = pending[index]
             index += 1
+            filesAllowed = slots[next.slot].map { fileModels.contains($0.name.name) } ?? false
             slots[next.slot] = buildModel(named: slots[next.slot]?.name ?? Named(name: "", location: next.node.location), next.node, in: next.file)
         }
         pending.removeAll()
+        filesAllowed = false
         var models = slots.compactMap { $0 }
         Self.breakUnionCycles(&models)
         return models
@@ -97,6 +104,11 @@ struct OpenAPISchemas {
             }
             if kept.count != cases.count { models[position].kind = .untaggedUnion(kept) }
         }
+    }
+
+    /// Marks a model as a multipart body's: its `format: binary` strings become files.
+    mutating func allowFiles(in model: String) {
+        fileModels.insert(model)
     }
 
     /// Names a component schema ahead of its first use, so models follow document order.
@@ -169,7 +181,10 @@ struct OpenAPISchemas {
         // A value of several types (`type: [string, integer]`) is kept whole.
         guard types.count <= 1 else { return .type(.scalar(.json)) }
         switch types.first ?? Self.impliedType(of: node) {
-        case "string": return Self.stringType(format: node["format"]?.value.stringValue)
+        case "string":
+            let format = node["format"]?.value.stringValue
+            if filesAllowed, format == "binary" { return .type(.scalar(.file)) }
+            return Self.stringType(format: format)
         case "integer": return .type(.scalar(.int))
         case "number": return .type(.scalar(.double))
         case "boolean": return .type(.scalar(.bool))
@@ -328,6 +343,7 @@ struct OpenAPISchemas {
             number += 1
         }
         taken.insert(SwiftNaming.typeName(name))
+        if filesAllowed { fileModels.insert(name) }
         slots.append(Model(name: Named(name: name, location: location), description: nil, kind: .object([])))
         pending.append((slots.count - 1, node, file))
         return name

@@ -22,7 +22,16 @@ struct ModelIndex: Sendable {
     }
 
     /// Whether a value of `type` can be sent as text in a path segment, query item or
-    /// header: a scalar or an enum, not an object or a collection.
+    /// header: a scalar or an enum, not bytes, a file, any JSON, an object or a collection.
+    func isTextValue(_ type: TypeRef) -> Bool {
+        switch type {
+        case .scalar(.data), .scalar(.file), .scalar(.json): false
+        case .scalar: true
+        case .model(let name): isEnum(name)
+        default: false
+        }
+    }
+
     /// The properties of an object model whose every property is a text value, which a
     /// `deepObject` query parameter sends as `name[property]=value`; `nil` for any other type.
     func deepObjectProperties(_ type: TypeRef) -> [Property]? {
@@ -30,13 +39,5 @@ struct ModelIndex: Sendable {
             !properties.isEmpty, properties.allSatisfy({ isTextValue($0.type.unwrapped) })
         else { return nil }
         return properties
-    }
-
-    func isTextValue(_ type: TypeRef) -> Bool {
-        switch type {
-        case .scalar(let scalar): scalar != .json
-        case .model(let name): isEnum(name)
-        default: false
-        }
     }
 }

@@ -21,6 +21,8 @@ struct SpecParser {
         ]
         static let endpointCache = ["ttl", "key", "policy", "maxStale", "scope"]
         static let response = ["type", "format"]
+        static let body = ["type", "encoding", "contentType", "fields"]
+        static let bodyField = ["style", "explode", "contentType"]
     }
 
     /// Parses the whole spec; `nil` only when the root is not an object.
@@ -211,9 +213,11 @@ struct SpecParser {
         parameters += parameterList(members["query"]?.value, place: .query, "\"query\"")
         parameters += parameterList(members["headers"]?.value, place: .header, "\"headers\"")
 
-        let body = members["body"].flatMap { typeRef($0.value) }
+        let (body, bodyEncoding) = members["body"].map { requestBody($0.value) } ?? (nil, .json)
         let (response, responseFormat) = members["response"].map { responseType($0.value) } ?? (nil, .json)
-        let bodyLocation = members["body"]?.value.location
+        let bodyLocation = members["body"].map { member in
+            member.value.members?.first { $0.key == "type" }?.value.location ?? member.value.location
+        }
         let responseLocation = members["response"]?.value.location
         let description = members["description"].flatMap { string($0.value, "\"description\"") }
         let cache = endpointCache(members["cache"], method: method, defaults: defaults, endpoint: member)
@@ -227,12 +231,14 @@ struct SpecParser {
                 report("\"invalidates\" must be an array of endpoint names; found \(node.kindName)", at: node.location)
             }
         }
-        return EndpointSpec(
+        var endpoint = EndpointSpec(
             name: name, method: method, methodLocation: methodLocation, path: path, pathLocation: pathNode.location,
             parameters: parameters, body: body, bodyLocation: bodyLocation, response: response,
             responseLocation: responseLocation, description: description, cache: cache, invalidates: invalidates,
             retry: members["retry"].flatMap { retryRule($0.value) } ?? (method == "GET" ? defaults.retry : nil),
             paging: members["paging"].flatMap { pagingRule($0.value) }, responseFormat: responseFormat)
+        endpoint.bodyEncoding = bodyEncoding
+        return endpoint
     }
 
     /// A `response`: a type, or `{ "type": …, "format": … }` for bytes, text and streams.
@@ -261,6 +267,45 @@ struct SpecParser {
             }
             return (typeRef(typeNode), format)
         }
+    }
+
+    /// `"body": "T"` (JSON), or `{ "type": "T", "encoding": …, "contentType": …, "fields": … }`.
+    private mutating func requestBody(_ node: JSONNode) -> (TypeRef?, BodyEncoding) {
+        guard case .object = node.value else { return (typeRef(node), .json) }
+        guard let fields = object(node, "\"body\"", allowed: Keys.body) else { return (nil, .json) }
+        var encoding = BodyEncoding.json
+        if let kindNode = fields["encoding"]?.value, let kind = choice(kindNode, "\"encoding\"", BodyEncoding.Kind.self) {
+            encoding.kind = kind
+        }
+        if let typeNode = fields["type"]?.value {
+            let type = typeRef(typeNode)
+            if let contentNode = fields["contentType"]?.value, let contentType = string(contentNode, "\"contentType\"") {
+                encoding.contentType = contentType
+                encoding.contentTypeLocation = contentNode.location
+            }
+            if let fieldsNode = fields["fields"]?.value, let entries = object(fieldsNode, "\"fields\"", allowed: nil) {
+                encoding.fields = entries.list.compactMap { bodyField($0) }
+            }
+            return (type, encoding)
+        }
+        report("\"body\" needs a \"type\", such as \"NewAccount\"", at: node.location)
+        return (nil, encoding)
+    }
+
+    /// One entry of a body's `fields`: `{ "style": …, "explode": …, "contentType": … }`.
+    private mutating func bodyField(_ member: JSONMember) -> BodyEncoding.Field? {
+        guard let fields = object(member.value, "field \(quoted(member.key))", allowed: Keys.bodyField) else { return nil }
+        var field = BodyEncoding.Field(name: Named(name: member.key, location: member.keyLocation))
+        if let node = fields["style"]?.value { field.style = choice(node, "\"style\"", BodyEncoding.Style.self) }
+        if let node = fields["explode"]?.value {
+            if case .bool(let flag) = node.value {
+                field.explode = flag
+            } else {
+                report("\"explode\" must be true or false; found \(node.kindName)", at: node.location)
+            }
+        }
+        if let node = fields["contentType"]?.value { field.contentType = string(node, "\"contentType\"") }
+        return field
     }
 
     private mutating func parameterList(_ node: JSONNode?, place: ParameterPlace, _ what: String) -> [Parameter] {

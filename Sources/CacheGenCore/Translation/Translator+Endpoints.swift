@@ -81,8 +81,7 @@ extension Translator {
         for argument in method.arguments {
             guard let parameter = argument.parameter else {
                 let isKey = Expression.literal(.boolean(cache?.bodyInKey ?? false))
-                statements.append(
-                    .expression(.call(local.dot("setJSONBody"), [.init(value: .identifier("body")), .init(label: "isKey", value: isKey)])))
+                statements.append(.expression(bodySetter(endpoint.bodyEncoding, on: local, isKey: isKey)))
                 continue
             }
             let wire = Expression.Argument(value: .string(parameter.name.name))
@@ -124,6 +123,34 @@ extension Translator {
         case .label: "label"
         case .matrix: "matrix"
         }
+    }
+
+    /// The call attaching the `body` argument as its encoding says.
+    private func bodySetter(_ encoding: BodyEncoding, on request: Expression, isKey: Expression) -> Expression {
+        var arguments: [Expression.Argument] = [.init(value: .identifier("body"))]
+        let setter: String
+        switch encoding.kind {
+        case .json: setter = "setJSONBody"
+        case .form, .multipart:
+            setter = encoding.kind == .form ? "setFormBody" : "setMultipartBody"
+            if !encoding.fields.isEmpty {
+                arguments.append(.init(label: "fields", value: .array(encoding.fields.map(bodyField))))
+            }
+        case .binary, .text:
+            setter = encoding.kind == .binary ? "setDataBody" : "setTextBody"
+            arguments.append(.init(label: "contentType", value: .string(encoding.mediaType)))
+        }
+        arguments.append(.init(label: "isKey", value: isKey))
+        return .call(request.dot(setter), arguments, wrapping: .whenLong)
+    }
+
+    /// `BodyField("name", style: .form, explode: false)` for one property's encoding.
+    private func bodyField(_ field: BodyEncoding.Field) -> Expression {
+        var arguments: [Expression.Argument] = [.init(value: .string(field.name.name))]
+        if let style = field.style { arguments.append(.init(label: "style", value: .implicitMember(style.rawValue))) }
+        if let explode = field.explode { arguments.append(.init(label: "explode", value: .literal(.boolean(explode)))) }
+        if let contentType = field.contentType { arguments.append(.init(label: "contentType", value: .string(contentType))) }
+        return .call(.identifier("BodyField"), arguments)
     }
 
     /// Arrays of enums are sent as their raw values.

@@ -90,6 +90,8 @@ struct Translator: Sendable {
             case .url: .named("URL")
             case .uuid: .named("UUID")
             case .json: .named("JSONValue")
+            case .data: .named("Data")
+            case .file: .named("MultipartFile")
             }
         case .model(let name): .named(typeNames[name] ?? SwiftNaming.typeName(name))
         case .array(let element): .array(swiftType(element))

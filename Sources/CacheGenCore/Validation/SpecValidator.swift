@@ -18,7 +18,7 @@ struct SpecValidator {
         "CachedClientRuntime", "CachedValue", "CachePolicy", "CacheScope", "CacheRule", "CachedClient",
         "CacheStore", "CacheEntry", "CacheKey", "Endpoint", "EndpointRequest", "JSONCoding", "HTTPTransport",
         "CachedClientError", "CacheEvent", "AsyncThrowingStream", "Invalidation", "Indirect", "MockNotImplemented",
-        "MockStream", "CachedQuery", "RetryRule", "CachedPages", "WireKey", "JSONValue",
+        "MockStream", "CachedQuery", "RetryRule", "CachedPages", "WireKey", "JSONValue", "MultipartFile", "BodyField",
         // Protocols and nested types generated code names unqualified.
         "CaseIterable", "CodingKey", "CodingKeys", "RawRepresentable", "Endpoints", "Requests", "Decoder",
         "Encoder",
@@ -48,6 +48,7 @@ struct SpecValidator {
                 checkMethodAndPath(endpoint)
                 checkParameters(endpoint)
                 checkTypes(endpoint)
+                checkBodyEncoding(endpoint)
                 checkCacheRule(endpoint)
                 checkInvalidates(endpoint, in: repository)
                 checkPaging(endpoint)
@@ -266,6 +267,53 @@ struct SpecValidator {
         }
         if let response = endpoint.response {
             checkTypeReference(response, at: endpoint.responseLocation ?? endpoint.name.location)
+        }
+    }
+
+    /// A body's type fits its encoding: form and multipart bodies are object models,
+    /// binary bodies `data`, text bodies `string`; `contentType` and `fields` only where
+    /// they mean something, `fields` naming the model's properties.
+    private mutating func checkBodyEncoding(_ endpoint: EndpointSpec) {
+        guard let body = endpoint.body else { return }
+        let encoding = endpoint.bodyEncoding
+        let location = endpoint.bodyLocation ?? endpoint.name.location
+        let what = "endpoint \(quoted(endpoint.name.name))"
+        var properties: [Property]?
+        switch encoding.kind {
+        case .json: break
+        case .form, .multipart:
+            if case .model(let name) = body, case .object(let list)? = models[name]?.kind {
+                properties = list
+            } else if case .model(let name) = body, !models.contains(name) {
+                break
+            } else {
+                report("the \(encoding.kind.rawValue) body of \(what) has type \(body); a \(encoding.kind.rawValue) body is an object model", at: location)
+            }
+        case .binary where body != .scalar(.data):
+            report("the binary body of \(what) has type \(body); a binary body has type \"data\"", at: location)
+        case .text where body != .scalar(.string):
+            report("the text body of \(what) has type \(body); a text body has type \"string\"", at: location)
+        case .binary, .text: break
+        }
+        if encoding.contentType != nil, encoding.kind != .binary, encoding.kind != .text {
+            report(
+                "\"contentType\" of the body of \(what) applies to binary and text bodies only; a \(encoding.kind.rawValue) body is sent as \(BodyEncoding(kind: encoding.kind).mediaType)",
+                at: encoding.contentTypeLocation ?? location)
+        }
+        guard !encoding.fields.isEmpty else { return }
+        guard encoding.kind == .form || encoding.kind == .multipart else {
+            report(
+                "\"fields\" of the body of \(what) apply to form and multipart bodies only",
+                at: encoding.fields[0].name.location)
+            return
+        }
+        guard let properties else { return }
+        let names = properties.map(\.wireName)
+        for field in encoding.fields where !names.contains(field.name.name) {
+            report(
+                "field \(quoted(field.name.name)) of the body of \(what) is not a property of \(body)"
+                    + Suggestion.hint(for: field.name.name, among: names),
+                at: field.name.location)
         }
     }
 

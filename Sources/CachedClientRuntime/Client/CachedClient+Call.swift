@@ -34,7 +34,7 @@ extension CachedClient {
         let partitionSwitches = state.switches
         let (text, keyPartition) = CacheKey.canonicalText(
             endpoint: endpoint, request: request, canonicalBase: canonicalBase,
-            bodyDigest: request.bodyIsKey ? body.map { SHA256.hex(of: $0) } : nil,
+            bodyDigest: try endpoint.bodyDigest(of: request, encoded: body),
             partition: partition)
         // The generation first: a removal between the two reads then makes the held value's
         // generation older, never newer, than the call's.

@@ -48,7 +48,7 @@ struct RequestSender: Sendable {
     ) async throws -> HTTPRequest {
         var fields = HeaderFields()
         fields.set("Accept", accept)
-        if body != nil { fields.set("Content-Type", "application/json") }
+        if body != nil { fields.set("Content-Type", request.bodyContentType) }
         if let validators {
             if let etag = validators.etag { fields.set("If-None-Match", etag) }
             if let lastModified = validators.lastModified { fields.set("If-Modified-Since", lastModified) }

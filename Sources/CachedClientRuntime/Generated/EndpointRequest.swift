@@ -16,7 +16,12 @@ public struct EndpointRequest: Sendable {
     public private(set) var headers: [RequestParameter] = []
     /// Whether the encoded body is part of the cache key (as a digest).
     public private(set) var bodyIsKey = false
-    private var bodyEncoder: (@Sendable (JSONEncoder) throws -> Data)?
+    /// Writes the body with the endpoint's coding and a multipart boundary.
+    private var bodyEncoder: (@Sendable (JSONCoding, String) throws -> Data)?
+    /// The body's media type without the boundary; JSON unless set otherwise.
+    private var bodyMediaType = "application/json"
+    /// The multipart boundary of this request, chosen when its body is set.
+    private var boundary: String?
 
     /// Creates a request for a path template such as `/accounts/{id}`.
     public init(method: String, path: String) {
@@ -163,13 +168,62 @@ public struct EndpointRequest: Sendable {
 
     /// Attaches a JSON body, encoded when the request is sent with the endpoint's coding.
     public mutating func setJSONBody(_ body: some Encodable & Sendable, isKey: Bool) {
-        bodyEncoder = { encoder in try encoder.encode(body) }
+        bodyEncoder = { coding, _ in try coding.makeEncoder().encode(body) }
         bodyIsKey = isKey
+    }
+
+    /// Attaches an `application/x-www-form-urlencoded` body: the model's properties as
+    /// `name=value` pairs, as `fields` and the defaults say (`BodyField`), dates in the
+    /// endpoint's coding.
+    public mutating func setFormBody(_ body: some Encodable & Sendable, fields: [BodyField] = [], isKey: Bool) {
+        bodyEncoder = { coding, _ in FormBody.urlEncoded(try FormValue.of(body, coding: coding), fields: fields) }
+        bodyMediaType = "application/x-www-form-urlencoded"
+        bodyIsKey = isKey
+    }
+
+    /// Attaches a `multipart/form-data` body (RFC 7578): one part per property, files
+    /// with their name and type, objects as JSON, arrays as repeated parts; a fresh
+    /// boundary for each request.
+    public mutating func setMultipartBody(_ body: some Encodable & Sendable, fields: [BodyField] = [], isKey: Bool) {
+        bodyEncoder = { coding, boundary in
+            FormBody.multipart(try FormValue.of(body, coding: coding), fields: fields, boundary: boundary)
+        }
+        bodyMediaType = "multipart/form-data"
+        boundary = FormBody.makeBoundary()
+        bodyIsKey = isKey
+    }
+
+    /// Attaches bytes sent as they are, with their media type (`application/octet-stream`,
+    /// `image/png`).
+    public mutating func setDataBody(_ body: Data, contentType: String, isKey: Bool) {
+        bodyEncoder = { _, _ in body }
+        bodyMediaType = contentType
+        bodyIsKey = isKey
+    }
+
+    /// Attaches text sent as UTF-8, with its media type (`text/plain`).
+    public mutating func setTextBody(_ body: String, contentType: String, isKey: Bool) {
+        bodyEncoder = { _, _ in Data(body.utf8) }
+        bodyMediaType = contentType
+        bodyIsKey = isKey
+    }
+
+    /// The `Content-Type` of the body: its media type, with the boundary for multipart.
+    public var bodyContentType: String {
+        guard let boundary else { return bodyMediaType }
+        return bodyMediaType + "; boundary=" + boundary
     }
 
     /// The body bytes, encoded with the given coding; `nil` without a body.
     public func encodedBody(_ coding: JSONCoding) throws -> Data? {
-        try bodyEncoder?(coding.makeEncoder())
+        try bodyEncoder?(coding, boundary ?? "")
+    }
+
+    /// The bytes the cache key's digest is taken of: the body, but a multipart body with a
+    /// fixed boundary, so that equal bodies give equal keys.
+    func keyedBody(_ coding: JSONCoding, encoded: Data?) throws -> Data? {
+        guard boundary != nil else { return encoded }
+        return try bodyEncoder?(coding, "cachegen-key")
     }
 
     /// `text` with every `{name}` replaced, left to right, byte for byte, and allocated once

@@ -43,6 +43,29 @@ enum PercentEncoding {
         }
     }
 
+    /// Encodes a name or value of an `application/x-www-form-urlencoded` body as the
+    /// WHATWG URL standard does: `A–Z a–z 0–9 * - . _` stay, space is `+`, every other
+    /// byte `%XX`.
+    static func encodeFormComponent(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                UInt8(ascii: "_"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: " "):
+                result += "+"
+            default:
+                result.unicodeScalars.append(Unicode.Scalar(UInt8(ascii: "%")))
+                result.unicodeScalars.append(Unicode.Scalar(hexDigit(byte >> 4)))
+                result.unicodeScalars.append(Unicode.Scalar(hexDigit(byte & 0xF)))
+            }
+        }
+        return result
+    }
+
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),

@@ -73,7 +73,7 @@ import Testing
               "get": { "operationId": "getA", "requestBody": { "content": { "application/json": { "schema": { "type": "string" } } } },
                 "parameters": [{ "name": "q", "in": "query", "schema": { "type": "object", "properties": { "x": { "type": "string" } } } }],
                 "responses": { "204": { "description": "ok" } } },
-              "post": { "operationId": "postA", "requestBody": { "content": { "text/plain": {} } },
+              "post": { "operationId": "postA", "requestBody": { "content": { "application/xml": {} } },
                 "responses": { "200": { "description": "ok", "content": { "text/html": {} } } } },
               "put": { "operationId": "putA",
                 "parameters": [{ "name": "f", "in": "query", "required": true, "content": { "application/json": {} } }],
@@ -88,7 +88,7 @@ import Testing
                 "api.json:4:21: warning: operation \"traceA\" is left out: cachegen does not call TRACE",
                 "api.json:5:35: warning: the request body of operation \"getA\" is left out: a GET request carries none here",
                 "api.json:6:30: warning: query parameter \"q\" of operation \"getA\" is left out: its type GetAQ? cannot be sent as text",
-                "api.json:8:37: warning: the request body of operation \"postA\" is left out: it is only text/plain",
+                "api.json:8:37: warning: the request body of operation \"postA\" is left out: it is only application/xml",
                 "api.json:11:30: warning: operation \"putA\" is left out: its required query parameter \"f\" is serialized as \"content\", which cachegen does not send",
                 "api.json:14:30: warning: operation \"patchA\" is left out: its required query parameter \"o\" has type PatchAO, which cannot be sent as text",
             ])

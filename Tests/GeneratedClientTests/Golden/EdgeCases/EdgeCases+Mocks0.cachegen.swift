@@ -20,17 +20,42 @@ public struct MockEdgeRepository: EdgeRepository {
     /// Answers `putShapes`.
     public var putShapesHandler: @Sendable (_ id: String, _ bodyParameter: String, _ body: Shapes) async throws -> Shapes?
 
+    /// Answers `searchShapes`.
+    public var searchShapesHandler: @Sendable (_ body: Shapes, _ policy: CachePolicy?) async throws -> CachedValue<[Shapes]>
+
+    /// Answers `uploadAttachment`.
+    public var uploadAttachmentHandler: @Sendable (_ body: Attachment) async throws -> Void
+
+    /// Answers `putRaw`.
+    public var putRawHandler: @Sendable (_ id: String, _ body: Data) async throws -> Void
+
+    /// Answers `putNote`.
+    public var putNoteHandler: @Sendable (_ body: String) async throws -> Void
+
+    /// Answers `deleteShapes`.
+    public var deleteShapesHandler: @Sendable (_ body: Shapes) async throws -> Void
+
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
         default: @escaping @Sendable (_ in: Int, _ self: Odd, _ policyParameter: String?, _ bodyParameter: Int?, _ protocol: [Odd]?, _ when: Date?, _ xApiVersion: String, _ xRequestID: UUID?, _ policy: CachePolicy?) async throws -> CachedValue<Keywords> = { _, _, _, _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "EdgeRepository.default") },
         getTree: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Category> = { _, _ in throw MockNotImplemented(endpoint: "EdgeRepository.getTree") },
         getShapes: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<[String: Shapes]> = { _ in throw MockNotImplemented(endpoint: "EdgeRepository.getShapes") },
-        putShapes: @escaping @Sendable (_ id: String, _ bodyParameter: String, _ body: Shapes) async throws -> Shapes? = { _, _, _ in throw MockNotImplemented(endpoint: "EdgeRepository.putShapes") }
+        putShapes: @escaping @Sendable (_ id: String, _ bodyParameter: String, _ body: Shapes) async throws -> Shapes? = { _, _, _ in throw MockNotImplemented(endpoint: "EdgeRepository.putShapes") },
+        searchShapes: @escaping @Sendable (_ body: Shapes, _ policy: CachePolicy?) async throws -> CachedValue<[Shapes]> = { _, _ in throw MockNotImplemented(endpoint: "EdgeRepository.searchShapes") },
+        uploadAttachment: @escaping @Sendable (_ body: Attachment) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "EdgeRepository.uploadAttachment") },
+        putRaw: @escaping @Sendable (_ id: String, _ body: Data) async throws -> Void = { _, _ in throw MockNotImplemented(endpoint: "EdgeRepository.putRaw") },
+        putNote: @escaping @Sendable (_ body: String) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "EdgeRepository.putNote") },
+        deleteShapes: @escaping @Sendable (_ body: Shapes) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "EdgeRepository.deleteShapes") }
     ) {
         self.defaultHandler = `default`
         self.getTreeHandler = getTree
         self.getShapesHandler = getShapes
         self.putShapesHandler = putShapes
+        self.searchShapesHandler = searchShapes
+        self.uploadAttachmentHandler = uploadAttachment
+        self.putRawHandler = putRaw
+        self.putNoteHandler = putNote
+        self.deleteShapesHandler = deleteShapes
     }
 
     /// Calls `defaultHandler`.
@@ -88,5 +113,36 @@ public struct MockEdgeRepository: EdgeRepository {
     /// Calls `putShapesHandler`.
     public func putShapes(id: String, bodyParameter: String, body: Shapes) async throws -> Shapes? {
         try await self.putShapesHandler(id, bodyParameter, body)
+    }
+
+    /// Calls `searchShapesHandler`.
+    public func searchShapes(body: Shapes, policy: CachePolicy?) async throws -> CachedValue<[Shapes]> {
+        try await self.searchShapesHandler(body, policy)
+    }
+
+    /// Yields the value of `searchShapesHandler` once.
+    public func searchShapesStream(body: Shapes) -> AsyncThrowingStream<CachedValue<[Shapes]>, any Error> {
+        let handler = self.searchShapesHandler
+        return MockStream.once { try await handler(body, nil) }
+    }
+
+    /// Calls `uploadAttachmentHandler`.
+    public func uploadAttachment(body: Attachment) async throws {
+        try await self.uploadAttachmentHandler(body)
+    }
+
+    /// Calls `putRawHandler`.
+    public func putRaw(id: String, body: Data) async throws {
+        try await self.putRawHandler(id, body)
+    }
+
+    /// Calls `putNoteHandler`.
+    public func putNote(body: String) async throws {
+        try await self.putNoteHandler(body)
+    }
+
+    /// Calls `deleteShapesHandler`.
+    public func deleteShapes(body: Shapes) async throws {
+        try await self.deleteShapesHandler(body)
     }
 }

@@ -30,3 +30,37 @@ public struct Level5: Codable, Sendable, Equatable {
         try container.encodeIfPresent(self.next, forKey: WireKey("next"))
     }
 }
+
+/// A multipart upload: files, a text field, a JSON part.
+public struct Attachment: Codable, Sendable, Equatable {
+    public var file: MultipartFile
+    public var caption: String?
+    public var extras: [MultipartFile]?
+    public var shapes: Shapes?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(file: MultipartFile, caption: String? = nil, extras: [MultipartFile]? = nil, shapes: Shapes? = nil) {
+        self.file = file
+        self.caption = caption
+        self.extras = extras
+        self.shapes = shapes
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.file = try container.decode(MultipartFile.self, forKey: WireKey("file"))
+        self.caption = try container.decodeIfPresent(String.self, forKey: WireKey("caption"))
+        self.extras = try container.decodeIfPresent([MultipartFile].self, forKey: WireKey("extras"))
+        self.shapes = try container.decodeIfPresent(Shapes.self, forKey: WireKey("shapes"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.file, forKey: WireKey("file"))
+        try container.encodeIfPresent(self.caption, forKey: WireKey("caption"))
+        try container.encodeIfPresent(self.extras, forKey: WireKey("extras"))
+        try container.encodeIfPresent(self.shapes, forKey: WireKey("shapes"))
+    }
+}

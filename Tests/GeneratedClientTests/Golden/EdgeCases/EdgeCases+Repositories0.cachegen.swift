@@ -62,6 +62,29 @@ public protocol EdgeRepository: Sendable {
 
     /// `PUT /shapes/{id}`. Never cached: every call goes to the network.
     func putShapes(id: String, bodyParameter: String, body: Shapes) async throws -> Shapes?
+
+    /// `POST /shapes/search`. Cached for 5 minutes per body; shown offline for up to 7 days.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    func searchShapes(body: Shapes, policy: CachePolicy?) async throws -> CachedValue<[Shapes]>
+
+    /// The stored value of `searchShapes` first, if there is one, then the fresh one.
+    ///
+    /// When the network fails after a stored value was delivered, the stream finishes
+    /// normally: the caller already has the best value there is.
+    func searchShapesStream(body: Shapes) -> AsyncThrowingStream<CachedValue<[Shapes]>, any Error>
+
+    /// `POST /attachments`. Nothing to cache: the response has no body.
+    func uploadAttachment(body: Attachment) async throws
+
+    /// `PUT /raw/{id}`. Nothing to cache: the response has no body.
+    func putRaw(id: String, body: Data) async throws
+
+    /// `PUT /note`. Nothing to cache: the response has no body.
+    func putNote(body: String) async throws
+
+    /// `DELETE /shapes`. Nothing to cache: the response has no body.
+    func deleteShapes(body: Shapes) async throws
 }
 
 extension EdgeRepository {
@@ -117,6 +140,11 @@ extension EdgeRepository {
     public func getShapes(policy: CachePolicy = .networkFirst) async throws -> CachedValue<[String: Shapes]> {
         try await self.getShapes(policy: Optional(policy))
     }
+
+    /// Calls `searchShapes` with the spec's default policy, `.networkFirst`, unless one is given.
+    public func searchShapes(body: Shapes, policy: CachePolicy = .networkFirst) async throws -> CachedValue<[Shapes]> {
+        try await self.searchShapes(body: body, policy: Optional(policy))
+    }
 }
 
 #if canImport(Observation)
@@ -147,6 +175,12 @@ extension EdgeRepository {
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getShapesQuery() -> CachedQuery<[String: Shapes]> {
         CachedQuery { policy in try await self.getShapes(policy: policy) }
+    }
+
+    /// `searchShapes` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func searchShapesQuery(body: Shapes) -> CachedQuery<[Shapes]> {
+        CachedQuery { policy in try await self.searchShapes(body: body, policy: policy) }
     }
 }
 #endif
@@ -251,6 +285,42 @@ public struct LiveEdgeRepository: EdgeRepository {
         )
     }
 
+    /// `POST /shapes/search`. Cached for 5 minutes per body; shown offline for up to 7 days.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    public func searchShapes(body: Shapes, policy: CachePolicy?) async throws -> CachedValue<[Shapes]> {
+        try await self.client.value(
+            for: Requests.searchShapes(body: body),
+            endpoint: Endpoints.searchShapes,
+            policy: policy
+        )
+    }
+
+    /// The stored value of `searchShapes` first, if there is one, then the fresh one.
+    public func searchShapesStream(body: Shapes) -> AsyncThrowingStream<CachedValue<[Shapes]>, any Error> {
+        self.client.updates(for: Requests.searchShapes(body: body), endpoint: Endpoints.searchShapes)
+    }
+
+    /// `POST /attachments`. Nothing to cache: the response has no body.
+    public func uploadAttachment(body: Attachment) async throws {
+        try await self.client.perform(Requests.uploadAttachment(body: body), endpoint: Endpoints.uploadAttachment)
+    }
+
+    /// `PUT /raw/{id}`. Nothing to cache: the response has no body.
+    public func putRaw(id: String, body: Data) async throws {
+        try await self.client.perform(Requests.putRaw(id: id, body: body), endpoint: Endpoints.putRaw)
+    }
+
+    /// `PUT /note`. Nothing to cache: the response has no body.
+    public func putNote(body: String) async throws {
+        try await self.client.perform(Requests.putNote(body: body), endpoint: Endpoints.putNote)
+    }
+
+    /// `DELETE /shapes`. Nothing to cache: the response has no body.
+    public func deleteShapes(body: Shapes) async throws {
+        try await self.client.perform(Requests.deleteShapes(body: body), endpoint: Endpoints.deleteShapes)
+    }
+
     private enum Endpoints {
         static var `default`: Endpoint {
             Endpoint(
@@ -278,6 +348,26 @@ public struct LiveEdgeRepository: EdgeRepository {
         }
         static var putShapes: Endpoint {
             Endpoint(name: "EdgeRepository.putShapes", cache: nil, coding: JSONCoding(dates: .secondsSince1970))
+        }
+        static var searchShapes: Endpoint {
+            Endpoint(
+                name: "EdgeRepository.searchShapes",
+                cache: CacheRule(ttl: 300, maxStale: 604800, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .secondsSince1970),
+                shape: LiveEdgeRepository.searchShapesShape
+            )
+        }
+        static var uploadAttachment: Endpoint {
+            Endpoint(name: "EdgeRepository.uploadAttachment", cache: nil, coding: JSONCoding(dates: .secondsSince1970))
+        }
+        static var putRaw: Endpoint {
+            Endpoint(name: "EdgeRepository.putRaw", cache: nil, coding: JSONCoding(dates: .secondsSince1970))
+        }
+        static var putNote: Endpoint {
+            Endpoint(name: "EdgeRepository.putNote", cache: nil, coding: JSONCoding(dates: .secondsSince1970))
+        }
+        static var deleteShapes: Endpoint {
+            Endpoint(name: "EdgeRepository.deleteShapes", cache: nil, coding: JSONCoding(dates: .secondsSince1970))
         }
     }
 
@@ -318,6 +408,45 @@ public struct LiveEdgeRepository: EdgeRepository {
             var request = EndpointRequest(method: "PUT", path: "/shapes/{id}")
             request.setPathParameter("id", id)
             request.addQuery("body", bodyParameter, isKey: false)
+            request.setJSONBody(body, isKey: false)
+            return request
+        }
+
+        static func searchShapes(body: Shapes) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/shapes/search")
+            request.setFormBody(
+                body,
+                fields: [BodyField("optionalList", style: .pipeDelimited), BodyField("byKind", contentType: "application/json")],
+                isKey: true
+            )
+            return request
+        }
+
+        static func uploadAttachment(body: Attachment) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/attachments")
+            request.setMultipartBody(
+                body,
+                fields: [BodyField("caption", contentType: "text/plain; charset=utf-8")],
+                isKey: false
+            )
+            return request
+        }
+
+        static func putRaw(id: String, body: Data) -> EndpointRequest {
+            var request = EndpointRequest(method: "PUT", path: "/raw/{id}")
+            request.setPathParameter("id", id)
+            request.setDataBody(body, contentType: "application/pdf", isKey: false)
+            return request
+        }
+
+        static func putNote(body: String) -> EndpointRequest {
+            var request = EndpointRequest(method: "PUT", path: "/note")
+            request.setTextBody(body, contentType: "text/plain", isKey: false)
+            return request
+        }
+
+        static func deleteShapes(body: Shapes) -> EndpointRequest {
+            var request = EndpointRequest(method: "DELETE", path: "/shapes")
             request.setJSONBody(body, isKey: false)
             return request
         }

@@ -20,6 +20,12 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
     /// Answers `updatePet`.
     public var updatePetHandler: @Sendable (_ petId: Int, _ body: StoreUpdatePetRequest) async throws -> Void
 
+    /// Answers `uploadAvatarForPet`.
+    public var uploadAvatarForPetHandler: @Sendable (_ petId: Int, _ body: Data) async throws -> Data
+
+    /// Answers `multipartUploadTyped`.
+    public var multipartUploadTypedHandler: @Sendable (_ body: StoreMultipartUploadTypedRequest) async throws -> Void
+
     /// Answers `multipartDownloadTyped`.
     public var multipartDownloadTypedHandler: @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<Data>
 
@@ -29,12 +35,16 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
         postStats: @escaping @Sendable (_ body: StorePetStats) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.postStats") },
         probe: @escaping @Sendable () async throws -> Void = { throw MockNotImplemented(endpoint: "StorePetstoreRepository.probe") },
         updatePet: @escaping @Sendable (_ petId: Int, _ body: StoreUpdatePetRequest) async throws -> Void = { _, _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.updatePet") },
+        uploadAvatarForPet: @escaping @Sendable (_ petId: Int, _ body: Data) async throws -> Data = { _, _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.uploadAvatarForPet") },
+        multipartUploadTyped: @escaping @Sendable (_ body: StoreMultipartUploadTypedRequest) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.multipartUploadTyped") },
         multipartDownloadTyped: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<Data> = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.multipartDownloadTyped") }
     ) {
         self.getStatsHandler = getStats
         self.postStatsHandler = postStats
         self.probeHandler = probe
         self.updatePetHandler = updatePet
+        self.uploadAvatarForPetHandler = uploadAvatarForPet
+        self.multipartUploadTypedHandler = multipartUploadTyped
         self.multipartDownloadTypedHandler = multipartDownloadTyped
     }
 
@@ -62,6 +72,16 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
     /// Calls `updatePetHandler`.
     public func updatePet(petId: Int, body: StoreUpdatePetRequest) async throws {
         try await self.updatePetHandler(petId, body)
+    }
+
+    /// Calls `uploadAvatarForPetHandler`.
+    public func uploadAvatarForPet(petId: Int, body: Data) async throws -> Data {
+        try await self.uploadAvatarForPetHandler(petId, body)
+    }
+
+    /// Calls `multipartUploadTypedHandler`.
+    public func multipartUploadTyped(body: StoreMultipartUploadTypedRequest) async throws {
+        try await self.multipartUploadTypedHandler(body)
     }
 
     /// Calls `multipartDownloadTypedHandler`.

@@ -14,13 +14,18 @@ public struct MockStorePetsRepository: StorePetsRepository {
     /// Answers `createPet`.
     public var createPetHandler: @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet
 
+    /// Answers `createPetWithForm`.
+    public var createPetWithFormHandler: @Sendable (_ body: StoreCreatePetRequest) async throws -> Void
+
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
         listPets: @escaping @Sendable (_ limit: Int?, _ habitat: StoreListPetsHabitat?, _ feeds: [StoreListPetsFeedsItem]?, _ sort: StoreListPetsSort?, _ filter: StoreListPetsFilter, _ since: Date?, _ myRequestUUID: UUID?, _ policy: CachePolicy?) async throws -> CachedValue<[StorePet]> = { _, _, _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "StorePetsRepository.listPets") },
-        createPet: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPet") }
+        createPet: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPet") },
+        createPetWithForm: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPetWithForm") }
     ) {
         self.listPetsHandler = listPets
         self.createPetHandler = createPet
+        self.createPetWithFormHandler = createPetWithForm
     }
 
     /// Calls `listPetsHandler`.
@@ -54,5 +59,10 @@ public struct MockStorePetsRepository: StorePetsRepository {
     /// Calls `createPetHandler`.
     public func createPet(body: StoreCreatePetRequest) async throws -> StorePet {
         try await self.createPetHandler(body)
+    }
+
+    /// Calls `createPetWithFormHandler`.
+    public func createPetWithForm(body: StoreCreatePetRequest) async throws {
+        try await self.createPetWithFormHandler(body)
     }
 }

@@ -44,6 +44,11 @@ public protocol StorePetsRepository: Sendable {
     ///
     /// `POST /pets`. Never cached: every call goes to the network.
     func createPet(body: StoreCreatePetRequest) async throws -> StorePet
+
+    /// Create a pet using a url form
+    ///
+    /// `POST /pets/create`. Nothing to cache: the response has no body.
+    func createPetWithForm(body: StoreCreatePetRequest) async throws
 }
 
 extension StorePetsRepository {
@@ -178,6 +183,13 @@ public struct LiveStorePetsRepository: StorePetsRepository {
         try await self.client.response(for: Requests.createPet(body: body), endpoint: Endpoints.createPet)
     }
 
+    /// Create a pet using a url form
+    ///
+    /// `POST /pets/create`. Nothing to cache: the response has no body.
+    public func createPetWithForm(body: StoreCreatePetRequest) async throws {
+        try await self.client.perform(Requests.createPetWithForm(body: body), endpoint: Endpoints.createPetWithForm)
+    }
+
     private enum Endpoints {
         static var listPets: Endpoint {
             Endpoint(
@@ -189,6 +201,9 @@ public struct LiveStorePetsRepository: StorePetsRepository {
         }
         static var createPet: Endpoint {
             Endpoint(name: "StorePetsRepository.createPet", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var createPetWithForm: Endpoint {
+            Endpoint(name: "StorePetsRepository.createPetWithForm", cache: nil, coding: JSONCoding(dates: .iso8601))
         }
     }
 
@@ -218,6 +233,12 @@ public struct LiveStorePetsRepository: StorePetsRepository {
         static func createPet(body: StoreCreatePetRequest) -> EndpointRequest {
             var request = EndpointRequest(method: "POST", path: "/pets")
             request.setJSONBody(body, isKey: false)
+            return request
+        }
+
+        static func createPetWithForm(body: StoreCreatePetRequest) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/pets/create")
+            request.setFormBody(body, isKey: false)
             return request
         }
     }

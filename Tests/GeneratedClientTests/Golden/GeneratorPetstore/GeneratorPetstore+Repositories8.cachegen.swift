@@ -35,6 +35,14 @@ public protocol StorePetstoreRepository: Sendable {
     /// `PATCH /pets/{petId}`. Nothing to cache: the response has no body.
     func updatePet(petId: Int, body: StoreUpdatePetRequest) async throws
 
+    /// Upload an avatar
+    ///
+    /// `PUT /pets/{petId}/avatar`. Never cached: every call goes to the network.
+    func uploadAvatarForPet(petId: Int, body: Data) async throws -> Data
+
+    /// `POST /pets/multipart-typed`. Nothing to cache: the response has no body.
+    func multipartUploadTyped(body: StoreMultipartUploadTypedRequest) async throws
+
     /// `GET /pets/multipart-typed`. Cached for 1 minute; shown offline for up to 1 day.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
@@ -122,6 +130,24 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
         try await self.client.perform(Requests.updatePet(petId: petId, body: body), endpoint: Endpoints.updatePet)
     }
 
+    /// Upload an avatar
+    ///
+    /// `PUT /pets/{petId}/avatar`. Never cached: every call goes to the network.
+    public func uploadAvatarForPet(petId: Int, body: Data) async throws -> Data {
+        try await self.client.response(
+            for: Requests.uploadAvatarForPet(petId: petId, body: body),
+            endpoint: Endpoints.uploadAvatarForPet
+        )
+    }
+
+    /// `POST /pets/multipart-typed`. Nothing to cache: the response has no body.
+    public func multipartUploadTyped(body: StoreMultipartUploadTypedRequest) async throws {
+        try await self.client.perform(
+            Requests.multipartUploadTyped(body: body),
+            endpoint: Endpoints.multipartUploadTyped
+        )
+    }
+
     /// `GET /pets/multipart-typed`. Cached for 1 minute; shown offline for up to 1 day.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
@@ -156,6 +182,22 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
         static var updatePet: Endpoint {
             Endpoint(name: "StorePetstoreRepository.updatePet", cache: nil, coding: JSONCoding(dates: .iso8601))
         }
+        static var uploadAvatarForPet: Endpoint {
+            Endpoint(
+                name: "StorePetstoreRepository.uploadAvatarForPet",
+                cache: nil,
+                coding: JSONCoding(dates: .iso8601),
+                format: .data,
+                accept: "application/octet-stream"
+            )
+        }
+        static var multipartUploadTyped: Endpoint {
+            Endpoint(
+                name: "StorePetstoreRepository.multipartUploadTyped",
+                cache: nil,
+                coding: JSONCoding(dates: .iso8601)
+            )
+        }
         static var multipartDownloadTyped: Endpoint {
             Endpoint(
                 name: "StorePetstoreRepository.multipartDownloadTyped",
@@ -187,6 +229,19 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
             var request = EndpointRequest(method: "PATCH", path: "/pets/{petId}")
             request.setPathParameter("petId", petId)
             request.setJSONBody(body, isKey: false)
+            return request
+        }
+
+        static func uploadAvatarForPet(petId: Int, body: Data) -> EndpointRequest {
+            var request = EndpointRequest(method: "PUT", path: "/pets/{petId}/avatar")
+            request.setPathParameter("petId", petId)
+            request.setDataBody(body, contentType: "application/octet-stream", isKey: false)
+            return request
+        }
+
+        static func multipartUploadTyped(body: StoreMultipartUploadTypedRequest) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/pets/multipart-typed")
+            request.setMultipartBody(body, isKey: false)
             return request
         }
 
