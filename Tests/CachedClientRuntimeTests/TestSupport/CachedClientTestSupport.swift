@@ -215,6 +215,7 @@ extension ForwardingStore {
     func entryCount() async throws -> Int { try await inner.entryCount() }
     var maxAge: TimeInterval? { inner.maxAge }
     var removalCount: UInt64 { inner.removalCount }
+    func removals(since count: UInt64) -> [RemovalScope]? { inner.removals(since: count) }
     func eventDescription(of error: any Error) -> String? { inner.eventDescription(of: error) }
 }
 
