@@ -17,8 +17,9 @@ extension CachedClient {
         let partition: String?
         /// `partitionState.switches` when the call started.
         let partitionSwitches: UInt64
-        /// The store's `removalCount` when the call started: a removal anywhere after it keeps
-        /// the call's answer out of memory and the store.
+        /// The store's `removalCount` when the call started: a removal anywhere after it that
+        /// covers the key (or of which the store cannot say what it covered) keeps the call's
+        /// answer out of memory and the store.
         let storeRemovals: UInt64
         /// Whether a stored value could be shown now if the network fails, so the call must
         /// not wait for retries (see `RetryPolicy`).

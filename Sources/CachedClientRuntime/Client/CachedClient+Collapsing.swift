@@ -30,7 +30,7 @@ extension CachedClient {
                 // The previous holder may have stored its answer and released its claim between
                 // our last read and this claim (seen with four processes on a busy machine):
                 // look once more before asking the upstream.
-                if store.removalCount == call.storeRemovals, let current = try? await store.entry(for: call.key),
+                if !store.mayHaveRemoved(call.key, since: call.storeRemovals), let current = try? await store.entry(for: call.key),
                     current != before, let value = try? call.endpoint.decode(type, from: current.body)
                 {
                     release(lease, in: leasing, call)
@@ -50,7 +50,7 @@ extension CachedClient {
             }
             try await collapsing.sleep(collapsing.pollInterval)
             // A removal while we waited may cover the holder's answer (read-your-writes).
-            guard store.removalCount == call.storeRemovals else {
+            guard !store.mayHaveRemoved(call.key, since: call.storeRemovals) else {
                 return try await fetch(call, validating: entry, as: type)
             }
             let current: CacheEntry?

@@ -34,7 +34,7 @@ extension CachedClient {
             return
         }
         memory.hold(entry, value: value, for: call.key, replacingNewer: true, removals: call.storeRemovals) {
-            writes.isCurrent(call.key, since: call.generation) && store.removalCount == call.storeRemovals
+            writes.isCurrent(call.key, since: call.generation) && !store.mayHaveRemoved(call.key, since: call.storeRemovals)
         }
         queries.stored(call.key, value: value, freshness: entry.freshness)
         writes.enqueue(call.key, id: id) {
@@ -52,7 +52,8 @@ extension CachedClient {
         guard writes.isWanted(call.key, id: id, since: call.generation) else { return }
         // A removal through another client, the store or another process since the call
         // started may have covered the key: the answer is not written (a later read misses).
-        guard store.removalCount == call.storeRemovals else {
+        // One that did not cover it (another partition's sign-out) changes nothing.
+        guard !store.mayHaveRemoved(call.key, since: call.storeRemovals) else {
             writes.finish(call.key, id: id, since: call.generation)
             return
         }
@@ -64,9 +65,11 @@ extension CachedClient {
             emit(.error, call, message: "write failed: \(safeDescription(of: error))")
             return
         }
-        guard writes.finish(call.key, id: id, since: call.generation), store.removalCount == call.storeRemovals else {
-            // A removal ran while we wrote; take the entry back out, so that no ordering of the
-            // two can leave it behind.
+        guard writes.finish(call.key, id: id, since: call.generation),
+            !store.mayHaveRemoved(call.key, since: call.storeRemovals)
+        else {
+            // A removal covering the key ran while we wrote; take the entry back out, so that no
+            // ordering of the two can leave it behind.
             await removeStored(call)
             return
         }
@@ -104,7 +107,7 @@ extension CachedClient {
         _ entry: CacheEntry, value: T, for key: CacheKey, since generation: UInt64, removals: UInt64
     ) {
         memory.hold(entry, value: value, for: key, replacingNewer: false, removals: removals) {
-            guard writes.isCurrent(key, since: generation), store.removalCount == removals else { return false }
+            guard writes.isCurrent(key, since: generation), !store.mayHaveRemoved(key, since: removals) else { return false }
             return writes.pendingEntry(for: key, removals: removals).map { $0.isSameStoredEntry(as: entry) } ?? true
         }
     }

@@ -32,7 +32,7 @@ public final class CachedClient: Sendable {
     /// Decoded values of recently used entries.
     let memory: MemoryLayer
     /// Answers on their way to the store, and the removals they must not undo.
-    let writes = WriteBehind()
+    let writes: WriteBehind
     /// Network fetches shared by concurrent callers.
     let fetches = RequestMerger<FlightKey>()
     /// `staleWhileRevalidate` refreshes running in the background, one per key.
@@ -96,7 +96,10 @@ public final class CachedClient: Sendable {
         self.now = now
         self.events = events
         self.currentPartition = Locked(PartitionState(partition: partition, switches: 0))
-        self.memory = MemoryLayer(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit)
+        self.memory = MemoryLayer(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit) {
+            store.removals(since: $0)
+        }
+        self.writes = WriteBehind { store.removals(since: $0) }
         self.canonicalBase = CacheKey.canonicalBase(baseURL)
         self.collapsing = collapsing
     }

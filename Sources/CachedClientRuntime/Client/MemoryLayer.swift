@@ -8,18 +8,22 @@ import Foundation
 /// checked under the layer's lock (`hold(_:value:for:replacingNewer:removals:when:)`), so that
 /// a check and the insertion it allows cannot be split by a removal. It does know the store's
 /// `removalCount` its values belong to: when a lookup brings a newer one (a removal through
-/// another client, the store itself or another process), it drops every value, since any may
-/// be what was removed.
+/// another client, the store itself or another process), it drops the values of every key the
+/// removals since cover (`CacheStore.removals(since:)`), or every value when the store cannot
+/// say what they covered.
 final class MemoryLayer: Sendable {
     /// The most entries kept; 0 keeps none.
     let limit: Int
     /// The most body bytes kept, an approximation of the decoded values' size.
     let byteLimit: Int
+    /// What the removals since a count covered (the store's `removals(since:)`); `nil`: anything.
+    private let removalLog: @Sendable (UInt64) -> [RemovalScope]?
     private let state = Locked(Storage())
 
-    init(limit: Int, byteLimit: Int) {
+    init(limit: Int, byteLimit: Int, removalLog: @escaping @Sendable (UInt64) -> [RemovalScope]? = { _ in nil }) {
         self.limit = max(0, limit)
         self.byteLimit = max(0, byteLimit)
+        self.removalLog = removalLog
     }
 
     /// What the layer holds for one key: a reference to an unchanging snapshot, so handing it
@@ -42,14 +46,16 @@ final class MemoryLayer: Sendable {
     }
 
     /// What is held for the key text, marked most recently used; `nil` when nothing is. When
-    /// the store's `removals` moved since the values were taken, every value goes first.
+    /// the store's `removals` moved since the values were taken, the values the removals since
+    /// cover go first (all of them when the store cannot say); a reader whose `removals` is
+    /// older than the values' gets nothing (it reads the store).
     func lookup(_ text: String, removals: UInt64) -> Held? {
         guard limit > 0 else { return nil }
+        let removalLog = self.removalLog
         return state.withLock { storage in
             if storage.removals != removals {
-                storage.removeAll { _ in true }
-                storage.removals = removals
-                return nil
+                guard storage.removals < removals else { return nil }
+                storage.catchUp(to: removals, removalLog: removalLog)
             }
             guard let index = storage.index[text], let snapshot = storage.nodes[index].snapshot else { return nil }
             storage.touch(index)
@@ -58,8 +64,9 @@ final class MemoryLayer: Sendable {
     }
 
     /// Holds `entry` and its decoded `value` for `key` if `condition` allows it at that
-    /// moment (checked under the lock) and the value was read or fetched under the store's
-    /// `removals` the layer holds values for; returns whether it was allowed.
+    /// moment (checked under the lock) and no removal the layer knows of since the store's
+    /// `removals` the value was read or fetched under covers the key; returns whether it was
+    /// allowed.
     ///
     /// A value decoded from the entry already held joins the values held for it (one per
     /// type). A different entry replaces the held one when `replacingNewer` (an answer just
@@ -73,8 +80,15 @@ final class MemoryLayer: Sendable {
     ) -> Bool {
         let limit = self.limit
         let byteLimit = self.byteLimit
+        let removalLog = self.removalLog
         return state.withLock { storage in
-            guard storage.removals == removals, condition() else { return false }
+            if storage.removals < removals {
+                storage.catchUp(to: removals, removalLog: removalLog)
+            } else if storage.removals > removals {
+                // Taken before removals the layer has seen: held only if none of them covers it.
+                guard let scopes = removalLog(removals), !scopes.contains(where: { $0.covers(key) }) else { return false }
+            }
+            guard condition() else { return false }
             guard limit > 0 else { return true }
             storage.hold(entry, value: value, for: key, replacingNewer: replacingNewer, byteLimit: byteLimit)
             while storage.count > limit || storage.bytes > byteLimit, storage.count > 0 {
@@ -148,6 +162,19 @@ extension MemoryLayer {
         var count: Int { index.count }
         /// The store's `removalCount` the values were taken under.
         var removals: UInt64 = 0
+
+        /// Drops the values of the keys the removals since `removals` cover (every value when
+        /// `removalLog` cannot say), and takes `count` as the values' count.
+        mutating func catchUp(to count: UInt64, removalLog: (UInt64) -> [RemovalScope]?) {
+            if index.isEmpty {
+                // Nothing to drop: no need to ask what was removed.
+            } else if let scopes = removalLog(removals) {
+                if !scopes.isEmpty { removeAll { key in scopes.contains { $0.covers(key) } } }
+            } else {
+                removeAll { _ in true }
+            }
+            removals = count
+        }
 
         /// Holds `entry` and `value` for `key` as a new snapshot (see `MemoryLayer.hold`).
         mutating func hold<T: Sendable>(

@@ -14,7 +14,8 @@ import Foundation
 ///   lets it fetch by itself.
 /// - After `maxWait` it stops waiting and fetches by itself (a `.collapseTimeout` event), so
 ///   a slow upstream costs extra requests, never a failure. A removal through the store
-///   while it waits (`removalCount` moved) also ends the wait: the holder's answer may be
+///   while it waits that may cover the key (`removalCount` moved, and `removals(since:)`
+///   names a scope covering it or cannot say) also ends the wait: the holder's answer may be
 ///   what was removed.
 /// - A claim, release or read that throws is an `.error` event and the client fetches by
 ///   itself; a cancelled caller stops waiting at once.

@@ -10,9 +10,17 @@ import Foundation
 /// Every removal through the client bumps a generation (`recordRemoval`). Work that started
 /// before a removal covering its key may neither stage nor land an answer afterwards: each
 /// staged write carries the generation its call started at and is checked before and after
-/// it is written.
+/// it is written. Removals through the store (another client, another process) are seen
+/// through its `removalCount`: a pending write staged under another count than the reader's
+/// is hidden when the removals between the two cover its key (`removalLog`).
 final class WriteBehind: Sendable {
     private let state = Locked(State())
+    /// What the store's removals since a count covered (its `removals(since:)`); `nil`: anything.
+    private let removalLog: @Sendable (UInt64) -> [CachedClientRuntime.RemovalScope]?
+
+    init(removalLog: @escaping @Sendable (UInt64) -> [CachedClientRuntime.RemovalScope]? = { _ in nil }) {
+        self.removalLog = removalLog
+    }
 
     // MARK: - Removals
 
@@ -55,14 +63,20 @@ final class WriteBehind: Sendable {
     }
 
     /// The newest entry waiting to be written for `key`, if any, unless it was staged under
-    /// other store `removals` than the reader's (a removal since makes it moot: it will not land).
+    /// other store `removals` than the reader's and a removal between the two may cover the
+    /// key (such a removal makes it moot: it will not land).
     func pendingEntry(for key: CacheKey, removals: UInt64) -> CacheEntry? {
-        state.withLock { state in
-            guard !state.pending.isEmpty, let pending = state.pending[key.text], pending.removals == removals else {
-                return nil
-            }
-            return pending.entry
+        let found = state.withLock { state -> (CacheEntry, UInt64)? in
+            guard !state.pending.isEmpty, let pending = state.pending[key.text] else { return nil }
+            return (pending.entry, pending.removals)
         }
+        guard let (entry, staged) = found else { return nil }
+        if staged == removals { return entry }
+        // The store's log from the older of the two counts covers every removal between them.
+        guard let scopes = removalLog(min(staged, removals)), !scopes.contains(where: { $0.covers(key) }) else {
+            return nil
+        }
+        return entry
     }
 
     /// Whether write `id` of `key` should go to the store now that its turn has come: it is

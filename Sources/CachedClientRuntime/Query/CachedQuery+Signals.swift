@@ -4,7 +4,7 @@ import Foundation
 // What a query does when its client tells it something. Pushed by the client: removals
 // through it, partition switches, answers it stores, the app's lifecycle signals. Checked
 // by the query on a lifecycle signal: removals anywhere else, through the store's
-// `removalCount`.
+// `removalCount` and, when it moved, what the removals covered (`removals(since:)`).
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension CachedQuery {
     func receive(_ signal: QueryRegistry.Signal) {
@@ -27,7 +27,7 @@ extension CachedQuery {
             guard !isLoading else { return }
             if isStale || error != nil {
                 startFetch(policy: nil)
-            } else if sources.contains(where: { $0.client.store.removalCount != $0.storeRemovals }) {
+            } else if removalsCoverSources() {
                 startRemovalCheck()
             }
 
@@ -37,6 +37,24 @@ extension CachedQuery {
             sources[0].freshness = freshness
             show(.fresh(value: value))
         }
+    }
+
+    /// Whether a removal elsewhere since a source's call may have covered its key; the sources
+    /// whose count moved by removals that covered none of them take the new count as seen,
+    /// with no read.
+    private func removalsCoverSources() -> Bool {
+        var covered = false
+        for index in sources.indices {
+            let store = sources[index].client.store
+            let removals = store.removalCount
+            guard removals != sources[index].storeRemovals else { continue }
+            if store.mayHaveRemoved(sources[index].key, since: sources[index].storeRemovals) {
+                covered = true
+            } else {
+                sources[index].storeRemovals = removals
+            }
+        }
+        return covered
     }
 
     /// After a removal somewhere else: one read per source (no network); refetches if an

@@ -52,6 +52,17 @@ public protocol CacheStore: Sendable {
     /// A removal may move it more than once (before it starts and after it ends), and it
     /// may move without a removal; it never goes back.
     var removalCount: UInt64 { get }
+    /// What the removals that moved `removalCount` past `count` covered, so that clients keep
+    /// what none of them covered; `nil` when the store cannot say (it keeps no such record,
+    /// or no longer holds the one for `count`), which clients take as "everything".
+    ///
+    /// Read only after `removalCount` moved, never on a hit in memory. The list may say more
+    /// than what was removed (removals past the current count, a scope wider than the
+    /// removal, the same removal twice), never less: every removal that moved the count past
+    /// `count` must be covered by a scope in it, including one that has moved the count
+    /// but not ended. A move of the count without a removal needs no scope. The default
+    /// implementation returns `nil`: a client then treats every removal as covering everything.
+    func removals(since count: UInt64) -> [RemovalScope]?
     /// A description of an error this store threw that holds no user data (no path, key or
     /// value), for events; `nil` lets the client describe it by domain and code.
     func eventDescription(of error: any Error) -> String?
@@ -61,6 +72,9 @@ extension CacheStore {
     /// No age limit.
     public var maxAge: TimeInterval? { nil }
 
+    /// No record of what was removed: every removal counts as a removal of everything.
+    public func removals(since count: UInt64) -> [RemovalScope]? { nil }
+
     /// No description of its own: events show the error's domain and code.
     public func eventDescription(of error: any Error) -> String? { nil }
 
@@ -69,5 +83,16 @@ extension CacheStore {
     /// path's entries.
     public func removeAll(endpoint: String, path: String) async throws {
         try await removeAll(endpoint: endpoint)
+    }
+}
+
+extension CacheStore {
+    /// Whether a removal since `count` (the store's `removalCount` when a call started or a
+    /// value was taken) may have covered `key`: never when the count has not moved (one load,
+    /// as before), otherwise as `removals(since:)` says, and always when it cannot say.
+    func mayHaveRemoved(_ key: CacheKey, since count: UInt64) -> Bool {
+        guard removalCount != count else { return false }
+        guard let scopes = removals(since: count) else { return true }
+        return scopes.contains { $0.covers(key) }
     }
 }

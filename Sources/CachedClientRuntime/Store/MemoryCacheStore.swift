@@ -5,8 +5,9 @@ import Foundation
 /// and gone when the process ends.
 public final class MemoryCacheStore: CacheStore {
     private let entries = Locked<[String: Stored]>([:])
-    /// Bumped under the entries' lock by every `removeAll…`, so it moves together with what it counts.
-    private let removals = Locked<UInt64>(0)
+    /// Bumped under the entries' lock by every `removeAll…`, so it moves together with what it
+    /// counts, with the scopes of the latest removals.
+    private let removals = Locked(Removals())
 
     /// Creates an empty store.
     public init() {}
@@ -28,38 +29,51 @@ public final class MemoryCacheStore: CacheStore {
 
     /// Forgets every entry.
     public func removeAll() {
-        removing { $0.removeAll() }
+        removing(.everything) { $0.removeAll() }
     }
 
     /// Forgets one partition's entries, as sign-out does; shared entries stay.
     public func removeAll(partition: String) {
-        removing { entries in entries = entries.filter { $0.value.key.partition != partition } }
+        removing(.partition(partition)) { entries in entries = entries.filter { $0.value.key.partition != partition } }
     }
 
     /// Forgets one endpoint's entries in every partition.
     public func removeAll(endpoint: String) {
-        removing { entries in entries = entries.filter { $0.value.key.endpoint != endpoint } }
+        removing(.endpoint(endpoint)) { entries in entries = entries.filter { $0.value.key.endpoint != endpoint } }
     }
 
     /// Forgets one endpoint's entries of one resolved path, in every partition and for
     /// every query, as an `Invalidation` with a path asks.
     public func removeAll(endpoint: String, path: String) {
-        removing { entries in
+        removing(.path(path, endpoint: endpoint)) { entries in
             entries = entries.filter { $0.value.key.endpoint != endpoint || $0.value.key.path != path }
         }
     }
 
     /// Grows with every `removeAll…`; one lock, no system call.
     public var removalCount: UInt64 {
-        removals.withLock { $0 }
+        removals.withLock { $0.count }
+    }
+
+    /// The scopes of the removals since `count`, from the last `Removals.kept`; `nil` past those.
+    public func removals(since count: UInt64) -> [RemovalScope]? {
+        removals.withLock { removals in
+            guard count < removals.count else { return [] }
+            guard removals.count - count <= UInt64(removals.recent.count) else { return nil }
+            return Array(removals.recent.suffix(Int(removals.count - count)))
+        }
     }
 
     /// Runs a removal and bumps the count, both under the entries' lock, so a reader never
     /// sees the entries gone with the old count.
-    private func removing(_ body: (inout [String: Stored]) -> Void) {
+    private func removing(_ scope: RemovalScope, _ body: (inout [String: Stored]) -> Void) {
         entries.withLock { entries in
             body(&entries)
-            removals.withLock { $0 &+= 1 }
+            removals.withLock { removals in
+                removals.count &+= 1
+                if removals.recent.count == Removals.kept { removals.recent.removeFirst() }
+                removals.recent.append(scope)
+            }
         }
     }
 
@@ -76,6 +90,14 @@ public final class MemoryCacheStore: CacheStore {
     /// The keys of all entries, sorted by text, so tests can check what was (and was not) stored.
     public func keys() -> [CacheKey] {
         entries.withLock { $0.values.map(\.key) }.sorted { $0.text < $1.text }
+    }
+
+    /// The removal count and the scopes of the latest removals, the last for `count`.
+    private struct Removals {
+        /// How many scopes are kept; `removals(since:)` says `nil` for older counts.
+        static let kept = 64
+        var count: UInt64 = 0
+        var recent: [RemovalScope] = []
     }
 
     /// One entry with the key it was stored under, so partition and endpoint removal need no parsing.

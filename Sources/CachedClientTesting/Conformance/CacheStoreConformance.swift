@@ -21,7 +21,7 @@ import Foundation
 public enum CacheStoreConformance {
     /// The checks every `CacheStore` passes.
     public static var checks: [Check] {
-        entryChecks + removalChecks + limitChecks + concurrencyChecks + clientChecks
+        entryChecks + removalChecks + removalLogChecks + limitChecks + concurrencyChecks + clientChecks
     }
 
     /// The checks a store that adopts `CacheStoreLeasing` passes as well.

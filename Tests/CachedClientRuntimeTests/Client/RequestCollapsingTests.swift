@@ -193,7 +193,8 @@ struct RequestCollapsingTests {
         #expect(!events.kinds.contains(.collapsed))
     }
 
-    @Test func aRemovalWhileWaitingMakesTheWaiterFetchItself() async throws {
+    @Test(arguments: [true, false])
+    func aRemovalWhileWaitingMakesTheWaiterFetchItselfWhenItCoversTheKey(_ covers: Bool) async throws {
         let fleet = Fleet()
         let holderGate = Gate()
         let holderTransport = StubTransport(json: Fixtures.alice)
@@ -211,13 +212,20 @@ struct RequestCollapsingTests {
         holderGate.open()
         _ = try await first.value
         await fleet.holderReleased()
-        // A removal elsewhere while the waiter waits: what the holder stored may predate it.
-        try await fleet.store.removeAll(endpoint: "OtherRepository.other")
+        // A removal elsewhere while the waiter waits: what the holder stored may predate it,
+        // when the removal covers the key; one of another endpoint changes nothing.
+        try await fleet.store.removeAll(endpoint: covers ? Fixtures.endpoint().name : "OtherRepository.other")
         sleeper.gate?.open()
 
-        #expect(try await second.value == .fresh(value: Fixtures.alice))
-        #expect(waiterTransport.requestCount == 1)
-        #expect(!events.kinds.contains(.collapsed))
+        if covers {
+            #expect(try await second.value == .fresh(value: Fixtures.alice))
+            #expect(waiterTransport.requestCount == 1)
+            #expect(!events.kinds.contains(.collapsed))
+        } else {
+            #expect(try await second.value.value == Fixtures.aliceLater)
+            #expect(waiterTransport.requestCount == 0)
+            #expect(events.kinds.contains(.collapsed))
+        }
     }
 
     @Test func aClaimThatFailsIsReportedAndTheCallIsServed() async throws {

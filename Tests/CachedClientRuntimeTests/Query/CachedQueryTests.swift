@@ -214,6 +214,29 @@ struct CachedQueryTests {
         #expect(long.isStale && short.isStale)
     }
 
+    /// A removal elsewhere that covers none of a query's keys (another user's sign-out) costs
+    /// no read when the app becomes active: the query takes the new count as seen, and the
+    /// client keeps its value in memory.
+    @Test func aRemovalElsewhereOfAnotherPartitionCostsTheQueryNothing() async throws {
+        let store = GatedStore()
+        let setup = try await Setup(store: store)
+        try await setup.setRoute("/v1/accounts/1", json: Fixtures.alice)
+        let query = setup.query()
+        await query.load()
+        await setup.client.flush()
+        let reads = store.reads
+
+        try await setup.makeClient().removeAll(partition: "user-2")
+        setup.client.appBecameActive()
+        await mainActorJobsEnqueuedSoFar()
+
+        #expect(!query.isLoading)
+        #expect(query.sources.map(\.storeRemovals) == [store.removalCount])
+        #expect(store.reads == reads)
+        #expect(setup.client.memory.count == 1)
+        #expect(try await setup.log() == ["GET /v1/accounts/1"])
+    }
+
     @Test func aRemovalThroughAnotherClientIsNoticedWhenTheAppBecomesActive() async throws {
         let setup = try await Setup()
         try await setup.setRoute("/v1/accounts/1", json: Fixtures.alice)

@@ -45,7 +45,7 @@ struct CacheStoreConformanceTests {
     @Test func checkNamesAreUniqueAndTheCountsAreKnown() {
         let ids = (CacheStoreConformance.checks + CacheStoreConformance.leasingChecks).map(\.id)
         #expect(Set(ids).count == ids.count)
-        #expect(CacheStoreConformance.checks.count == 24)
+        #expect(CacheStoreConformance.checks.count == 26)
         #expect(CacheStoreConformance.leasingChecks.count == 7)
     }
 
@@ -100,6 +100,16 @@ struct CacheStoreConformanceTests {
         #expect(seen.message.hasPrefix("after client.removeAll(partition:), a client holding the value in memory still served it (cached)"))
     }
 
+    @Test func aStoreThatNamesTheWrongScopeFailsTheRemovalLogChecks() async throws {
+        let named = try await Self.failure(of: "removalsSinceNameEveryRemoval", .namesTheWrongScope)
+        #expect(
+            named.message.hasPrefix(
+                "removals(since:) after removeAll(partition: \"alice\") names no scope covering AccountRepository.getAccount /accounts/1 alice (it said [partition "))
+        #expect(named.file == "CacheStoreConformance+RemovalLog.swift")
+        let underWay = try await Self.failure(of: "removalsSinceCoverARemovalUnderWay", .namesTheWrongScope)
+        #expect(underWay.message.hasPrefix("removals(since:) after removeAll(partition: \"alice\")"))
+    }
+
     @Test func aStoreThatIgnoresPathRemovalFailsIt() async throws {
         let failure = try await Self.failure(of: "removeAllEndpointPathRemovesThatPathEverywhere", .ignoresPathRemoval)
         #expect(failure.message.hasPrefix("removeAll(endpoint:path:) left AccountRepository.getAccount /accounts/1 alice"))
@@ -116,7 +126,7 @@ struct CacheStoreConformanceTests {
 /// A store with one flaw, for showing that the suite notices it.
 final class BrokenStore: CacheStoreLeasing {
     enum Flaw: Sendable {
-        case dropsValidators, keysByPath, keysCaseInsensitively, removalCountStays, ignoresPathRemoval
+        case dropsValidators, keysByPath, keysCaseInsensitively, removalCountStays, ignoresPathRemoval, namesTheWrongScope
         case claimsCheckThenSet, releasesAnyClaim
     }
 
@@ -162,6 +172,9 @@ final class BrokenStore: CacheStoreLeasing {
     func totalSize() async throws -> Int { memory.totalSize() }
     func entryCount() async throws -> Int { memory.entryCount() }
     var removalCount: UInt64 { flaw == .removalCountStays ? 0 : memory.removalCount }
+    func removals(since count: UInt64) -> [RemovalScope]? {
+        flaw == .namesTheWrongScope ? [.partition("nobody")] : memory.removals(since: count)
+    }
 
     func claim(_ key: CacheKey, for duration: TimeInterval) async throws -> CacheLease? {
         let now = self.now()

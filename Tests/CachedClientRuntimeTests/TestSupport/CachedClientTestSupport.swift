@@ -215,6 +215,7 @@ extension ForwardingStore {
     func entryCount() async throws -> Int { try await inner.entryCount() }
     var maxAge: TimeInterval? { inner.maxAge }
     var removalCount: UInt64 { inner.removalCount }
+    func removals(since count: UInt64) -> [RemovalScope]? { inner.removals(since: count) }
     func eventDescription(of error: any Error) -> String? { inner.eventDescription(of: error) }
 }
 
@@ -223,6 +224,7 @@ extension ForwardingStore {
 final class FlakyStore: CacheStore {
     private let inner: any CacheStore
     var removalCount: UInt64 { inner.removalCount }
+    func removals(since count: UInt64) -> [RemovalScope]? { inner.removals(since: count) }
     private let state = Locked((failReads: false, failWrites: false, failRemovals: false, reads: 0, writes: 0, removes: 0))
 
     init(failReads: Bool = false, failWrites: Bool = false, failRemovals: Bool = false, wrapping inner: any CacheStore = MemoryCacheStore()) {

@@ -16,7 +16,7 @@ extension FileCacheStore {
 
     /// Moves the whole entry tree aside in one rename, then deletes it.
     public func removeAll() async throws {
-        try removing { () throws(FileCacheStoreError) in try removeEverything() }
+        try removing(.everything) { () throws(FileCacheStoreError) in try removeEverything() }
     }
 
     private func removeEverything() throws(FileCacheStoreError) {
@@ -32,14 +32,14 @@ extension FileCacheStore {
 
     /// Deletes the partition's folder (for sign-out); shared entries live elsewhere and stay.
     public func removeAll(partition: String) async throws {
-        try removing { () throws(FileCacheStoreError) in
+        try removing(.partition(partition)) { () throws(FileCacheStoreError) in
             try removeFolder(entriesPath + "/" + Self.partitionFolderName(partition), depth: 2)
         }
     }
 
     /// Deletes the endpoint's folder in every partition; lists partitions, not entries.
     public func removeAll(endpoint: String) async throws {
-        try removing { () throws(FileCacheStoreError) in
+        try removing(.endpoint(endpoint)) { () throws(FileCacheStoreError) in
             try removeInEveryPartition(Self.endpointFolderName(endpoint), depth: 1)
         }
     }
@@ -47,7 +47,7 @@ extension FileCacheStore {
     /// Deletes the folder of one endpoint's path in every partition (an invalidation after a
     /// mutation); lists partitions, not entries, and leaves the endpoint's other paths.
     public func removeAll(endpoint: String, path: String) async throws {
-        try removing { () throws(FileCacheStoreError) in
+        try removing(.path(path, endpoint: endpoint)) { () throws(FileCacheStoreError) in
             try removeInEveryPartition(Self.endpointFolderName(endpoint) + "/" + Self.pathFolderName(path), depth: 0)
         }
     }

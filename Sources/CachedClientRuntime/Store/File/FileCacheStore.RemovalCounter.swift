@@ -7,7 +7,8 @@ extension FileCacheStore {
     ///
     /// It lives in `<directory>/removals`: eight bytes, a little-endian `UInt64`, mapped
     /// read-only and `MAP_SHARED` by each store that opens the folder, so every process
-    /// sees the same page of the file.
+    /// sees the same page of the file. The rest of the file is the log of recent removals
+    /// (see `RemovalLog`), read only once the number has moved.
     ///
     /// - Reading is two aligned 8-byte loads (the mapped file and this process's fallback
     ///   count, below) and an addition: no system call and no lock. Both are 8-byte aligned
@@ -42,10 +43,13 @@ extension FileCacheStore {
 
         /// The mapped eight bytes, or `nil` when the file could not be mapped.
         private let mapping: UnsafeRawPointer?
-        /// A descriptor open for writing, or -1.
+        /// The mapped file's descriptor (for the log), or -1.
         private let fd: Int32
+        /// Whether `fd` is open for writing.
+        private let writable: Bool
         private let path: String
-        /// Serializes this store's increments: `flock` does not exclude threads sharing a descriptor.
+        /// Serializes this store's increments and log reads: `flock` does not exclude threads
+        /// sharing a descriptor.
         private let incrementing = Locked(())
         /// This process's count for the folder, for increments the file did not take.
         private let local: LocalCount
@@ -60,9 +64,9 @@ extension FileCacheStore {
             let opened = writable ?? Self.open(path, writable: false)
             let mapping = opened.flatMap { try? POSIX.mapShared($0, length: Self.length, path: path) }
             self.mapping = mapping
-            if let opened, opened != writable { POSIX.closeQuietly(opened) }
-            if let writable, mapping == nil { POSIX.closeQuietly(writable) }
-            fd = mapping == nil ? -1 : writable ?? -1
+            if let opened, mapping == nil { POSIX.closeQuietly(opened) }
+            fd = mapping == nil ? -1 : opened ?? -1
+            self.writable = fd >= 0 && opened == writable
         }
 
         deinit {
@@ -77,13 +81,18 @@ extension FileCacheStore {
             return shared &+ local.value
         }
 
-        /// Adds one: called before a removal starts and again after it ends.
-        func increment() {
-            let written = fd >= 0 && incrementing.withLock { _ -> Bool in
+        /// Adds one, with `scope` in the log for the new number: called before a removal
+        /// starts and again after it ends. The log's slot is written before the number, under
+        /// the same lock, so a reader that sees the number finds the scope; a slot that could
+        /// not be written is one the log does not know (so: everything).
+        func increment(_ scope: RemovalScope) {
+            let written = writable && incrementing.withLock { _ -> Bool in
                 do throws(FileCacheStoreError) {
                     try POSIX.lockExclusively(fd, path: path)
                     defer { try? POSIX.unlock(fd, path: path) }
-                    try POSIX.writeNumber(fd, try POSIX.readNumber(fd, path: path) &+ 1, path: path)
+                    let number = try POSIX.readNumber(fd, path: path) &+ 1
+                    try? RemovalLog.record(scope, as: number, fd: fd, path: path)
+                    try POSIX.writeNumber(fd, number, path: path)
                     return true
                 } catch {
                     return false
@@ -92,19 +101,40 @@ extension FileCacheStore {
             if !written { local.increment() }
         }
 
+        /// The scopes of the removals since `count`, from the log; `nil` when it does not know
+        /// them all: a log overflowed, corrupt, foreign or missing, another process that does
+        /// not log (an older version), or increments this process had to keep for itself.
+        func scopes(since count: UInt64) -> [RemovalScope]? {
+            guard fd >= 0, local.value == 0 else { return nil }
+            // Under the in-process lock too: a shared `flock` taken through the descriptor an
+            // increment holds exclusively would turn that lock into a shared one, and release it.
+            let read = incrementing.withLock { _ -> [UInt8]? in
+                do throws(FileCacheStoreError) {
+                    try POSIX.lockShared(fd, path: path)
+                    defer { try? POSIX.unlock(fd, path: path) }
+                    return try POSIX.readBytes(fd, count: RemovalLog.fileLength, path: path)
+                } catch {
+                    return nil
+                }
+            }
+            guard let bytes = read, local.value == 0 else { return nil }
+            return RemovalLog.scopes(in: bytes, since: count)
+        }
+
         /// Opens the file and checks it is a regular one of at least eight bytes, sizing it
-        /// when it was just created; `nil` if any step fails.
+        /// (with room for the log) when it was just created or made by a version without the
+        /// log; `nil` if any step fails.
         private static func open(_ path: String, writable: Bool) -> Int32? {
             guard let fd = try? POSIX.openShared(path, writable: writable) else { return nil }
             do throws(FileCacheStoreError) {
                 let info = try POSIX.status(of: fd, path: path)
-                if info.isRegularFile, info.size >= length { return fd }
-                // Growing from zero keeps the number at zero; a file another process has
-                // already sized is left alone, so its number is never reset.
-                if info.isRegularFile, writable {
-                    try POSIX.setLength(fd, length, path: path)
+                // Growing keeps the number (and a log a longer file holds) as it is, and
+                // fills the log's room with zeros, a log nobody has written yet.
+                if info.isRegularFile, writable, info.size < RemovalLog.fileLength {
+                    try POSIX.setLength(fd, RemovalLog.fileLength, path: path)
                     return fd
                 }
+                if info.isRegularFile, info.size >= length { return fd }
             } catch {}
             POSIX.closeQuietly(fd)
             return nil

@@ -86,11 +86,20 @@ public final class FileCacheStore: CacheStore {
     /// load from a shared mapping, no system call and no lock (see `RemovalCounter`).
     public var removalCount: UInt64 { removals.value }
 
-    /// Runs a removal between two increments of the removal count, so a reader that saw the
-    /// count before or during the removal sees it change.
-    func removing<T>(_ body: () throws(FileCacheStoreError) -> T) throws(FileCacheStoreError) -> T {
-        removals.increment()
-        defer { removals.increment() }
+    /// The scopes of the removals since `count` through any store on this folder, in this
+    /// process or another, from the log beside the count (`RemovalLog`: the last 63 removals
+    /// or so); `nil` when the log does not know them all. One shared `flock` and one read.
+    public func removals(since count: UInt64) -> [RemovalScope]? {
+        removals.scopes(since: count)
+    }
+
+    /// Runs a removal of `scope` between two increments of the removal count, so a reader
+    /// that saw the count before or during the removal sees it change, and finds the scope.
+    func removing<T>(
+        _ scope: RemovalScope, _ body: () throws(FileCacheStoreError) -> T
+    ) throws(FileCacheStoreError) -> T {
+        removals.increment(scope)
+        defer { removals.increment(scope) }
         return try body()
     }
 

@@ -63,6 +63,24 @@ extension POSIX {
         guard count == 8 else { throw FileCacheStoreError(operation: "write", path: path, code: EIO) }
     }
 
+    /// Up to `count` bytes from the start of an open file (fewer when it is shorter).
+    static func readBytes(_ fd: Int32, count: Int, path: String) throws(FileCacheStoreError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = try call("read", path) { bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, 0) } }
+        return Array(bytes.prefix(read))
+    }
+
+    /// Writes `bytes` at `offset` of an open file; a short write is an I/O error.
+    static func writeBytes(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws(FileCacheStoreError) {
+        let written = try call("write", path) { bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) } }
+        guard written == bytes.count else { throw FileCacheStoreError(operation: "write", path: path, code: EIO) }
+    }
+
+    /// Takes the shared `flock` of an open file, waiting while another holds it exclusively.
+    static func lockShared(_ fd: Int32, path: String) throws(FileCacheStoreError) {
+        _ = try call("lock", path) { flock(fd, LOCK_SH) }
+    }
+
     /// Takes the exclusive `flock` of an open file, waiting for other holders; it excludes
     /// other open file descriptions (other processes, other opens), not other threads using
     /// this descriptor.
@@ -70,7 +88,7 @@ extension POSIX {
         _ = try call("lock", path) { flock(fd, LOCK_EX) }
     }
 
-    /// Releases the `flock` taken by `lockExclusively`.
+    /// Releases the `flock` taken by `lockExclusively` or `lockShared`.
     static func unlock(_ fd: Int32, path: String) throws(FileCacheStoreError) {
         _ = try call("unlock", path) { flock(fd, LOCK_UN) }
     }

@@ -4,33 +4,38 @@ import PostgresNIO
 extension PostgresCacheStore {
     /// Removes every entry, in every process's view (see `RemovalListener`).
     public func removeAll() async throws {
-        try await removing("")
+        try await removing("", scope: .everything)
     }
 
     /// Removes one partition's entries, as sign-out does; shared entries stay.
     public func removeAll(partition: String) async throws {
-        try await removing(" WHERE partition = \(partition)")
+        try await removing(" WHERE partition = \(partition)", scope: .partition(partition))
     }
 
     /// Removes one endpoint's entries in every partition.
     public func removeAll(endpoint: String) async throws {
-        try await removing(" WHERE endpoint = \(endpoint)")
+        try await removing(" WHERE endpoint = \(endpoint)", scope: .endpoint(endpoint))
     }
 
     /// Removes one endpoint's entries of one resolved path, in every partition and for every
     /// query, by the `(endpoint, path)` index; other paths' entries stay.
     public func removeAll(endpoint: String, path: String) async throws {
-        try await removing(" WHERE endpoint = \(endpoint) AND path = \(path)")
+        try await removing(" WHERE endpoint = \(endpoint) AND path = \(path)", scope: .path(path, endpoint: endpoint))
     }
 
-    /// Deletes the rows matched by `condition`, bumps and announces the fleet's removal count in
-    /// the same transaction, then waits for every listening process to acknowledge it. This
-    /// process's number moves before the deletion starts and after it ends, so a client of
-    /// this process that read it at any moment in between sees it change.
-    func removing(_ condition: PostgresQuery) async throws {
+    /// Deletes the rows matched by `condition`, bumps and announces the fleet's removal count
+    /// with `scope` in the same transaction, then waits for every listening process to
+    /// acknowledge it. This process's number moves (with `scope` in its log) before the
+    /// deletion starts and after it ends, so a client of this process that read it at any
+    /// moment in between sees it change and finds what it covers.
+    ///
+    /// Two notifications leave, in this order: `<count> <kind> <digest>` (the scope, see
+    /// `RemovalListener.payload(_:count:)`), then `<count>` alone, the only one versions
+    /// before scopes read; a listener that has the scope ignores the second.
+    func removing(_ condition: PostgresQuery, scope: RemovalScope) async throws {
         try await ensureSchema()
-        listener.bump()
-        defer { listener.bump() }
+        listener.bump(scope)
+        defer { listener.bump(scope) }
         let query = PostgresQuery(unsafeSQL: "DELETE FROM \(entries)" + condition.sql, binds: condition.binds)
         let removals = removals
         let channel = namespace + "_removals"
@@ -42,6 +47,8 @@ extension PostgresCacheStore {
                 let rows = try await connection.query(
                     "UPDATE \(unescaped: removals) SET count = count + 1 WHERE id = 1 RETURNING count", logger: Self.logger)
                 for try await value in rows.decode(Int64.self) { count = value }
+                let scoped = RemovalListener.payload(scope, count: count)
+                try await connection.run("SELECT pg_notify(\(channel), \(scoped))", logger: Self.logger)
                 try await connection.run("SELECT pg_notify(\(channel), \(String(count)))", logger: Self.logger)
                 try await connection.run("COMMIT", logger: Self.logger)
                 return count

@@ -144,6 +144,14 @@ public final class PostgresCacheStore: CacheStore {
     /// so memory is never trusted then. See `RemovalListener` for the guarantee.
     public var removalCount: UInt64 { listener.value }
 
+    /// The scopes of the removals since `count` that this process was told of (its own, and
+    /// every process's through the notifications), from the last 256 moves of its number;
+    /// `nil` when any move since is not known one by one: a reconnection, a read while not
+    /// listening, a notification of a version without scopes. One lock, no query.
+    public func removals(since count: UInt64) -> [RemovalScope]? {
+        listener.scopes(since: count)
+    }
+
     /// Its errors name no key, path or value.
     public func eventDescription(of error: any Error) -> String? {
         if let error = error as? PostgresCacheStoreError { return error.description }

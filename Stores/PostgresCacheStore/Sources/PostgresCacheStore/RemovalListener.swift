@@ -1,3 +1,4 @@
+import CachedClientRuntime
 import Logging
 import PostgresNIO
 import Synchronization
@@ -23,13 +24,25 @@ import Synchronization
 /// every read, so its clients keep nothing in memory until it listens again. Rows are gone
 /// from the database when the transaction commits, so no read of the store returns them.
 ///
+/// What each removal covered travels with it: the notification names its scope (kind and
+/// digest, `RemovalScope`), and each move of this number is kept with the scope that made it,
+/// the last `kept` of them (`scopes(since:)`), so clients keep what a removal did not cover.
+/// A move without a known scope (a reconnection, a read while not listening, a notification
+/// from a version without scopes, a gap in the counts) is kept as unknown: "everything".
+///
 /// Cost: on a hit in memory, one atomic load (an ordinary load on x86-64 and arm64) and a
 /// second one for the connection state. On a removal, one acknowledgement query per process
 /// and a few polls of `<ns>_listeners` by the remover.
 final class RemovalListener: Sendable {
+    /// How many moves of the number `scopes(since:)` remembers.
+    static let kept = 256
+
     /// The number handed out while listening: bumped by every notification of a new count,
     /// by every removal through this store (before and after), and on every (re)connection.
     private let count = Atomic<UInt64>(0)
+    /// The scope of each of the last `kept` moves made by `bump`, by number modulo `kept`.
+    private let recent = Mutex<[(number: UInt64, scope: RemovalScope?)]>(
+        Array(repeating: (0, nil), count: RemovalListener.kept))
     /// Whether the session is listening and registered; while not, every read moves `count`.
     private let listening = Atomic<Bool>(false)
     /// Tasks waiting for `listening`, resumed when it becomes true.
@@ -52,9 +65,48 @@ final class RemovalListener: Sendable {
         return count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
     }
 
-    /// Moves the number: this process's own removals call it before they start and after they end.
-    func bump() {
-        count.wrappingAdd(1, ordering: .acquiringAndReleasing)
+    /// Moves the number, keeping `scope` (`nil`: unknown) for the new one: this process's own
+    /// removals call it before they start and after they end.
+    func bump(_ scope: RemovalScope?) {
+        recent.withLock { recent in
+            let number = count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+            recent[Int(number % UInt64(Self.kept))] = (number, scope)
+        }
+    }
+
+    /// The scopes of the moves after `count`; `nil` unless every one of them is kept with a
+    /// known scope.
+    func scopes(since count: UInt64) -> [RemovalScope]? {
+        recent.withLock { recent in
+            let current = self.count.load(ordering: .acquiring)
+            guard count < current else { return [] }
+            guard current - count <= UInt64(Self.kept) else { return nil }
+            var scopes: [RemovalScope] = []
+            for number in (count + 1)...current {
+                let kept = recent[Int(number % UInt64(Self.kept))]
+                guard kept.number == number, let scope = kept.scope else { return nil }
+                if scope.kind == .everything { return [scope] }
+                if !scopes.contains(scope) { scopes.append(scope) }
+            }
+            return scopes
+        }
+    }
+
+    /// The notification of fleet count `count` made by a removal of `scope`:
+    /// `<count> <kind> <digest>` in decimal.
+    static func payload(_ scope: RemovalScope, count: Int64) -> String {
+        "\(count) \(scope.kind.rawValue) \(scope.digest)"
+    }
+
+    /// The count and, when it names one, the scope of a notification's payload; `nil` when it
+    /// is not a count (then it is ignored, as before scopes).
+    static func parse(_ payload: String) -> (count: Int64, scope: RemovalScope?)? {
+        let fields = payload.split(separator: " ", omittingEmptySubsequences: false)
+        guard let count = fields.first.flatMap({ Int64($0) }) else { return nil }
+        guard fields.count == 3, let raw = UInt8(fields[1]), let kind = RemovalScope.Kind(rawValue: raw),
+            let digest = UInt64(fields[2])
+        else { return (count, nil) }
+        return (count, RemovalScope(kind: kind, digest: digest))
     }
 
     /// Waits until the session listens (or the store shuts down).
@@ -74,7 +126,7 @@ final class RemovalListener: Sendable {
         if value {
             // The number moves before memory is trusted again: removals made while we were
             // not listening are not known one by one.
-            bump()
+            bump(nil)
             let resumed = waiters.withLock { waiters in
                 listening.store(true, ordering: .releasing)
                 defer { waiters = [] }
@@ -83,7 +135,7 @@ final class RemovalListener: Sendable {
             for waiter in resumed { waiter.resume() }
         } else {
             listening.store(false, ordering: .releasing)
-            bump()
+            bump(nil)
         }
     }
 
@@ -137,11 +189,13 @@ final class RemovalListener: Sendable {
                 setListening(true)
                 connected()
                 for try await notification in notifications {
-                    guard let announced = Int64(notification.payload) else { continue }
-                    if announced > seen {
-                        seen = announced
-                        bump()
-                    }
+                    guard let (announced, scope) = Self.parse(notification.payload) else { continue }
+                    // A removal sends its count twice, with its scope and without (for older
+                    // versions): the second is already acknowledged.
+                    guard announced > seen else { continue }
+                    // A count that skips one (never seen in one session) leaves a move unknown.
+                    bump(announced == seen + 1 ? scope : nil)
+                    seen = announced
                     try await connection.run(
                         "UPDATE \(unescaped: ns)_listeners SET seen = greatest(seen, \(announced)) WHERE pid = pg_backend_pid()",
                         logger: logger)

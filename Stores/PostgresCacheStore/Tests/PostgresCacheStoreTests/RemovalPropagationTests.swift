@@ -78,6 +78,86 @@ struct RemovalPropagationTests {
         }
     }
 
+    /// A removal carries its scope to every process: user-1's sign-out through another store
+    /// instance on the same tables (as another process would make it) takes user-1's value
+    /// from memory and leaves user-2's there, served with no read of the store.
+    @Test func aSignOutThroughAnotherStoreKeepsAnotherPartitionsValueInMemory() async throws {
+        let namespace = TestDatabase.namespace()
+        try await TestDatabase.withStore(namespace: namespace) { postgres in
+            try await TestDatabase.withStore(namespace: namespace) { other in
+                let store = CountingStore(postgres)
+                let transport = StubTransport(response: .json(#"{"id":"1"}"#))
+                func client(_ partition: String) -> CachedClient {
+                    CachedClient(baseURL: URL(string: "https://api.example.com")!, store: store, transport: transport, partition: partition)
+                }
+                let signedOut = client("user-1")
+                let kept = client("user-2")
+                for client in [signedOut, kept] {
+                    _ = try await client.value(for: Self.request, endpoint: Self.endpoint, as: Account.self)
+                    await client.flush()
+                }
+                let readsBefore = store.reads
+
+                try await other.removeAll(partition: "user-1")
+
+                #expect(try await kept.value(for: Self.request, endpoint: Self.endpoint, policy: .cacheOnly, as: Account.self).isCached)
+                #expect(store.reads == readsBefore, "user-2's value was read again from the store")
+                await #expect(throws: CachedClientError.notCached(endpoint: "Accounts.get")) {
+                    try await signedOut.value(for: Self.request, endpoint: Self.endpoint, policy: .cacheOnly, as: Account.self)
+                }
+            }
+        }
+    }
+
+    /// The same with the sign-out made by a real child process.
+    @Test func aSignOutInAnotherProcessKeepsAnotherPartitionsValueInMemory() async throws {
+        let namespace = TestDatabase.namespace()
+        try await TestDatabase.withStore(namespace: namespace) { postgres in
+            let store = CountingStore(postgres)
+            let client = CachedClient(
+                baseURL: URL(string: "https://api.example.com")!, store: store,
+                transport: StubTransport(response: .json(#"{"id":"1"}"#)), partition: "user-2")
+            _ = try await client.value(for: Self.request, endpoint: Self.endpoint, as: Account.self)
+            await client.flush()
+            let readsBefore = store.reads
+
+            let child = try await ChildProcess.run(["remove-partition", try TestDatabase.requireURL(), namespace, "user-1"])
+            #expect(child.status == 0, "\(child.errors)")
+
+            #expect(try await client.value(for: Self.request, endpoint: Self.endpoint, policy: .cacheOnly, as: Account.self).isCached)
+            #expect(store.reads == readsBefore, "user-2's value was read again from the store")
+        }
+    }
+
+    /// The notification's payload: a scope survives the trip, an older version's bare count is
+    /// a move of unknown scope, anything else is ignored; the moves' log knows scopes only
+    /// for numbers it kept, and a move without one (a reconnection) is unknown.
+    @Test func thePayloadCarriesTheScopeAndTheLogKeepsIt() async throws {
+        for scope in [RemovalScope.everything, .partition("user-1"), .endpoint("Accounts.get"), .path("/a", endpoint: "A.b")] {
+            let parsed = try #require(RemovalListener.parse(RemovalListener.payload(scope, count: 42)))
+            #expect(parsed.count == 42 && parsed.scope == scope)
+        }
+        #expect(RemovalListener.parse("42")?.count == 42)
+        #expect(RemovalListener.parse("42")?.scope == nil)
+        #expect(RemovalListener.parse("42 9 1")?.scope == nil)
+        #expect(RemovalListener.parse("x 1 1") == nil)
+
+        try await TestDatabase.withStore { store in
+            let listener = store.listener
+            let start = store.removalCount
+            listener.bump(.partition("user-1"))
+            listener.bump(.partition("user-1"))
+            #expect(store.removals(since: start) == [.partition("user-1")])
+            listener.bump(nil)
+            #expect(store.removals(since: start) == nil)
+            #expect(store.removals(since: start + 3) == [])
+            for _ in 0..<RemovalListener.kept { listener.bump(.endpoint("Accounts.get")) }
+            #expect(store.removals(since: start + 3) == [.endpoint("Accounts.get")])
+            listener.bump(.endpoint("Accounts.get"))
+            #expect(store.removals(since: start + 3) == nil)
+        }
+    }
+
     /// A removal in this process moves this store's number before it returns, and one in
     /// another store on the same tables moves it too.
     @Test func aRemovalThroughAnotherStoreOnTheSameTablesMovesTheCount() async throws {
@@ -112,4 +192,5 @@ final class CountingStore: CacheStore {
     func entryCount() async throws -> Int { try await inner.entryCount() }
     var maxAge: TimeInterval? { inner.maxAge }
     var removalCount: UInt64 { inner.removalCount }
+    func removals(since count: UInt64) -> [RemovalScope]? { inner.removals(since: count) }
 }
