@@ -62,9 +62,9 @@ import Testing
                   /e:
                     get: { $ref: missing.yaml }
                 """,
-            "spec/ops/a.yml": "parameters:\n  - $ref: \"../shared/params.yaml#/limit\"\n",
+            "spec/ops/a.yml": "parameters:\n  - $ref: \"../common/params.yaml#/limit\"\n",
             "spec/paths/b.json": ##"{ "item": { "get": { "$ref" : "../ops/a.yml" } }, "self": { "$ref": "#/item" } }"##,
-            "spec/shared/params.yaml": "limit: { $ref: '../shared/params.yaml#/x' }\n",
+            "spec/common/params.yaml": "limit: { $ref: '../common/params.yaml#/x' }\n",
             "outside.yaml": "x: 1\n",
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,7 +73,7 @@ import Testing
         #expect(inputs.first?.lastPathComponent == "Api.cachegen.json")
         #expect(
             inputs.dropFirst().map { $0.path.replacingOccurrences(of: spec, with: "") }
-                == ["api.yaml", "ops/a.yml", "paths/b.json", "shared/params.yaml"])
+                == ["api.yaml", "ops/a.yml", "paths/b.json", "common/params.yaml"])
     }
 
     @Test func aTargetWithoutSpecsGetsOneWarningSayingWhatToAdd() {
