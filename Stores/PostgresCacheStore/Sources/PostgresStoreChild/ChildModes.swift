@@ -24,6 +24,14 @@ enum ChildModes {
         var id: String
     }
 
+    /// A store with a few connections: the tests start many children beside many stores of
+    /// their own, all on one server.
+    static func openStore(url: String, namespace: String) throws -> PostgresCacheStore {
+        var configuration = try PostgresCacheStore.configuration(url: url)
+        configuration.options.maximumConnections = 4
+        return try PostgresCacheStore(configuration: configuration, namespace: namespace)
+    }
+
     /// Writes a line to standard output at once (the parent waits for it; `print` may buffer).
     static func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -32,7 +40,7 @@ enum ChildModes {
     static func run(_ arguments: [String]) async throws {
         switch (arguments.first, arguments.count) {
         case ("remove-partition", 4):
-            let store = try PostgresCacheStore(url: arguments[1], namespace: arguments[2])
+            let store = try openStore(url: arguments[1], namespace: arguments[2])
             try await store.ready()
             try await store.removeAll(partition: arguments[3])
             await store.shutdown()
@@ -65,7 +73,7 @@ enum ChildModes {
     static func fetch(
         url: String, namespace: String, baseURL: URL, path: String, tasks: Int, collapsing: RequestCollapsing
     ) async throws {
-        let store = try PostgresCacheStore(url: url, namespace: namespace)
+        let store = try openStore(url: url, namespace: namespace)
         try await store.ready()
         let collapsed = Atomic<Int>(0)
         let client = CachedClient(
@@ -95,7 +103,7 @@ enum ChildModes {
     static func hits(
         url: String, namespace: String, baseURL: URL, path: String, tasks: Int, seconds: Double, memoryEntries: Int
     ) async throws {
-        let store = try PostgresCacheStore(url: url, namespace: namespace)
+        let store = try openStore(url: url, namespace: namespace)
         try await store.ready()
         let client = CachedClient(baseURL: baseURL, store: store, memoryCacheLimit: memoryEntries)
         let request = EndpointRequest(method: "GET", path: path)

@@ -9,7 +9,9 @@ import Testing
 
 /// Fleet-wide request collapsing through `<ns>_leases`, with real child processes and a real
 /// upstream (Tests/Fixtures/fixture_server.py, which counts the requests it serves).
-@Suite(.enabled(if: TestDatabase.enabled, "CACHEGEN_POSTGRES_URL is not set: run through Scripts/with-postgres.sh"))
+@Suite(
+    .enabled(if: TestDatabase.enabled, "CACHEGEN_POSTGRES_URL is not set: run through Scripts/with-postgres.sh"),
+    .timeLimit(.minutes(3)))
 struct FleetCollapsingTests {
     private func upstreamRequests(_ server: FixtureServer, path: String) async throws -> Int {
         try await server.requests().filter { $0.path == path }.count

@@ -6,7 +6,9 @@ import Testing
 @testable import PostgresCacheStore
 
 /// Tables made on first use, migrated forward, and left alone when newer.
-@Suite(.enabled(if: TestDatabase.enabled, "CACHEGEN_POSTGRES_URL is not set: run through Scripts/with-postgres.sh"))
+@Suite(
+    .enabled(if: TestDatabase.enabled, "CACHEGEN_POSTGRES_URL is not set: run through Scripts/with-postgres.sh"),
+    .timeLimit(.minutes(3)))
 struct PostgresCacheSchemaTests {
     private func version(_ namespace: String) async throws -> Int {
         try await TestDatabase.withClient { client in

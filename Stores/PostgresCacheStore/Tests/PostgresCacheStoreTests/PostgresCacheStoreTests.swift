@@ -6,7 +6,9 @@ import Testing
 @testable import PostgresCacheStore
 
 /// The store's own rules on a real server: rows, keys, removal forms, running totals.
-@Suite(.enabled(if: TestDatabase.enabled, "CACHEGEN_POSTGRES_URL is not set: run through Scripts/with-postgres.sh"))
+@Suite(
+    .enabled(if: TestDatabase.enabled, "CACHEGEN_POSTGRES_URL is not set: run through Scripts/with-postgres.sh"),
+    .timeLimit(.minutes(3)))
 struct PostgresCacheStoreTests {
     @Test func anEntryRoundTripsWithItsValidatorsAndFreshness() async throws {
         try await TestDatabase.withStore { store in

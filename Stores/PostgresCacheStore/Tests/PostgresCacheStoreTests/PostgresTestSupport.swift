@@ -40,8 +40,10 @@ enum TestDatabase {
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> PostgresCacheStore {
         var configuration = try PostgresCacheStore.configuration(url: try requireURL())
-        // Many stores at once share the server's 300 connections.
-        configuration.options.maximumConnections = 6
+        // Every test runs at once, and each holds stores and clients: a few connections each
+        // keep the whole run well under the server's 300 (past it, stores wait for a listening
+        // session that cannot connect, and the run stalls instead of failing).
+        configuration.options.maximumConnections = TestDatabase.connectionsPerPool
         let store = try PostgresCacheStore(
             configuration: configuration, namespace: namespace,
             maxBytes: maxBytes, maxAge: maxAge, acknowledgementTimeout: acknowledgementTimeout, now: now,
@@ -68,9 +70,14 @@ enum TestDatabase {
         }
     }
 
+    /// The most connections a test's store or client opens: one for listening, two for queries.
+    static let connectionsPerPool = 3
+
     /// A plain client for looking at tables behind the store's back.
     static func withClient<T: Sendable>(_ body: (PostgresClient) async throws -> T) async throws -> T {
-        let client = PostgresClient(configuration: try PostgresCacheStore.configuration(url: try requireURL()))
+        var configuration = try PostgresCacheStore.configuration(url: try requireURL())
+        configuration.options.maximumConnections = connectionsPerPool
+        let client = PostgresClient(configuration: configuration)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

@@ -8,7 +8,9 @@ import Testing
 @testable import PostgresCacheStore
 
 /// Removal reaches every process's in-memory layer: `removalCount` and `RemovalListener`.
-@Suite(.enabled(if: TestDatabase.enabled, "CACHEGEN_POSTGRES_URL is not set: run through Scripts/with-postgres.sh"))
+@Suite(
+    .enabled(if: TestDatabase.enabled, "CACHEGEN_POSTGRES_URL is not set: run through Scripts/with-postgres.sh"),
+    .timeLimit(.minutes(3)))
 struct RemovalPropagationTests {
     struct Account: Codable, Sendable, Equatable {
         var id: String
@@ -61,18 +63,21 @@ struct RemovalPropagationTests {
     /// only; then its session is ended, so its process stops trusting memory.
     @Test func aListenerThatNeverAcknowledgesIsDisconnected() async throws {
         try await TestDatabase.withStore(acknowledgementTimeout: .milliseconds(300)) { store in
-            try await TestDatabase.withClient { client in
-                // A live session posing as a listener that saw nothing: it never will.
-                let silent = try await TestDatabase.integer(
-                    """
-                    INSERT INTO \(unescaped: store.listeners) (pid, backend_start, seen)
-                    SELECT pid, backend_start, -1 FROM pg_stat_activity WHERE pid = pg_backend_pid()
-                    RETURNING pid::bigint
-                    """, on: client)
-                try await store.removeAll(partition: "user-1")
-                try await eventually {
-                    try await TestDatabase.integer(
-                        "SELECT count(*)::bigint FROM pg_stat_activity WHERE pid = \(Int32(silent))", on: client) == 0
+            try await TestDatabase.withClient { observer in
+                try await TestDatabase.withClient { silentClient in
+                    // A live session posing as a listener that saw nothing: it never will.
+                    let silent = try await TestDatabase.integer(
+                        """
+                        INSERT INTO \(unescaped: store.listeners) (pid, backend_start, seen)
+                        SELECT pid, backend_start, -1 FROM pg_stat_activity WHERE pid = pg_backend_pid()
+                        RETURNING pid::bigint
+                        """, on: silentClient)
+                    try await store.removeAll(partition: "user-1")
+                    // Watched from another client: the silent one's session is the one ended.
+                    try await eventually {
+                        try await TestDatabase.integer(
+                            "SELECT count(*)::bigint FROM pg_stat_activity WHERE pid = \(Int32(silent))", on: observer) == 0
+                    }
                 }
             }
         }
