@@ -12,7 +12,7 @@ extension OpenAPIOperations {
     ) -> [Parameter]? {
         var declared: [(node: JSONNode, file: String)] = []
         for (node, nodeFile) in shared + (operation["parameters"]?.value.elements ?? []).map({ (node: $0, file: file) }) {
-            guard let target = schemas.references.resolve(node, in: nodeFile) else { continue }
+            guard let target = schemas.references.resolve(node, in: nodeFile, otherwise: "the parameter is left out of \(what)") else { continue }
             let key = (target.node["name"]?.value.stringValue, target.node["in"]?.value.stringValue)
             declared.removeAll { $0.node["name"]?.value.stringValue == key.0 && $0.node["in"]?.value.stringValue == key.1 }
             declared.append((target.node, target.file))
@@ -39,8 +39,12 @@ extension OpenAPIOperations {
             let mapped: OpenAPISchemas.Mapped
             if let schema = node["schema"]?.value {
                 mapped = schemas.type(of: schema, in: parameterFile, hint: SwiftNaming.typeName(name) + SwiftNaming.typeName(wireName))
-            } else {
+            } else if node["content"] != nil {
                 mapped = .leftOut("serialized as \"content\", which cachegen does not send")
+            } else {
+                // Neither (as documents converted from Swagger 2 often have): text is what
+                // any parameter is on the wire.
+                mapped = .type(.scalar(.string))
             }
             switch mapped {
             case .type(let type):

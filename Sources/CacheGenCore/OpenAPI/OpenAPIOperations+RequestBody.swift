@@ -19,7 +19,10 @@ extension OpenAPIOperations {
     mutating func requestBody(_ member: JSONMember, what: String, hint: String, method: String, file: String)
         -> (body: RequestBody?, location: SourceLocation)?
     {
-        guard let target = schemas.references.resolve(member.value, in: file) else { return nil }
+        guard let target = schemas.references.resolve(member.value, in: file, otherwise: "the request body of \(what) is sent as any JSON (JSONValue)")
+        else {
+            return (RequestBody(type: .scalar(.json), encoding: BodyEncoding(kind: .json), location: member.value.location), member.keyLocation)
+        }
         let required = target.node["required"]?.value.boolValue == true
         guard let members = target.node["content"]?.value.members, !members.isEmpty else { return (nil, member.keyLocation) }
         if method == "GET" || method == "HEAD" {

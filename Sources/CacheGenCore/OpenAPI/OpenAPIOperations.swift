@@ -69,14 +69,18 @@ struct OpenAPIOperations {
     /// so an event stream's method keeps the name it has when everything is.
     mutating func map(paths: JSONNode, only: Set<String>? = nil, wholeNames: [String] = []) {
         for pathMember in paths.members ?? [] {
-            guard let item = schemas.references.resolve(pathMember.value, in: file) else { continue }
+            guard let item = schemas.references.resolve(pathMember.value, in: file, otherwise: "the operations of \(quoted(pathMember.key)) are left out")
+            else { continue }
             let shared = (item.node["parameters"]?.value.elements ?? []).map { (node: $0, file: item.file) }
             for written in item.node.members ?? [] where Self.methods.contains(written.key) {
                 let key = written.key + " " + pathMember.key
                 if let only, !only.contains(key) { continue }
                 // An operation may itself be a `$ref` (to another file, as DigitalOcean's are):
                 // what it points to is read there, its own `$ref`s relative to that file.
-                guard let target = schemas.references.resolve(written.value, in: item.file) else {
+                guard
+                    let target = schemas.references.resolve(
+                        written.value, in: item.file, otherwise: "operation \(written.key.uppercased()) \(quoted(pathMember.key)) is left out")
+                else {
                     let name = Self.derivedName(written.key, pathMember.key)
                     names.append(name)
                     present.append(Presence(key: key, name: name, tags: [], path: Self.pathParts(pathMember.key).path))
@@ -198,7 +202,11 @@ struct OpenAPIOperations {
         let members = responses?.members ?? []
         let success = members.first { $0.key == "200" } ?? members.first { $0.key == "201" }
             ?? members.first { $0.key.hasPrefix("2") && $0.key.count == 3 }
-        guard let success, let target = schemas.references.resolve(success.value, in: file) else { return (nil, nil) }
+        guard let success else { return (nil, nil) }
+        guard let target = schemas.references.resolve(success.value, in: file, otherwise: "the response of \(what) is read as any JSON (JSONValue)")
+        else {
+            return (.scalar(.json), success.value.location)
+        }
         if let reading = Self.reading(of: target.node["content"]?.value) {
             switch reading.format {
             case .data, .text:
@@ -251,15 +259,13 @@ struct OpenAPIOperations {
         return essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
     }
 
-    /// A warning that an operation is not generated, and why; none when the reason is a
-    /// `$ref` whose error is reported already.
+    /// A warning that an operation is not generated, and why.
     mutating func leaveOut(_ what: String, _ reason: String, at location: SourceLocation) {
         warn("\(what) is left out: \(reason)", at: location)
     }
 
-    /// A warning from a part of the mapping; none when it repeats a `$ref`'s error.
+    /// A warning from a part of the mapping.
     mutating func warn(_ message: String, at location: SourceLocation) {
-        guard !message.contains(OpenAPISchemas.brokenReference) else { return }
         diagnostics.append(.warning(message, at: location))
     }
 }

@@ -8,7 +8,12 @@ import Foundation
 /// the document (`common.yaml#/Pet`, `Pet.yaml`), each file read once.
 ///
 /// Chains of references are followed without recursion and end after a fixed number of
-/// hops, so a cycle of `$ref`s is an error, never a hang.
+/// hops, so a cycle of `$ref`s is a warning, never a hang.
+///
+/// A `$ref` that leads nowhere (a missing component, a file that is not there or not
+/// readable, another server, a cycle) is the document's flaw, not the user's: it is a
+/// warning at the `$ref` that says what the generator does instead, which the caller
+/// names (`otherwise`), and the rest of the document is generated.
 final class OpenAPIReferences {
     /// A node a reference led to, with the file it is in and a key naming it uniquely.
     struct Target {
@@ -29,15 +34,29 @@ final class OpenAPIReferences {
     private var documents: [String: JSONNode]
     /// The folders of the document's path, which every file a `$ref` names must be under.
     private let folder: [Substring]
-    /// Files that could not be read, so each is reported once.
-    private var unreadable: Set<String> = []
+    /// Why each `$ref` text from each file that led nowhere failed, so a failure is worked
+    /// out once.
+    private var failures: [String: Failure] = [:]
+    /// The `$ref`s warned about, so each is warned about once.
+    private var warned: Set<SourceLocation> = []
     /// Reads a file by path.
     private let read: @Sendable (String) -> Data?
     /// Where each `$ref` text led from each file: a document refers to a few schemas
     /// many times, and walking a pointer scans every member of `components.schemas`.
     private var followed: [String: (node: JSONNode, file: String, key: String, name: String)] = [:]
-    /// Errors found while following references, each at the `$ref` that failed.
+    /// Warnings about references that led nowhere, each at the `$ref` that failed.
     private(set) var diagnostics: [Diagnostic] = []
+
+    /// Why a `$ref` led nowhere, and what the user can do about it.
+    private struct Failure: Error {
+        var message: String
+        var hint: String? = nil
+
+        /// The warning's text: why, what is done instead, and the hint.
+        func text(otherwise: String) -> String {
+            message + ", so " + otherwise + (hint.map { "; " + $0 } ?? "")
+        }
+    }
 
     /// - Parameters:
     ///   - root: the document, already read.
@@ -56,51 +75,61 @@ final class OpenAPIReferences {
     }
 
     /// `node` itself when it is no reference, else what its chain of `$ref`s leads to;
-    /// `nil` (with an error) when the chain is broken or circular.
-    func resolve(_ node: JSONNode, in file: String) -> Target? {
+    /// `nil` when the chain is broken or circular. Then, when `otherwise` says what the
+    /// caller does instead ("it is read as any JSON"), a warning at the `$ref` says both;
+    /// without it the lookup is silent (a use elsewhere warns).
+    func resolve(_ node: JSONNode, in file: String, otherwise: String? = nil) -> Target? {
         var current = (node: node, file: file, key: file + "#", name: "")
         var hops = 0
         while let member = Self.reference(of: current.node), let text = member.value.stringValue {
             hops += 1
-            guard hops <= Self.maximumHops else {
-                report("$ref \(quoted(text)) leads through more than \(Self.maximumHops) references; it refers to itself", at: member.value.location)
+            do throws(Failure) {
+                current = try step(text, from: current.file, hops: hops)
+            } catch {
+                if let otherwise, warned.insert(member.value.location).inserted {
+                    diagnostics.append(.warning(error.text(otherwise: otherwise), at: member.value.location))
+                }
                 return nil
             }
-            let cacheKey = current.file + "\u{0}" + text
-            if let known = followed[cacheKey] {
-                current = known
-                continue
-            }
-            guard let next = follow(text, from: current.file, at: member.value.location) else { return nil }
-            followed[cacheKey] = next
-            current = next
         }
         return Target(node: current.node, file: current.file, key: current.key, name: current.name)
     }
 
-    /// One step: the node a `$ref` text names, which may itself be a reference.
-    private func follow(_ text: String, from file: String, at location: SourceLocation)
-        -> (node: JSONNode, file: String, key: String, name: String)?
+    /// The step of a chain that `text` makes from `file`, each worked out once.
+    private func step(_ text: String, from file: String, hops: Int) throws(Failure)
+        -> (node: JSONNode, file: String, key: String, name: String)
     {
+        guard hops <= Self.maximumHops else {
+            throw Failure(message: "$ref \(quoted(text)) refers to itself (it leads through more than \(Self.maximumHops) references)")
+        }
+        let cacheKey = file + "\u{0}" + text
+        if let known = followed[cacheKey] { return known }
+        if let failure = failures[cacheKey] { throw failure }
+        do {
+            let next = try follow(text, from: file)
+            followed[cacheKey] = next
+            return next
+        } catch {
+            failures[cacheKey] = error
+            throw error
+        }
+    }
+
+    /// One step: the node a `$ref` text names, which may itself be a reference.
+    private func follow(_ text: String, from file: String) throws(Failure) -> (node: JSONNode, file: String, key: String, name: String) {
         let hash = text.firstIndex(of: "#")
         let filePart = String(hash.map { text[..<$0] } ?? text[...])
         let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
         if filePart.contains("://") {
-            // Not the document's fault: what uses it is left out, with this warning.
-            diagnostics.append(
-                .warning(
-                    "$ref \(quoted(text)) is left out: it points to another server; cachegen reads only files next to the document",
-                    at: location))
-            return nil
+            throw Failure(message: "$ref \(quoted(text)) points to another server", hint: "cachegen reads only files next to the document")
         }
         let targetFile = filePart.isEmpty ? file : Self.path(filePart, nextTo: file)
         guard filePart.isEmpty || isInsideFolder(targetFile) else {
-            report(
-                "$ref \(quoted(text)) names a file outside the document's folder; cachegen reads only files in that folder and the folders under it",
-                at: location)
-            return nil
+            throw Failure(
+                message: "$ref \(quoted(text)) names a file outside the document's folder",
+                hint: "cachegen reads only files in that folder and the folders under it")
         }
-        guard let root = document(targetFile, named: filePart, at: location) else { return nil }
+        let root = try document(targetFile, named: filePart)
         var node = root
         var name = Self.baseName(filePart)
         let segments = Self.segments(pointer)
@@ -112,12 +141,10 @@ final class OpenAPIReferences {
             default: child = nil
             }
             guard let child else {
-                var message = "$ref \(quoted(text)) points to nothing: \(quoted(segment)) is not there"
-                if let keys = node.members?.map(\.key), let match = Suggestion.closest(to: segment, in: keys) {
-                    message += "; did you mean \(quoted(match))?"
-                }
-                report(message, at: location)
-                return nil
+                let match = node.members.flatMap { members in Suggestion.closest(to: segment, in: members.map(\.key)) }
+                throw Failure(
+                    message: "$ref \(quoted(text)) points to nothing: \(quoted(segment)) is not there",
+                    hint: match.map { "did you mean \(quoted($0))?" })
             }
             node = child
             name = segment
@@ -134,23 +161,19 @@ final class OpenAPIReferences {
         return Array(parts.prefix(folder.count)) == folder
     }
 
-    /// The parsed file, read on first use.
-    private func document(_ file: String, named written: String, at location: SourceLocation) -> JSONNode? {
+    /// The parsed file, read on first use (a failure is kept with each `$ref` text, so a file
+    /// is read once either way).
+    private func document(_ file: String, named written: String) throws(Failure) -> JSONNode {
         if let root = documents[file] { return root }
-        guard !unreadable.contains(file) else { return nil }
         guard let data = read(file) else {
-            unreadable.insert(file)
-            report("cannot read \(quoted(written)), which a $ref names; put it next to the document", at: location)
-            return nil
+            throw Failure(message: "cannot read \(quoted(written)), which a $ref names", hint: "put it next to the document")
         }
         do {
             let root = try OpenAPISource.parse(data, file: file)
             documents[file] = root
             return root
         } catch {
-            unreadable.insert(file)
-            diagnostics.append(error)
-            return nil
+            throw Failure(message: "cannot read \(quoted(written)), which a $ref names", hint: "\(error.location): \(error.message)")
         }
     }
 
@@ -187,8 +210,4 @@ final class OpenAPIReferences {
         return String(name[..<dot])
     }
 
-    /// An error at a `$ref`.
-    private func report(_ message: String, at location: SourceLocation) {
-        diagnostics.append(.error(message, at: location))
-    }
 }

@@ -137,7 +137,7 @@ extension OpenAPISchemas {
         var visited: Set<String> = []
         var stack: [(node: JSONNode, file: String, isRoot: Bool, isVariant: Bool)] = [(node, file, true, false)]
         while let (part, partFile, isRoot, isVariant) = stack.popLast() {
-            guard let target = references.resolve(part, in: partFile) else { continue }
+            guard let target = references.resolve(part, in: partFile, otherwise: "what it adds to \(quoted(model)) is left out") else { continue }
             if OpenAPIReferences.reference(of: part) != nil, !visited.insert(target.key).inserted { continue }
             let shape = target.node
             let hasObjectShape = shape["properties"] != nil || shape["allOf"] != nil || Self.types(of: shape) == ["object"]
@@ -261,7 +261,7 @@ extension OpenAPISchemas {
                 cases.append(TaggedUnion.Case(value: value, model: model, location: variant.location))
                 continue
             }
-            guard let target = references.resolve(variant, in: file) else { continue }
+            guard let target = references.resolve(variant, in: file, otherwise: "the variant is left out of \(quoted(name))") else { continue }
             guard case .type(let type) = type(of: variant, in: file, hint: name + "Variant"), case .model(let model) = type.unwrapped else {
                 warn("variant \(quoted(target.name)) of \(quoted(name))", "not an object", at: variant.location)
                 continue

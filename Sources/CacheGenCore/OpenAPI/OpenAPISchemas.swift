@@ -141,7 +141,9 @@ struct OpenAPISchemas {
     /// The type of `node`; `hint` names a model made for an inline schema.
     mutating func type(of node: JSONNode, in file: String, hint: String) -> Mapped {
         if OpenAPIReferences.reference(of: node) != nil {
-            guard let target = references.resolve(node, in: file) else { return .leftOut(Self.brokenReference) }
+            guard let target = references.resolve(node, in: file, otherwise: "the value is read as any JSON (JSONValue)") else {
+                return .type(.scalar(.json))
+            }
             return referencedType(target)
         }
         let nullable = Self.isNullable(node)
@@ -401,13 +403,8 @@ struct OpenAPISchemas {
         nullable && !type.isOptional ? .optional(type) : type
     }
 
-    /// The reason for a schema behind a `$ref` that failed; the reference's error says
-    /// it already, so no warning repeats it.
-    static let brokenReference = "a broken $ref"
-
     /// A warning that something named was left out, and why.
     mutating func warn(_ what: String, _ reason: String, at location: SourceLocation) {
-        guard reason != Self.brokenReference else { return }
         diagnostics.append(.warning("\(what) is left out: it is \(reason)", at: location))
     }
 }

@@ -168,14 +168,36 @@ import Testing
         #expect(source.contains("public var extra: JSONValue?\n    public var size: JSONValue?\n"))
     }
 
-    @Test func brokenReferencesAreErrorsWithASuggestion() {
+    /// A `$ref` to nothing is the document's flaw: a warning with a suggestion, the value
+    /// kept as any JSON, and everything generated.
+    @Test func brokenReferencesAreWarningsWithASuggestion() {
         let paths = Self.getThing.replacingOccurrences(of: "schemas/Thing", with: "schemas/Thng")
         let output = Support.generate(["api.json": Support.document(paths: paths, schemas: Self.thing)], main: "api.json")
         #expect(
             Support.messages(output) == [
-                "api.json:6:103: error: $ref \"#/components/schemas/Thng\" points to nothing: \"Thng\" is not there; did you mean \"Thing\"?"
+                "api.json:6:103: warning: $ref \"#/components/schemas/Thng\" points to nothing: \"Thng\" is not there, so the value is read as any JSON (JSONValue); did you mean \"Thing\"?"
             ])
-        #expect(output.source == nil)
+        #expect(output.source?.contains("-> CachedValue<JSONValue>") == true)
+    }
+
+    /// Every kind of `$ref` to nothing keeps its operation: a parameter is left out (nothing
+    /// says what it is), a request body and a response are any JSON; and a parameter with
+    /// neither `schema` nor `content` (as Swagger 2 conversions write them) is text.
+    @Test func brokenReferencesKeepTheirOperations() {
+        let paths = """
+            "/things/{id}": { "post": { "operationId": "updateThing",
+              "parameters": [{ "$ref": "#/components/parameters/Gone" }, { "name": "id", "in": "path", "required": true }],
+              "requestBody": { "$ref": "#/components/requestBodies/Gone" },
+              "responses": { "200": { "$ref": "#/components/responses/Gone" } } } }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:5:28: warning: $ref \"#/components/parameters/Gone\" points to nothing: \"parameters\" is not there, so the parameter is left out of operation \"updateThing\"",
+                "api.json:6:28: warning: $ref \"#/components/requestBodies/Gone\" points to nothing: \"requestBodies\" is not there, so the request body of operation \"updateThing\" is sent as any JSON (JSONValue)",
+                "api.json:7:35: warning: $ref \"#/components/responses/Gone\" points to nothing: \"responses\" is not there, so the response of operation \"updateThing\" is read as any JSON (JSONValue)",
+            ])
+        #expect(output.source?.contains("func updateThing(id: String, body: JSONValue) async throws -> JSONValue") == true)
     }
 
     @Test func cyclesOfReferencesEnd() {
@@ -187,8 +209,8 @@ import Testing
         #expect(
             Support.messages(output) == [
                 "api.json:1:1: warning: the document has no operations to generate a client from; only its schemas become models",
-                "api.json:5:46: error: $ref \"#/components/schemas/B\" leads through more than 64 references; it refers to itself",
-                "api.json:6:16: error: $ref \"#/components/schemas/A\" leads through more than 64 references; it refers to itself",
+                "api.json:5:46: warning: $ref \"#/components/schemas/B\" refers to itself (it leads through more than 64 references), so the value is read as any JSON (JSONValue)",
+                "api.json:6:16: warning: $ref \"#/components/schemas/A\" refers to itself (it leads through more than 64 references), so the value is read as any JSON (JSONValue)",
             ])
     }
 
@@ -202,7 +224,7 @@ import Testing
         let output = Support.generate(files, main: "spec/api.json")
         #expect(
             Support.messages(output) == [
-                "spec/api.json:7:49: error: cannot read \"missing.json\", which a $ref names; put it next to the document"
+                "spec/api.json:7:49: warning: cannot read \"missing.json\", which a $ref names, so the value is read as any JSON (JSONValue); put it next to the document"
             ])
         let fixed = files.merging(["spec/missing.json": "{ \"type\": \"string\" }"]) { $1 }
         let source = Support.generate(fixed, main: "spec/api.json").source ?? ""

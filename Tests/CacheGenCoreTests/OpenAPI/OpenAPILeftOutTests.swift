@@ -24,7 +24,7 @@ import Testing
                 "api.json:7:3: warning: property \"list\" of \"Odd\" is left out: it is an array without \"items\"",
                 "api.json:7:32: warning: property \"nothing\" of \"Odd\" is left out: it is always null",
                 "api.json:8:3: warning: property \"file\" of \"Odd\" is left out: it is binary data, which JSON cannot carry",
-                "api.json:8:70: warning: $ref \"https://example.com/x.json\" is left out: it points to another server; cachegen reads only files next to the document",
+                "api.json:8:70: warning: $ref \"https://example.com/x.json\" points to another server, so the value is read as any JSON (JSONValue); cachegen reads only files next to the document",
                 "api.json:10:98: warning: additional properties of \"Open\" are left out: only the named properties are kept",
                 "api.json:12:1: warning: model \"Pick\" has no properties",
                 "api.json:12:21: warning: a variant of \"Pick\" is left out: it is not a $ref to a named schema, and its \"kind\" allows no single value, which a discriminator needs",
