@@ -31,12 +31,13 @@ struct CacheGenPlugin: BuildToolPlugin {
         let executable = try tool("cachegen").url
         let outputDirectory = workDirectory.appending(path: "GeneratedSources")
         return inputs.specs.map { spec in
-            .buildCommand(
+            let size = CacheGenInputs.outputSize(for: spec)
+            return .buildCommand(
                 displayName: "Generating a cached client from \(spec.lastPathComponent)",
                 executable: executable,
-                arguments: ["generate", spec.path, "--output", outputDirectory.path],
+                arguments: ["generate", spec.path, "--output", outputDirectory.path, "--layout", size],
                 inputFiles: CacheGenInputs.inputFiles(for: spec),
-                outputFiles: CacheGenInputs.outputFileNames(for: spec).map { outputDirectory.appending(path: $0) }
+                outputFiles: CacheGenInputs.outputFileNames(for: spec, size: size).map { outputDirectory.appending(path: $0) }
             )
         }
     }

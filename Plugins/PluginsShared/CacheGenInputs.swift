@@ -108,17 +108,37 @@ struct CacheGenInputs: Sendable {
         document.deletingPathExtension().lastPathComponent + ".cachegen.json"
     }
 
-    /// Files per kind, the same for every spec. The set is fixed so that outputs are known
-    /// before the tool runs, without reading the spec (which may be JSON, YAML or an
-    /// OpenAPI document); declarations are spread over the shards by a stable hash.
-    static let shards = [("Models", 16), ("Repositories", 16), ("Mocks", 8), ("Shapes", 1)]
+    /// Files per kind for each size, smallest first (`OutputLayout.Size`): a spec's input of
+    /// under 16 KB gets three files, under 64 KB eleven, else 41. Declarations are spread over
+    /// a kind's files by a stable hash; the shapes share the repositories' file when they have
+    /// none of their own.
+    static let sizes = [
+        ("small", [("Models", 1), ("Repositories", 1), ("Mocks", 1), ("Shapes", 0)]),
+        ("medium", [("Models", 4), ("Repositories", 4), ("Mocks", 2), ("Shapes", 1)]),
+        ("large", [("Models", 16), ("Repositories", 16), ("Mocks", 8), ("Shapes", 1)]),
+    ]
 
-    /// Mirrors `OutputLayout(forSpec:).fileNames`: plugins cannot link library targets.
-    static func outputFileNames(for spec: URL) -> [String] {
+    /// The size for input files of `bytes` bytes in all: `OutputLayout.Size(inputBytes:)`.
+    static func size(inputBytes bytes: Int) -> String {
+        bytes < 16 * 1024 ? "small" : bytes < 64 * 1024 ? "medium" : "large"
+    }
+
+    /// The size of `spec`'s output, from the bytes of its input files; the build command
+    /// passes it to the tool (`--layout`), so the files named here are the files written.
+    static func outputSize(for spec: URL) -> String {
+        let bytes = inputFiles(for: spec).reduce(0) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0)
+        }
+        return size(inputBytes: bytes)
+    }
+
+    /// Mirrors `OutputLayout(forSpec:size:).fileNames`: plugins cannot link library targets.
+    static func outputFileNames(for spec: URL, size: String) -> [String] {
         var name = spec.lastPathComponent
         for suffix in [".json", ".yaml", ".yml", ".cachegen"] where name.hasSuffix(suffix) {
             name.removeLast(suffix.count)
         }
+        let shards = sizes.first { $0.0 == size }?.1 ?? []
         return shards.flatMap { kind, count in (0..<count).map { "\(name)+\(kind)\($0).cachegen.swift" } }
     }
 }

@@ -7,9 +7,9 @@ extension Generator {
     /// Every file of `layout`, in its order; within a file, declarations keep spec order.
     static func files(_ translator: Translator, renderer: SwiftRenderer, layout: OutputLayout) -> [GeneratedFile] {
         let spec = translator.spec
-        var shards = Array(repeating: [Model](), count: OutputLayout.modelShardCount)
+        var shards = Array(repeating: [Model](), count: layout.shardCount(.models))
         for model in spec.models {
-            shards[OutputLayout.shard(of: model.name.name, kind: .models)].append(model)
+            shards[layout.file(of: model.name.name, kind: .models).shard].append(model)
         }
         let modelShards = shards
         let repositories = spec.repositories
@@ -30,16 +30,15 @@ extension Generator {
         for (offset, repository) in repositories.enumerated() {
             let rendered = pieces[modelShards.count + offset].texts
             let name = repository.name.name
-            bodies[.init(kind: .repositories, shard: OutputLayout.shard(of: name, kind: .repositories)), default: []]
-                .append(rendered[0])
-            bodies[.init(kind: .mocks, shard: OutputLayout.shard(of: name, kind: .mocks)), default: []].append(rendered[1])
+            bodies[layout.file(of: name, kind: .repositories), default: []].append(rendered[0])
+            bodies[layout.file(of: name, kind: .mocks), default: []].append(rendered[1])
         }
         if let shapes = translator.shapeSection(pieces.compactMap(\.shapes)) {
-            bodies[OutputLayout.File(kind: .shapes, shard: 0)] = [renderer.render(shapes)]
+            bodies[layout.file(of: "", kind: .shapes), default: []].append(renderer.render(shapes))
         }
         let outline = renderer.renderOutline(translator.outline())
         let emptyOutline = renderer.renderOutline(translator.outline(isEmpty: true))
-        return OutputLayout.files.map { file in
+        return layout.files.map { file in
             let sections = bodies[file] ?? []
             return GeneratedFile(
                 name: layout.fileName(file), contents: sections.isEmpty ? emptyOutline : ([outline] + sections).joined())

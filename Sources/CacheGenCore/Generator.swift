@@ -12,20 +12,27 @@ public enum Generator {
     public struct Options: Sendable, Hashable {
         /// The access level of generated declarations.
         public var access: AccessLevel
+        /// How many files to write; `nil`: from the size of the files read
+        /// (`OutputLayout.Size(inputBytes:)`). The build plugin passes the size it named
+        /// its outputs for.
+        public var size: OutputLayout.Size?
 
-        /// Creates options; public API by default.
-        public init(access: AccessLevel = .public) {
+        /// Creates options; public API and files sized to the input by default.
+        public init(access: AccessLevel = .public, size: OutputLayout.Size? = nil) {
             self.access = access
+            self.size = size
         }
     }
 
     /// What one run produced.
     public struct Output: Sendable, Hashable {
-        /// The generated files, every one of `OutputLayout(forSpec:).fileNames` in that order,
-        /// or `nil` when the spec has errors.
+        /// The generated files, every one of `layout.fileNames` in that order, or `nil` when
+        /// the spec has errors.
         public var files: [GeneratedFile]?
         /// Errors and warnings, in file order.
         public var diagnostics: [Diagnostic]
+        /// The files' names and how many there are.
+        public var layout: OutputLayout
 
         /// Whether any diagnostic is an error.
         public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
@@ -45,16 +52,18 @@ public enum Generator {
     public static func generate(
         _ data: Data, path: String, options: Options = Options(), read: @escaping @Sendable (String) -> Data? = readFile
     ) -> Output {
-        let (spec, diagnostics) = check(data, path: path, read: read)
+        let counted = CountingReader(read, initial: data.count)
+        let (spec, diagnostics) = check(data, path: path, read: counted.read)
+        let layout = OutputLayout(forSpec: path, size: options.size ?? OutputLayout.Size(inputBytes: counted.bytes))
         guard let spec, !diagnostics.contains(where: { $0.severity == .error }) else {
-            return Output(files: nil, diagnostics: diagnostics)
+            return Output(files: nil, diagnostics: diagnostics, layout: layout)
         }
         let sourceName = path.split(separator: "/").last.map(String.init) ?? path
         // Only the endpoints `include` / `exclude` choose, and the models they reach.
         let translator = Translator(spec: spec.selected(), sourceName: sourceName)
         let renderer = SwiftRenderer(access: options.access)
-        let files = files(translator, renderer: renderer, layout: OutputLayout(forSpec: path))
-        return Output(files: files, diagnostics: diagnostics)
+        let files = files(translator, renderer: renderer, layout: layout)
+        return Output(files: files, diagnostics: diagnostics, layout: layout)
     }
 
     /// Parses and validates without rendering, as `cachegen validate` does.
@@ -107,5 +116,29 @@ public enum Generator {
         var validator = SpecValidator(spec: spec)
         diagnostics = (diagnostics + validator.validate()).sorted { $0.location < $1.location }
         return (spec, diagnostics)
+    }
+}
+
+/// A file reader that adds up the bytes it returns, for sizing the output to the input.
+private final class CountingReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total: Int
+    private let base: @Sendable (String) -> Data?
+
+    init(_ base: @escaping @Sendable (String) -> Data?, initial: Int) {
+        self.base = base
+        total = initial
+    }
+
+    /// The bytes read so far, the spec's own included.
+    var bytes: Int { lock.withLock { total } }
+
+    /// Reads through `base`, counting.
+    var read: @Sendable (String) -> Data? {
+        { [self] path in
+            let data = base(path)
+            lock.withLock { total += data?.count ?? 0 }
+            return data
+        }
     }
 }

@@ -31,8 +31,11 @@ struct CommandLineTool {
 
         COMMANDS:
           generate <spec>... --output <dir> [--access public|internal] [--check]
+                   [--layout small|medium|large]
                       Write each spec's Swift files into <dir>: Name+Models0.cachegen.swift
-                      and the rest of a fixed set. Nothing is written when any spec has
+                      and the rest of a set sized to the spec (--layout: small is 3 files,
+                      medium 11, large 41; by default from the bytes of the files read, under
+                      16 KB small, under 64 KB medium). Nothing is written when any spec has
                       errors; a file is rewritten only when its bytes change, and files an
                       earlier run wrote for the spec that are no longer in the set are removed.
                       With --check, write nothing and exit 1 when <dir> is out of date.
@@ -79,6 +82,7 @@ struct CommandLineTool {
         var specs: [String] = []
         var outputDirectory: String?
         var access = AccessLevel.public
+        var size: OutputLayout.Size?
         var check = false
     }
 
@@ -88,7 +92,7 @@ struct CommandLineTool {
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
-            case "--output", "-o", "--access":
+            case "--output", "-o", "--access", "--layout":
                 guard index + 1 < arguments.count else {
                     return usageError("\(argument) needs a value")
                 }
@@ -98,6 +102,11 @@ struct CommandLineTool {
                         return usageError("--access must be 'public' or 'internal', not '\(value)'")
                     }
                     options.access = access
+                } else if argument == "--layout" {
+                    guard let size = OutputLayout.Size(rawValue: value) else {
+                        return usageError("--layout must be 'small', 'medium' or 'large', not '\(value)'")
+                    }
+                    options.size = size
                 } else {
                     options.outputDirectory = value
                 }
@@ -118,22 +127,21 @@ struct CommandLineTool {
         guard let directory = options.outputDirectory else {
             return usageError("generate needs --output <dir>, the folder for the Swift files")
         }
-        let layouts = options.specs.map(OutputLayout.init(forSpec:))
-        let names = layouts.map(\.specName)
+        let names = options.specs.map(OutputLayout.specName(of:))
         if let duplicate = names.first(where: { name in names.filter { $0 == name }.count > 1 }) {
             return usageError("two specs would both write \(duplicate)+*.cachegen.swift; rename one of them")
         }
 
         var sets: [OutputSet] = []
         var failed = false
-        for (spec, layout) in zip(options.specs, layouts) {
+        for spec in options.specs {
             guard let data = read(spec) else {
                 failed = true
                 continue
             }
-            let result = Generator.generate(data, path: spec, options: .init(access: options.access))
+            let result = Generator.generate(data, path: spec, options: .init(access: options.access, size: options.size))
             report(result.diagnostics)
-            if let files = result.files { sets.append(OutputSet(layout: layout, files: files)) } else { failed = true }
+            if let files = result.files { sets.append(OutputSet(layout: result.layout, files: files)) } else { failed = true }
         }
         if failed {
             output.error("error: no files written: fix the errors above and run again")

@@ -43,7 +43,7 @@ import Testing
             #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
         }
         let files = try #require(output.files)
-        let layout = OutputLayout(forSpec: specName)
+        let layout = output.layout
         let folder = Self.golden.appendingPathComponent(layout.specName)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".swift") }
         let extra = Set(existing).subtracting(files.map(\.name)).sorted()

@@ -2,30 +2,55 @@ import CacheGenCore
 import Foundation
 import Testing
 
-/// The fixed file set: names, stable shards, stale-file recognition, and that the build
-/// plugin (which cannot link this library) names the same files.
+/// The file set sized to the spec: names, sizes, stable shards, stale-file recognition, and
+/// that the build plugin (which cannot link this library) names the same files.
 @Suite struct OutputLayoutTests {
     static let musicSpec = GoldenTests.repository.appendingPathComponent("Examples/specs/Music.cachegen.json")
 
     @Test func namesArePrefixedWithTheSpecName() {
-        let layout = OutputLayout(forSpec: "Specs/Accounts.cachegen.json")
+        let layout = OutputLayout(forSpec: "Specs/Accounts.cachegen.json", size: .large)
         #expect(layout.specName == "Accounts")
-        #expect(OutputLayout(forSpec: "news.json").specName == "news")
+        #expect(OutputLayout.specName(of: "news.json") == "news")
         #expect(layout.fileNames.count == 41)
         #expect(layout.fileNames.first == "Accounts+Models0.cachegen.swift")
         #expect(layout.fileNames.last == "Accounts+Shapes0.cachegen.swift")
         #expect(Set(layout.fileNames).count == layout.fileNames.count)
+        #expect(OutputLayout(forSpec: "Accounts.cachegen.json", size: .medium).fileNames.count == 11)
+        #expect(
+            OutputLayout(forSpec: "Accounts.cachegen.json", size: .small).fileNames == [
+                "Accounts+Models0.cachegen.swift", "Accounts+Repositories0.cachegen.swift", "Accounts+Mocks0.cachegen.swift",
+            ])
+    }
+
+    /// The files grow with the input: a few endpoints are three files, about 500 are 41.
+    @Test func theSizeFollowsTheInput() throws {
+        #expect(OutputLayout.Size(inputBytes: 4_000) == .small)
+        #expect(OutputLayout.Size(inputBytes: 40_000) == .medium)
+        #expect(OutputLayout.Size(inputBytes: 110_000) == .large)
+        let data = try Data(contentsOf: Self.musicSpec)
+        let output = Generator.generate(data, path: "Music.cachegen.json")
+        #expect(output.layout.size == .small)
+        #expect(output.files?.count == 3)
+        // The shapes share the repositories' file.
+        #expect(output.files?[1].contents.contains("Shape: String") == true)
+        // An overlay's document counts.
+        let document = Data(("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n" + String(repeating: "# pad\n", count: 4_000)).utf8)
+        let overlay = Generator.generate(
+            Data(#"{ "openapi": "api.yaml" }"#.utf8), path: "Api.cachegen.json", read: { $0 == "api.yaml" ? document : nil })
+        #expect(overlay.layout.size == .medium)
+        // Asked for, a size wins.
+        #expect(Generator.generate(data, path: "Music.cachegen.json", options: .init(size: .large)).files?.count == 41)
     }
 
     /// Fixed values: a change of hash would move every declaration of every user's spec.
     @Test func shardsAreStableAcrossRuns() {
-        #expect(OutputLayout.shard(of: "Account", kind: .models) == OutputLayout.shard(of: "Account", kind: .models))
-        let shards = ["Account", "Track", "Chart", "Artist"].map { OutputLayout.shard(of: $0, kind: .models) }
+        #expect(OutputLayout.shard(of: "Account", count: 16) == OutputLayout.shard(of: "Account", count: 16))
+        let shards = ["Account", "Track", "Chart", "Artist"].map { OutputLayout.shard(of: $0, count: 16) }
         #expect(shards == [12, 12, 11, 14])  // FNV-1a 64, as Python computes it
     }
 
     @Test func earlierFilesOfTheSpecAreRecognisedAndOthersAreNot() {
-        let layout = OutputLayout(forSpec: "Accounts.cachegen.json")
+        let layout = OutputLayout(forSpec: "Accounts.cachegen.json", size: .small)
         #expect(layout.isGeneratedFile("Accounts.cachegen.swift"))
         #expect(layout.isGeneratedFile("Accounts+Models9.cachegen.swift"))
         #expect(!layout.isGeneratedFile("Accounts+Models0.swift"))
@@ -37,8 +62,8 @@ import Testing
 
     @Test func everyFileIsWrittenEvenWhenEmpty() throws {
         let data = try Data(contentsOf: Self.musicSpec)
-        let files = try #require(Generator.generate(data, path: "Music.cachegen.json").files)
-        #expect(files.map(\.name) == OutputLayout(forSpec: "Music.cachegen.json").fileNames)
+        let files = try #require(Generator.generate(data, path: "Music.cachegen.json", options: Self.large).files)
+        #expect(files.map(\.name) == OutputLayout(forSpec: "Music.cachegen.json", size: .large).fileNames)
         let empty = try #require(files.first { !$0.contents.contains("import") })
         #expect(
             empty.contents == """
@@ -55,10 +80,10 @@ import Testing
         let added = text.replacingOccurrences(
             of: "\"models\": {", with: "\"models\": {\n    \"Zebra\": { \"properties\": { \"id\": \"string\" } },")
         #expect(added != text)
-        let before = try #require(Generator.generate(Data(text.utf8), path: "Music.cachegen.json").files)
-        let after = try #require(Generator.generate(Data(added.utf8), path: "Music.cachegen.json").files)
+        let before = try #require(Generator.generate(Data(text.utf8), path: "Music.cachegen.json", options: Self.large).files)
+        let after = try #require(Generator.generate(Data(added.utf8), path: "Music.cachegen.json", options: Self.large).files)
         let changed = zip(before, after).filter { $0.contents != $1.contents }.map(\.0.name)
-        #expect(changed == ["Music+Models\(OutputLayout.shard(of: "Zebra", kind: .models)).cachegen.swift"])
+        #expect(changed == ["Music+Models\(OutputLayout.shard(of: "Zebra", count: 16)).cachegen.swift"])
     }
 
     /// A property added to a model changes the model's shard and the shapes file (the shape of
@@ -68,18 +93,25 @@ import Testing
         let text = try String(contentsOf: Self.musicSpec, encoding: .utf8)
         let edited = text.replacingOccurrences(of: "\"generatedAt\": \"date\",", with: "\"generatedAt\": \"date\", \"mood\": \"string?\",")
         #expect(edited != text)
-        let before = try #require(Generator.generate(Data(text.utf8), path: "Music.cachegen.json").files)
-        let after = try #require(Generator.generate(Data(edited.utf8), path: "Music.cachegen.json").files)
+        let before = try #require(Generator.generate(Data(text.utf8), path: "Music.cachegen.json", options: Self.large).files)
+        let after = try #require(Generator.generate(Data(edited.utf8), path: "Music.cachegen.json", options: Self.large).files)
         let changed = zip(before, after).filter { $0.contents != $1.contents }.map(\.0.name)
         #expect(changed.contains("Music+Shapes0.cachegen.swift"))
         #expect(changed.allSatisfy { $0.hasPrefix("Music+Models") || $0 == "Music+Shapes0.cachegen.swift" }, "\(changed)")
     }
 
+    /// The sizes of a spec as big as about 300 endpoints: the edit tests need shards.
+    static let large = Generator.Options(size: .large)
+
     @Test func thePluginNamesTheSameFiles() throws {
         let plugin = try String(
             contentsOf: GoldenTests.repository.appendingPathComponent("Plugins/PluginsShared/CacheGenInputs.swift"), encoding: .utf8)
-        let shards = OutputLayout.Kind.allCases.map { "(\"\($0.rawValue)\", \($0.shardCount))" }.joined(separator: ", ")
-        #expect(plugin.contains("static let shards = [\(shards)]"))
+        for size in OutputLayout.Size.allCases {
+            let layout = OutputLayout(forSpec: "x", size: size)
+            let shards = OutputLayout.Kind.allCases.map { "(\"\($0.rawValue)\", \(layout.shardCount($0)))" }.joined(separator: ", ")
+            #expect(plugin.contains("(\"\(size.rawValue)\", [\(shards)])"))
+        }
         #expect(plugin.contains("\"\\(name)+\\(kind)\\($0).cachegen.swift\""))
+        #expect(plugin.contains("bytes < 16 * 1024 ? \"small\" : bytes < 64 * 1024 ? \"medium\" : \"large\""))
     }
 }

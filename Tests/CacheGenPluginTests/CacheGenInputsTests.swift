@@ -7,13 +7,33 @@ import Testing
 /// command plugin, find among a target's files and promise to write.
 @Suite struct CacheGenInputsTests {
     @Test func outputNamesAreTheGeneratorsLayout() {
-        for name in ["Accounts.cachegen.json", "petstore.yaml", "api.github.com.yaml", "News.V2.cachegen.json"] {
-            #expect(
-                CacheGenInputs.outputFileNames(for: URL(fileURLWithPath: "/p/\(name)"))
-                    == OutputLayout(forSpec: "/p/\(name)").fileNames)
+        for size in OutputLayout.Size.allCases {
+            for name in ["Accounts.cachegen.json", "petstore.yaml", "api.github.com.yaml", "News.V2.cachegen.json"] {
+                #expect(
+                    CacheGenInputs.outputFileNames(for: URL(fileURLWithPath: "/p/\(name)"), size: size.rawValue)
+                        == OutputLayout(forSpec: "/p/\(name)", size: size).fileNames)
+            }
+            let layout = OutputLayout(forSpec: "x", size: size)
+            let mirrored = CacheGenInputs.sizes.first { $0.0 == size.rawValue }?.1 ?? []
+            #expect(mirrored.map(\.0) == OutputLayout.Kind.allCases.map(\.rawValue))
+            #expect(mirrored.map(\.1) == OutputLayout.Kind.allCases.map(layout.shardCount))
         }
-        #expect(CacheGenInputs.shards.map(\.0) == OutputLayout.Kind.allCases.map(\.rawValue))
-        #expect(CacheGenInputs.shards.map(\.1) == OutputLayout.Kind.allCases.map(\.shardCount))
+        #expect(CacheGenInputs.sizes.map(\.0) == OutputLayout.Size.allCases.map(\.rawValue))
+        for bytes in [0, 16 * 1024 - 1, 16 * 1024, 64 * 1024 - 1, 64 * 1024, 3_000_000] {
+            #expect(CacheGenInputs.size(inputBytes: bytes) == OutputLayout.Size(inputBytes: bytes).rawValue)
+        }
+    }
+
+    /// The size counts every input file: an overlay's document and the files it names too.
+    @Test func theOutputSizeCountsTheDocument() throws {
+        let big = String(repeating: "# padding\n", count: 2_000)
+        let folder = try Self.folder([
+            "Api.cachegen.json": #"{ "openapi": "api.yaml" }"#,
+            "api.yaml": "openapi: 3.0.3\npaths: {}\n" + big,
+            "Small.cachegen.json": #"{ "version": 1 }"#,
+        ])
+        #expect(CacheGenInputs.outputSize(for: folder.appending(path: "Api.cachegen.json")) == "medium")
+        #expect(CacheGenInputs.outputSize(for: folder.appending(path: "Small.cachegen.json")) == "small")
     }
 
     @Test func findsSpecsOverlaysAndDocumentsWithoutOverlay() throws {

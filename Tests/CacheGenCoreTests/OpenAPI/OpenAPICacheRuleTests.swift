@@ -112,6 +112,6 @@ import Testing
         let overlay = Data("{ \"openapi\": \"../docs/api.yaml\" }".utf8)
         #expect(Generator.documentPath(forOverlay: overlay, path: "Sources/API/API.cachegen.json") == "Sources/docs/api.yaml")
         #expect(Generator.documentPath(forOverlay: Data("{ \"version\": 1 }".utf8), path: "A.cachegen.json") == nil)
-        #expect(OutputLayout(forSpec: "docs/petstore.yaml").specName == "petstore")
+        #expect(OutputLayout.specName(of: "docs/petstore.yaml") == "petstore")
     }
 }

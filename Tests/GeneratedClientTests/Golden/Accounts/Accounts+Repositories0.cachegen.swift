@@ -419,3 +419,13 @@ public struct LiveAccountRepository: AccountRepository {
         }
     }
 }
+
+// MARK: - Response shapes
+
+/// A fingerprint of each cached response type and the models it reaches: an entry
+/// stored under another shape is never read.
+extension LiveAccountRepository {
+    static var getAccountsShape: String { "c96b7db890fe6b34" }
+    static var getAccountShape: String { "25e46444c75feccc" }
+    static var getTransactionsShape: String { "e41473e34681fab8" }
+}

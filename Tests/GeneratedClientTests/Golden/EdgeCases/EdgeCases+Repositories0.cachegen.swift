@@ -452,3 +452,14 @@ public struct LiveEdgeRepository: EdgeRepository {
         }
     }
 }
+
+// MARK: - Response shapes
+
+/// A fingerprint of each cached response type and the models it reaches: an entry
+/// stored under another shape is never read.
+extension LiveEdgeRepository {
+    static var defaultShape: String { "443651f01ee83919" }
+    static var getTreeShape: String { "1496e02011edf2be" }
+    static var getShapesShape: String { "9da1dce343e3fd44" }
+    static var searchShapesShape: String { "f7f4a89936de1d07" }
+}

@@ -4,6 +4,69 @@
 @_spi(Generated) import CachedClientRuntime
 import Foundation
 
+// MARK: - StorePetsRepository mock
+
+/// An `StorePetsRepository` that answers from closures, for previews and tests.
+public struct MockStorePetsRepository: StorePetsRepository {
+    /// Answers `listPets`.
+    public var listPetsHandler: @Sendable (_ limit: Int?, _ habitat: StoreListPetsHabitat?, _ feeds: [StoreListPetsFeedsItem]?, _ sort: StoreListPetsSort?, _ filter: StoreListPetsFilter, _ since: Date?, _ myRequestUUID: UUID?, _ policy: CachePolicy?) async throws -> CachedValue<[StorePet]>
+
+    /// Answers `createPet`.
+    public var createPetHandler: @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet
+
+    /// Answers `createPetWithForm`.
+    public var createPetWithFormHandler: @Sendable (_ body: StoreCreatePetRequest) async throws -> Void
+
+    /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
+    public init(
+        listPets: @escaping @Sendable (_ limit: Int?, _ habitat: StoreListPetsHabitat?, _ feeds: [StoreListPetsFeedsItem]?, _ sort: StoreListPetsSort?, _ filter: StoreListPetsFilter, _ since: Date?, _ myRequestUUID: UUID?, _ policy: CachePolicy?) async throws -> CachedValue<[StorePet]> = { _, _, _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "StorePetsRepository.listPets") },
+        createPet: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPet") },
+        createPetWithForm: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPetWithForm") }
+    ) {
+        self.listPetsHandler = listPets
+        self.createPetHandler = createPet
+        self.createPetWithFormHandler = createPetWithForm
+    }
+
+    /// Calls `listPetsHandler`.
+    public func listPets(
+        limit: Int?,
+        habitat: StoreListPetsHabitat?,
+        feeds: [StoreListPetsFeedsItem]?,
+        sort: StoreListPetsSort?,
+        filter: StoreListPetsFilter,
+        since: Date?,
+        myRequestUUID: UUID?,
+        policy: CachePolicy?
+    ) async throws -> CachedValue<[StorePet]> {
+        try await self.listPetsHandler(limit, habitat, feeds, sort, filter, since, myRequestUUID, policy)
+    }
+
+    /// Yields the value of `listPetsHandler` once.
+    public func listPetsStream(
+        limit: Int?,
+        habitat: StoreListPetsHabitat?,
+        feeds: [StoreListPetsFeedsItem]?,
+        sort: StoreListPetsSort?,
+        filter: StoreListPetsFilter,
+        since: Date?,
+        myRequestUUID: UUID?
+    ) -> AsyncThrowingStream<CachedValue<[StorePet]>, any Error> {
+        let handler = self.listPetsHandler
+        return MockStream.once { try await handler(limit, habitat, feeds, sort, filter, since, myRequestUUID, nil) }
+    }
+
+    /// Calls `createPetHandler`.
+    public func createPet(body: StoreCreatePetRequest) async throws -> StorePet {
+        try await self.createPetHandler(body)
+    }
+
+    /// Calls `createPetWithFormHandler`.
+    public func createPetWithForm(body: StoreCreatePetRequest) async throws {
+        try await self.createPetWithFormHandler(body)
+    }
+}
+
 // MARK: - StorePetstoreRepository mock
 
 /// An `StorePetstoreRepository` that answers from closures, for previews and tests.

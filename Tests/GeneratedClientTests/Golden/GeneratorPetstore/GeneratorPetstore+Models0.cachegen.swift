@@ -6,6 +6,55 @@ import Foundation
 
 // MARK: - Models
 
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum StoreMixedAnyOf: Codable, Sendable, Equatable {
+    case date(Date)
+    case petKind(StorePetKind)
+    case pet(StorePet)
+    case string(String)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Date.self) {
+            self = .date(value)
+            return
+        }
+        if let value = try? container.decode(StorePetKind.self), StorePetKind.allCases.contains(value) {
+            self = .petKind(value)
+            return
+        }
+        if let value = try? container.decode(StorePet.self) {
+            self = .pet(value)
+            return
+        }
+        if let value = try? container.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .date(let value):
+            try container.encode(value)
+        case .petKind(let value):
+            try container.encode(value)
+        case .pet(let value):
+            try container.encode(value)
+        case .string(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
 public struct StoreCreatePetRequest: Codable, Sendable, Equatable {
     public var name: String
 
@@ -39,6 +88,172 @@ public struct StoreCreatePetRequest: Codable, Sendable, Equatable {
         try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
         try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
         try container.encodeIfPresent(self.genome, forKey: WireKey("genome"))
+    }
+}
+
+public struct StoreApiError: Codable, Sendable, Equatable {
+    public var code: Int
+    public var meSage: String
+
+    /// Extra information about the error.
+    public var extraInfo: String?
+
+    /// Custom user-provided key-value pairs.
+    public var userData: JSONValue?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(code: Int, meSage: String, extraInfo: String? = nil, userData: JSONValue? = nil) {
+        self.code = code
+        self.meSage = meSage
+        self.extraInfo = extraInfo
+        self.userData = userData
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.code = try container.decode(Int.self, forKey: WireKey("code"))
+        self.meSage = try container.decode(String.self, forKey: WireKey("me$sage"))
+        self.extraInfo = try container.decodeIfPresent(String.self, forKey: WireKey("extraInfo"))
+        self.userData = try container.decodeIfPresent(JSONValue.self, forKey: WireKey("userData"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.code, forKey: WireKey("code"))
+        try container.encode(self.meSage, forKey: WireKey("me$sage"))
+        try container.encodeIfPresent(self.extraInfo, forKey: WireKey("extraInfo"))
+        try container.encodeIfPresent(self.userData, forKey: WireKey("userData"))
+    }
+}
+
+/// Keys other than these properties are not kept.
+public struct StoreAnyAdditionalProperties: Codable, Sendable, Equatable {
+    public var foo: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(foo: String? = nil) {
+        self.foo = foo
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.foo = try container.decodeIfPresent(String.self, forKey: WireKey("foo"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
+    }
+}
+
+public struct StoreAllOfObjects: Codable, Sendable, Equatable {
+    public var message: String
+    public var code: Int
+
+    /// Creates a value.
+    public init(message: String, code: Int) {
+        self.message = message
+        self.code = code
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.message = try container.decode(String.self, forKey: WireKey("message"))
+        self.code = try container.decode(Int.self, forKey: WireKey("code"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.message, forKey: WireKey("message"))
+        try container.encode(self.code, forKey: WireKey("code"))
+    }
+}
+
+public struct StoreRecursivePetNested: Codable, Sendable, Equatable {
+    public var name: String
+    @Indirect public var parent: StoreRecursivePetNestedParent?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(name: String, parent: StoreRecursivePetNestedParent? = nil) {
+        self.name = name
+        self.parent = parent
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.parent = try container.decodeIfPresent(StoreRecursivePetNestedParent.self, forKey: WireKey("parent"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.parent, forKey: WireKey("parent"))
+    }
+}
+
+public struct StoreRecursivePetOneOfSecond: Codable, Sendable, Equatable {
+    /// Pet id
+    public var id: Int
+
+    /// Pet name
+    public var name: String
+
+    public var tag: String?
+
+    /// Pet genome (base64-encoded)
+    public var genome: String?
+
+    /// Kind of pet
+    public var kind: StorePetKind?
+
+    public var type: String
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(
+        id: Int,
+        name: String,
+        tag: String? = nil,
+        genome: String? = nil,
+        kind: StorePetKind? = nil,
+        type: String
+    ) {
+        self.id = id
+        self.name = name
+        self.tag = tag
+        self.genome = genome
+        self.kind = kind
+        self.type = type
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Int.self, forKey: WireKey("id"))
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
+        self.genome = try container.decodeIfPresent(String.self, forKey: WireKey("genome"))
+        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
+        self.type = try container.decode(String.self, forKey: WireKey("type"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
+        try container.encodeIfPresent(self.genome, forKey: WireKey("genome"))
+        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
+        try container.encode(self.type, forKey: WireKey("type"))
     }
 }
 
@@ -147,5 +362,68 @@ public enum StorePetFeedingSchedule: RawRepresentable, Codable, Sendable, Hashab
         case .unknown(let value):
             return value
         }
+    }
+}
+
+public struct StoreAnyOfObjectsObject: Codable, Sendable, Equatable {
+    public var message: String
+
+    /// Creates a value.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.message = try container.decode(String.self, forKey: WireKey("message"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.message, forKey: WireKey("message"))
+    }
+}
+
+public struct StoreOneOfAnyObject: Codable, Sendable, Equatable {
+    public var message: String
+
+    /// Creates a value.
+    public init(message: String) {
+        self.message = message
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.message = try container.decode(String.self, forKey: WireKey("message"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.message, forKey: WireKey("message"))
+    }
+}
+
+public struct StoreRecursivePetNestedParent: Codable, Sendable, Equatable {
+    @Indirect public var nested: StoreRecursivePetNested
+
+    /// Creates a value.
+    public init(nested: StoreRecursivePetNested) {
+        self.nested = nested
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.nested = try container.decode(StoreRecursivePetNested.self, forKey: WireKey("nested"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.nested, forKey: WireKey("nested"))
     }
 }

@@ -6,6 +6,31 @@ import Foundation
 
 // MARK: - Models
 
+public struct StorePetFilter: Codable, Sendable, Equatable {
+    public var name: String
+    public var state: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(name: String, state: String? = nil) {
+        self.name = name
+        self.state = state
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.state = try container.decodeIfPresent(String.self, forKey: WireKey("state"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.state, forKey: WireKey("state"))
+    }
+}
+
 /// Kind of pet
 ///
 /// Values the spec does not list decode as `.unknown(_:)` instead of failing.
@@ -81,5 +106,105 @@ public struct StorePetFeeding: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encodeIfPresent(self.schedule, forKey: WireKey("schedule"))
+    }
+}
+
+public struct StoreNoAdditionalProperties: Codable, Sendable, Equatable {
+    public var foo: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(foo: String? = nil) {
+        self.foo = foo
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.foo = try container.decodeIfPresent(String.self, forKey: WireKey("foo"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
+    }
+}
+
+public struct StorePetExercise: Codable, Sendable, Equatable {
+    public var kind: String
+
+    /// Creates a value.
+    public init(kind: String) {
+        self.kind = kind
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.kind = try container.decode(String.self, forKey: WireKey("kind"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.kind, forKey: WireKey("kind"))
+    }
+}
+
+public struct StoreMessagedExercise: Codable, Sendable, Equatable {
+    public var kind: String
+    public var message: String
+
+    /// Creates a value.
+    public init(kind: String, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.kind = try container.decode(String.self, forKey: WireKey("kind"))
+        self.message = try container.decode(String.self, forKey: WireKey("message"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.kind, forKey: WireKey("kind"))
+        try container.encode(self.message, forKey: WireKey("message"))
+    }
+}
+
+public struct StoreUpdatePetRequest: Codable, Sendable, Equatable {
+    /// Pet name
+    public var name: String?
+
+    /// Kind of pet
+    public var kind: StorePetKind?
+
+    public var tag: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(name: String? = nil, kind: StorePetKind? = nil, tag: String? = nil) {
+        self.name = name
+        self.kind = kind
+        self.tag = tag
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decodeIfPresent(String.self, forKey: WireKey("name"))
+        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
+        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
+        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
     }
 }

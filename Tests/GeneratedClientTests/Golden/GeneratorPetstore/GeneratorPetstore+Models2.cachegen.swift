@@ -7,6 +7,148 @@ import Foundation
 // MARK: - Models
 
 /// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum StoreMixedOneOf: Codable, Sendable, Equatable {
+    case date(Date)
+    case petKind(StorePetKind)
+    case pet(StorePet)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Date.self) {
+            self = .date(value)
+            return
+        }
+        if let value = try? container.decode(StorePetKind.self), StorePetKind.allCases.contains(value) {
+            self = .petKind(value)
+            return
+        }
+        if let value = try? container.decode(StorePet.self) {
+            self = .pet(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .date(let value):
+            try container.encode(value)
+        case .petKind(let value):
+            try container.encode(value)
+        case .pet(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+/// Keys other than these properties are not kept.
+public struct StoreTypedAdditionalProperties: Codable, Sendable, Equatable {
+    public var foo: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(foo: String? = nil) {
+        self.foo = foo
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.foo = try container.decodeIfPresent(String.self, forKey: WireKey("foo"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
+    }
+}
+
+public struct StorePetStats: Codable, Sendable, Equatable {
+    public var count: Int
+
+    /// Creates a value.
+    public init(count: Int) {
+        self.count = count
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.count = try container.decode(Int.self, forKey: WireKey("count"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.count, forKey: WireKey("count"))
+    }
+}
+
+public struct StoreRecursivePetOneOfFirst: Codable, Sendable, Equatable {
+    public var type: String
+
+    /// Pet id
+    public var id: Int?
+
+    /// Pet name
+    public var name: String?
+
+    public var tag: String?
+
+    /// Pet genome (base64-encoded)
+    public var genome: String?
+
+    /// Kind of pet
+    public var kind: StorePetKind?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(
+        type: String,
+        id: Int? = nil,
+        name: String? = nil,
+        tag: String? = nil,
+        genome: String? = nil,
+        kind: StorePetKind? = nil
+    ) {
+        self.type = type
+        self.id = id
+        self.name = name
+        self.tag = tag
+        self.genome = genome
+        self.kind = kind
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.type = try container.decode(String.self, forKey: WireKey("type"))
+        self.id = try container.decodeIfPresent(Int.self, forKey: WireKey("id"))
+        self.name = try container.decodeIfPresent(String.self, forKey: WireKey("name"))
+        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
+        self.genome = try container.decodeIfPresent(String.self, forKey: WireKey("genome"))
+        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.type, forKey: WireKey("type"))
+        try container.encodeIfPresent(self.id, forKey: WireKey("id"))
+        try container.encodeIfPresent(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
+        try container.encodeIfPresent(self.genome, forKey: WireKey("genome"))
+        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
+    }
+}
+
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
 public indirect enum StoreRecursivePetAnyOf: Codable, Sendable, Equatable {
     case string(String)
     /// A value none of the spec's types decodes, as the server sent it.
@@ -71,5 +213,59 @@ public enum StoreListPetsFeedsItem: RawRepresentable, Codable, Sendable, Hashabl
         case .unknown(let value):
             return value
         }
+    }
+}
+
+public struct StoreListPetsFilter: Codable, Sendable, Equatable {
+    public var name: String
+    public var state: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(name: String, state: String? = nil) {
+        self.name = name
+        self.state = state
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.state = try container.decodeIfPresent(String.self, forKey: WireKey("state"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.state, forKey: WireKey("state"))
+    }
+}
+
+public struct StoreMultipartUploadTypedRequest: Codable, Sendable, Equatable {
+    public var log: String
+    public var metadata: StoreMultipartUploadTypedRequestMetadata?
+    public var keyword: [String]?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(log: String, metadata: StoreMultipartUploadTypedRequestMetadata? = nil, keyword: [String]? = nil) {
+        self.log = log
+        self.metadata = metadata
+        self.keyword = keyword
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.log = try container.decode(String.self, forKey: WireKey("log"))
+        self.metadata = try container.decodeIfPresent(StoreMultipartUploadTypedRequestMetadata.self, forKey: WireKey("metadata"))
+        self.keyword = try container.decodeIfPresent([String].self, forKey: WireKey("keyword"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.log, forKey: WireKey("log"))
+        try container.encodeIfPresent(self.metadata, forKey: WireKey("metadata"))
+        try container.encodeIfPresent(self.keyword, forKey: WireKey("keyword"))
     }
 }

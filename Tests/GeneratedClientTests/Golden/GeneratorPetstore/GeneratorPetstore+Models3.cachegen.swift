@@ -6,6 +6,52 @@ import Foundation
 
 // MARK: - Models
 
+/// Pet metadata
+public struct StorePet: Codable, Sendable, Equatable {
+    /// Pet id
+    public var id: Int
+
+    /// Pet name
+    public var name: String
+
+    public var tag: String?
+
+    /// Pet genome (base64-encoded)
+    public var genome: String?
+
+    /// Kind of pet
+    public var kind: StorePetKind?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(id: Int, name: String, tag: String? = nil, genome: String? = nil, kind: StorePetKind? = nil) {
+        self.id = id
+        self.name = name
+        self.tag = tag
+        self.genome = genome
+        self.kind = kind
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Int.self, forKey: WireKey("id"))
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.tag = try container.decodeIfPresent(String.self, forKey: WireKey("tag"))
+        self.genome = try container.decodeIfPresent(String.self, forKey: WireKey("genome"))
+        self.kind = try container.decodeIfPresent(StorePetKind.self, forKey: WireKey("kind"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
+        try container.encodeIfPresent(self.genome, forKey: WireKey("genome"))
+        try container.encodeIfPresent(self.kind, forKey: WireKey("kind"))
+    }
+}
+
 public struct StoreObjectWithOptionalNullableArrayOfNullableItems: Codable, Sendable, Equatable {
     public var foo: [String?]?
 
@@ -24,5 +70,307 @@ public struct StoreObjectWithOptionalNullableArrayOfNullableItems: Codable, Send
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
+    }
+}
+
+/// Keys other than these properties are not kept.
+public struct StoreTypedAdditionalPropertiesWithPropertyNamedContainer: Codable, Sendable, Equatable {
+    public var container: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(container: String? = nil) {
+        self.container = container
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.container = try container.decodeIfPresent(String.self, forKey: WireKey("container"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.container, forKey: WireKey("container"))
+    }
+}
+
+public struct StoreCodeError: Codable, Sendable, Equatable {
+    public var code: Int
+
+    /// Creates a value.
+    public init(code: Int) {
+        self.code = code
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.code = try container.decode(Int.self, forKey: WireKey("code"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.code, forKey: WireKey("code"))
+    }
+}
+
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum StoreAnyOfObjects: Codable, Sendable, Equatable {
+    case object(StoreAnyOfObjectsObject)
+    case codeError(StoreCodeError)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(StoreAnyOfObjectsObject.self) {
+            self = .object(value)
+            return
+        }
+        if let value = try? container.decode(StoreCodeError.self) {
+            self = .codeError(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .object(let value):
+            try container.encode(value)
+        case .codeError(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum StoreOneOfAny: Codable, Sendable, Equatable {
+    case string(String)
+    case integer(Int)
+    case codeError(StoreCodeError)
+    case object(StoreOneOfAnyObject)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+            return
+        }
+        if let value = try? container.decode(StoreCodeError.self) {
+            self = .codeError(value)
+            return
+        }
+        if let value = try? container.decode(StoreOneOfAnyObject.self) {
+            self = .object(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value):
+            try container.encode(value)
+        case .integer(let value):
+            try container.encode(value)
+        case .codeError(let value):
+            try container.encode(value)
+        case .object(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+public struct StoreWalk: Codable, Sendable, Equatable {
+    public var kind: String
+    public var length: Int
+
+    /// Creates a value.
+    public init(kind: String, length: Int) {
+        self.kind = kind
+        self.length = length
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.kind = try container.decode(String.self, forKey: WireKey("kind"))
+        self.length = try container.decode(Int.self, forKey: WireKey("length"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.kind, forKey: WireKey("kind"))
+        try container.encode(self.length, forKey: WireKey("length"))
+    }
+}
+
+/// Chosen by the "kind" property; other values decode as `.unknown(_:)` instead of failing.
+public indirect enum StoreOneOfObjectsWithDiscriminator: Codable, Sendable, Equatable {
+    case walk(StoreWalk)
+    case messagedExercise(StoreMessagedExercise)
+    /// A "kind" the spec does not list, as the server sent it.
+    case unknown(String)
+
+    private enum DiscriminatorKeys: String, CodingKey {
+        case discriminator = "kind"
+    }
+
+    /// Decodes the model that the "kind" property names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: DiscriminatorKeys.self)
+        let value = try container.decode(String.self, forKey: .discriminator)
+        switch value {
+        case "Walk":
+            self = .walk(try StoreWalk(from: decoder))
+        case "MessagedExercise":
+            self = .messagedExercise(try StoreMessagedExercise(from: decoder))
+        default:
+            self = .unknown(value)
+        }
+    }
+
+    /// Encodes the model with the "kind" property of its case.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .walk(let value):
+            try value.encode(to: encoder)
+            var container = encoder.container(keyedBy: DiscriminatorKeys.self)
+            try container.encode("Walk", forKey: .discriminator)
+        case .messagedExercise(let value):
+            try value.encode(to: encoder)
+            var container = encoder.container(keyedBy: DiscriminatorKeys.self)
+            try container.encode("MessagedExercise", forKey: .discriminator)
+        case .unknown(let value):
+            var container = encoder.container(keyedBy: DiscriminatorKeys.self)
+            try container.encode(value, forKey: .discriminator)
+        }
+    }
+}
+
+public struct StoreRecursivePet: Codable, Sendable, Equatable {
+    public var name: String
+    @Indirect public var parent: StoreRecursivePet?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(name: String, parent: StoreRecursivePet? = nil) {
+        self.name = name
+        self.parent = parent
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.parent = try container.decodeIfPresent(StoreRecursivePet.self, forKey: WireKey("parent"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.parent, forKey: WireKey("parent"))
+    }
+}
+
+public struct StoreRecursivePetAllOf: Codable, Sendable, Equatable {
+    @Indirect public var parent: StoreRecursivePetAllOf?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(parent: StoreRecursivePetAllOf? = nil) {
+        self.parent = parent
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.parent = try container.decodeIfPresent(StoreRecursivePetAllOf.self, forKey: WireKey("parent"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.parent, forKey: WireKey("parent"))
+    }
+}
+
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum StoreListPetsHabitat: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+    case water
+    case land
+    case air
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [StoreListPetsHabitat] = [.water, .land, .air]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "water":
+            self = .water
+        case "land":
+            self = .land
+        case "air":
+            self = .air
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .water:
+            return "water"
+        case .land:
+            return "land"
+        case .air:
+            return "air"
+        case .unknown(let value):
+            return value
+        }
+    }
+}
+
+public struct StoreMultipartUploadTypedRequestMetadata: Codable, Sendable, Equatable {
+    public var createdAt: Date
+
+    /// Creates a value.
+    public init(createdAt: Date) {
+        self.createdAt = createdAt
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.createdAt = try container.decode(Date.self, forKey: WireKey("createdAt"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.createdAt, forKey: WireKey("createdAt"))
     }
 }

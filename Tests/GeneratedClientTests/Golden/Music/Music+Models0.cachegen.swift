@@ -6,6 +6,76 @@ import Foundation
 
 // MARK: - Models
 
+/// A ranked list of tracks for one country and week.
+public struct Chart: Codable, Sendable, Equatable {
+    public var country: String
+    public var week: String
+    public var generatedAt: Date
+    public var entries: [ChartEntry]
+
+    /// Creates a value.
+    public init(country: String, week: String, generatedAt: Date, entries: [ChartEntry]) {
+        self.country = country
+        self.week = week
+        self.generatedAt = generatedAt
+        self.entries = entries
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.country = try container.decode(String.self, forKey: WireKey("country"))
+        self.week = try container.decode(String.self, forKey: WireKey("week"))
+        self.generatedAt = try container.decode(Date.self, forKey: WireKey("generatedAt"))
+        self.entries = try container.decode([ChartEntry].self, forKey: WireKey("entries"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.country, forKey: WireKey("country"))
+        try container.encode(self.week, forKey: WireKey("week"))
+        try container.encode(self.generatedAt, forKey: WireKey("generatedAt"))
+        try container.encode(self.entries, forKey: WireKey("entries"))
+    }
+}
+
+public struct ChartEntry: Codable, Sendable, Equatable {
+    public var rank: Int
+
+    /// Last week's rank; absent for new entries.
+    public var previousRank: Int?
+
+    public var track: Track
+    public var trend: Trend
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(rank: Int, previousRank: Int? = nil, track: Track, trend: Trend) {
+        self.rank = rank
+        self.previousRank = previousRank
+        self.track = track
+        self.trend = trend
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.rank = try container.decode(Int.self, forKey: WireKey("rank"))
+        self.previousRank = try container.decodeIfPresent(Int.self, forKey: WireKey("prev_rank"))
+        self.track = try container.decode(Track.self, forKey: WireKey("track"))
+        self.trend = try container.decode(Trend.self, forKey: WireKey("trend"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.rank, forKey: WireKey("rank"))
+        try container.encodeIfPresent(self.previousRank, forKey: WireKey("prev_rank"))
+        try container.encode(self.track, forKey: WireKey("track"))
+        try container.encode(self.trend, forKey: WireKey("trend"))
+    }
+}
+
 /// Values the spec does not list decode as `.unknown(_:)` instead of failing.
 public enum Trend: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
     case up
@@ -48,6 +118,92 @@ public enum Trend: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
         case .unknown(let value):
             return value
         }
+    }
+}
+
+public struct Track: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var durationMs: Int
+    public var explicit: Bool
+    public var artists: [Artist]
+    public var artworkURL: URL?
+    public var previewURL: URL?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(
+        id: String,
+        title: String,
+        durationMs: Int,
+        explicit: Bool,
+        artists: [Artist],
+        artworkURL: URL? = nil,
+        previewURL: URL? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.durationMs = durationMs
+        self.explicit = explicit
+        self.artists = artists
+        self.artworkURL = artworkURL
+        self.previewURL = previewURL
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.title = try container.decode(String.self, forKey: WireKey("title"))
+        self.durationMs = try container.decode(Int.self, forKey: WireKey("duration_ms"))
+        self.explicit = try container.decode(Bool.self, forKey: WireKey("explicit"))
+        self.artists = try container.decode([Artist].self, forKey: WireKey("artists"))
+        self.artworkURL = try container.decodeIfPresent(URL.self, forKey: WireKey("artwork_url"))
+        self.previewURL = try container.decodeIfPresent(URL.self, forKey: WireKey("preview_url"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.title, forKey: WireKey("title"))
+        try container.encode(self.durationMs, forKey: WireKey("duration_ms"))
+        try container.encode(self.explicit, forKey: WireKey("explicit"))
+        try container.encode(self.artists, forKey: WireKey("artists"))
+        try container.encodeIfPresent(self.artworkURL, forKey: WireKey("artwork_url"))
+        try container.encodeIfPresent(self.previewURL, forKey: WireKey("preview_url"))
+    }
+}
+
+public struct Artist: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var genres: [String]
+    public var followers: Int?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(id: String, name: String, genres: [String], followers: Int? = nil) {
+        self.id = id
+        self.name = name
+        self.genres = genres
+        self.followers = followers
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.genres = try container.decode([String].self, forKey: WireKey("genres"))
+        self.followers = try container.decodeIfPresent(Int.self, forKey: WireKey("followers"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encode(self.genres, forKey: WireKey("genres"))
+        try container.encodeIfPresent(self.followers, forKey: WireKey("followers"))
     }
 }
 
@@ -142,5 +298,34 @@ public struct TrackSearch: Codable, Sendable, Equatable {
         try container.encode(self.title, forKey: WireKey("title"))
         try container.encode(self.genres, forKey: WireKey("genres"))
         try container.encode(self.explicitAllowed, forKey: WireKey("explicit_allowed"))
+    }
+}
+
+public struct PlayReport: Codable, Sendable, Equatable {
+    public var trackId: String
+    public var playedAt: Date
+    public var seconds: Double
+
+    /// Creates a value.
+    public init(trackId: String, playedAt: Date, seconds: Double) {
+        self.trackId = trackId
+        self.playedAt = playedAt
+        self.seconds = seconds
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.trackId = try container.decode(String.self, forKey: WireKey("trackId"))
+        self.playedAt = try container.decode(Date.self, forKey: WireKey("playedAt"))
+        self.seconds = try container.decode(Double.self, forKey: WireKey("seconds"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.trackId, forKey: WireKey("trackId"))
+        try container.encode(self.playedAt, forKey: WireKey("playedAt"))
+        try container.encode(self.seconds, forKey: WireKey("seconds"))
     }
 }

@@ -6,6 +6,480 @@ import Foundation
 
 // MARK: - Models
 
+public struct ShapesMessage: Codable, Sendable, Equatable {
+    public var id: String
+
+    /// Text, or parts.
+    public var content: ShapesMessageContent
+
+    /// Anything the caller attached.
+    public var metadata: JSONValue?
+
+    public var attributes: [String: JSONValue]?
+    public var scores: [String: Double]?
+
+    /// No type at all.
+    public var extra: JSONValue?
+
+    /// Where the message is.
+    public var status: ShapesStatus?
+
+    public var author: ShapesUser?
+    public var nickname: String?
+    public var attachment: ShapesMessageAttachment?
+    public var summary: ShapesExtendedPart?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(
+        id: String,
+        content: ShapesMessageContent,
+        metadata: JSONValue? = nil,
+        attributes: [String: JSONValue]? = nil,
+        scores: [String: Double]? = nil,
+        extra: JSONValue? = nil,
+        status: ShapesStatus? = nil,
+        author: ShapesUser? = nil,
+        nickname: String? = nil,
+        attachment: ShapesMessageAttachment? = nil,
+        summary: ShapesExtendedPart? = nil
+    ) {
+        self.id = id
+        self.content = content
+        self.metadata = metadata
+        self.attributes = attributes
+        self.scores = scores
+        self.extra = extra
+        self.status = status
+        self.author = author
+        self.nickname = nickname
+        self.attachment = attachment
+        self.summary = summary
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(String.self, forKey: WireKey("id"))
+        self.content = try container.decode(ShapesMessageContent.self, forKey: WireKey("content"))
+        self.metadata = try container.decodeIfPresent(JSONValue.self, forKey: WireKey("metadata"))
+        self.attributes = try container.decodeIfPresent([String: JSONValue].self, forKey: WireKey("attributes"))
+        self.scores = try container.decodeIfPresent([String: Double].self, forKey: WireKey("scores"))
+        self.extra = try container.decodeIfPresent(JSONValue.self, forKey: WireKey("extra"))
+        self.status = try container.decodeIfPresent(ShapesStatus.self, forKey: WireKey("status"))
+        self.author = try container.decodeIfPresent(ShapesUser.self, forKey: WireKey("author"))
+        self.nickname = try container.decodeIfPresent(String.self, forKey: WireKey("nickname"))
+        self.attachment = try container.decodeIfPresent(ShapesMessageAttachment.self, forKey: WireKey("attachment"))
+        self.summary = try container.decodeIfPresent(ShapesExtendedPart.self, forKey: WireKey("summary"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encode(self.content, forKey: WireKey("content"))
+        try container.encodeIfPresent(self.metadata, forKey: WireKey("metadata"))
+        try container.encodeIfPresent(self.attributes, forKey: WireKey("attributes"))
+        try container.encodeIfPresent(self.scores, forKey: WireKey("scores"))
+        try container.encodeIfPresent(self.extra, forKey: WireKey("extra"))
+        try container.encodeIfPresent(self.status, forKey: WireKey("status"))
+        try container.encodeIfPresent(self.author, forKey: WireKey("author"))
+        try container.encodeIfPresent(self.nickname, forKey: WireKey("nickname"))
+        try container.encodeIfPresent(self.attachment, forKey: WireKey("attachment"))
+        try container.encodeIfPresent(self.summary, forKey: WireKey("summary"))
+    }
+}
+
+/// A part of a message.
+///
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum ShapesPart: Codable, Sendable, Equatable {
+    case textPart(ShapesTextPart)
+    case imagePart(ShapesImagePart)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(ShapesTextPart.self) {
+            self = .textPart(value)
+            return
+        }
+        if let value = try? container.decode(ShapesImagePart.self) {
+            self = .imagePart(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .textPart(let value):
+            try container.encode(value)
+        case .imagePart(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+public struct ShapesTextPart: Codable, Sendable, Equatable {
+    public var text: String
+
+    /// Creates a value.
+    public init(text: String) {
+        self.text = text
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.text = try container.decode(String.self, forKey: WireKey("text"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.text, forKey: WireKey("text"))
+    }
+}
+
+public struct ShapesImagePart: Codable, Sendable, Equatable {
+    public var imageUrl: String
+    public var detail: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(imageUrl: String, detail: String? = nil) {
+        self.imageUrl = imageUrl
+        self.detail = detail
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.imageUrl = try container.decode(String.self, forKey: WireKey("imageUrl"))
+        self.detail = try container.decodeIfPresent(String.self, forKey: WireKey("detail"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.imageUrl, forKey: WireKey("imageUrl"))
+        try container.encodeIfPresent(self.detail, forKey: WireKey("detail"))
+    }
+}
+
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum ShapesStatus: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+    case draft
+    case sent
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [ShapesStatus] = [.draft, .sent]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "draft":
+            self = .draft
+        case "sent":
+            self = .sent
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .draft:
+            return "draft"
+        case .sent:
+            return "sent"
+        case .unknown(let value):
+            return value
+        }
+    }
+}
+
+public struct ShapesUser: Codable, Sendable, Equatable {
+    public var name: String
+
+    /// Creates a value.
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+    }
+}
+
+/// One setting, of whatever type.
+///
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum ShapesSettings: Codable, Sendable, Equatable {
+    case integer(Int)
+    case number(Double)
+    case boolean(Bool)
+    case strings([String])
+    case dictionary([String: JSONValue])
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+            return
+        }
+        if let value = try? container.decode(Double.self) {
+            self = .number(value)
+            return
+        }
+        if let value = try? container.decode(Bool.self) {
+            self = .boolean(value)
+            return
+        }
+        if let value = try? container.decode([String].self) {
+            self = .strings(value)
+            return
+        }
+        if let value = try? container.decode([String: JSONValue].self) {
+            self = .dictionary(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .integer(let value):
+            try container.encode(value)
+        case .number(let value):
+            try container.encode(value)
+        case .boolean(let value):
+            try container.encode(value)
+        case .strings(let value):
+            try container.encode(value)
+        case .dictionary(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+public struct ShapesExtended: Codable, Sendable, Equatable {
+    public var name: String
+    public var words: Int?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(name: String, words: Int? = nil) {
+        self.name = name
+        self.words = words
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.words = try container.decodeIfPresent(Int.self, forKey: WireKey("words"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.words, forKey: WireKey("words"))
+    }
+}
+
+/// A user that is also text or an image.
+public struct ShapesMixed: Codable, Sendable, Equatable {
+    public var name: String
+    public var text: String?
+    public var imageUrl: String?
+    public var detail: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(name: String, text: String? = nil, imageUrl: String? = nil, detail: String? = nil) {
+        self.name = name
+        self.text = text
+        self.imageUrl = imageUrl
+        self.detail = detail
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.name = try container.decode(String.self, forKey: WireKey("name"))
+        self.text = try container.decodeIfPresent(String.self, forKey: WireKey("text"))
+        self.imageUrl = try container.decodeIfPresent(String.self, forKey: WireKey("imageUrl"))
+        self.detail = try container.decodeIfPresent(String.self, forKey: WireKey("detail"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.name, forKey: WireKey("name"))
+        try container.encodeIfPresent(self.text, forKey: WireKey("text"))
+        try container.encodeIfPresent(self.imageUrl, forKey: WireKey("imageUrl"))
+        try container.encodeIfPresent(self.detail, forKey: WireKey("detail"))
+    }
+}
+
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum ShapesAVeryLongSchemaNameThatSomeGeneratorsWriteFor80FC2AC5: Codable, Sendable, Equatable {
+    case string(String)
+    case integer(Int)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value):
+            try container.encode(value)
+        case .integer(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+/// Text, or parts.
+///
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum ShapesMessageContent: Codable, Sendable, Equatable {
+    case string(String)
+    case parts([ShapesPart])
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = try? container.decode([ShapesPart].self) {
+            self = .parts(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value):
+            try container.encode(value)
+        case .parts(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum ShapesMessageAttachment: Codable, Sendable, Equatable {
+    case imagePart(ShapesImagePart)
+    case object(ShapesMessageAttachmentObject)
+    case none(ShapesMessageAttachmentNone)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(ShapesImagePart.self) {
+            self = .imagePart(value)
+            return
+        }
+        if let value = try? container.decode(ShapesMessageAttachmentObject.self) {
+            self = .object(value)
+            return
+        }
+        if let value = try? container.decode(ShapesMessageAttachmentNone.self), ShapesMessageAttachmentNone.allCases.contains(value) {
+            self = .none(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .imagePart(let value):
+            try container.encode(value)
+        case .object(let value):
+            try container.encode(value)
+        case .none(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+}
+
+public struct ShapesExtendedPart: Codable, Sendable, Equatable {
+    public var words: Int?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(words: Int? = nil) {
+        self.words = words
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.words = try container.decodeIfPresent(Int.self, forKey: WireKey("words"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.words, forKey: WireKey("words"))
+    }
+}
+
 public struct ShapesMessageAttachmentObject: Codable, Sendable, Equatable {
     public var fileId: String
 
@@ -24,5 +498,35 @@ public struct ShapesMessageAttachmentObject: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encode(self.fileId, forKey: WireKey("fileId"))
+    }
+}
+
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum ShapesMessageAttachmentNone: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+    case none
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [ShapesMessageAttachmentNone] = [.none]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "none":
+            self = .none
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .none:
+            return "none"
+        case .unknown(let value):
+            return value
+        }
     }
 }
