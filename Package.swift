@@ -8,7 +8,10 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "cachegen", targets: ["cachegen"]),
-        .library(name: "CacheGenCore", targets: ["CacheGenCore"]),
+        // Underscored: the generator's insides, for this repository's benchmarks and fuzzers
+        // (their own packages). Not an API: it changes with every release, like
+        // swift-openapi-generator's _OpenAPIGeneratorCore. Users run the plugin or the CLI.
+        .library(name: "_CacheGenCore", targets: ["CacheGenCore"]),
         .library(name: "CachedClientRuntime", targets: ["CachedClientRuntime"]),
         .library(name: "CachedClientTesting", targets: ["CachedClientTesting"]),
         .plugin(name: "CacheGenPlugin", targets: ["CacheGenPlugin"]),

@@ -25,14 +25,14 @@ let package = Package(
             dependencies: [
                 "BenchSupport",
                 .product(name: "CachedClientRuntime", package: "cachegen"),
-                .product(name: "CacheGenCore", package: "cachegen"),
+                .product(name: "_CacheGenCore", package: "cachegen"),
             ]
         ),
         .executableTarget(
             name: "Generator",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "CacheGenCore", package: "cachegen"),
+                .product(name: "_CacheGenCore", package: "cachegen"),
             ],
             path: "Benchmarks/Generator",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -14,7 +14,7 @@ let package = Package(
         .target(
             name: "FuzzSupport",
             dependencies: [
-                .product(name: "CacheGenCore", package: "cachegen"),
+                .product(name: "_CacheGenCore", package: "cachegen"),
                 .product(name: "CachedClientRuntime", package: "cachegen"),
             ]),
         // libFuzzer's driver, declared for Swift.

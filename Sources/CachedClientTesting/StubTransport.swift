@@ -1,4 +1,4 @@
-import CachedClientRuntime
+@_spi(Generated) import CachedClientRuntime
 import Foundation
 
 /// A transport that answers from a closure instead of the network, for tests and
@@ -81,9 +81,15 @@ extension HTTPStreamedResponse {
 }
 
 extension HTTPResponse {
+    /// A response whose body is `value` encoded as JSON, dates in ISO 8601.
+    public static func json(_ value: some Encodable, status: Int = 200, headers: [String: String] = [:]) throws -> HTTPResponse {
+        try json(value, status: status, headers: headers, coding: JSONCoding())
+    }
+
     /// A response whose body is `value` encoded the way the API writes JSON.
+    @_spi(Generated)
     public static func json(
-        _ value: some Encodable, status: Int = 200, headers: [String: String] = [:], coding: JSONCoding = JSONCoding()
+        _ value: some Encodable, status: Int = 200, headers: [String: String] = [:], coding: JSONCoding
     ) throws -> HTTPResponse {
         var headers = headers
         headers["Content-Type"] = headers["Content-Type"] ?? "application/json"

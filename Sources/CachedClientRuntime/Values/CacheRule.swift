@@ -14,6 +14,7 @@ public struct CacheRule: Sendable, Hashable {
     public var ttlFromServer: Bool
 
     /// Creates a rule; generated code passes the spec's values.
+    @_spi(Generated)
     public init(
         ttl: Double, maxStale: Double, policy: CachePolicy = .networkFirst, scope: CacheScope = .user,
         ttlFromServer: Bool = false

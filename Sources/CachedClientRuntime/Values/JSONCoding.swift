@@ -1,6 +1,7 @@
 import Foundation
 
 /// How an API writes its JSON; one value per spec (`defaults.dates`).
+@_spi(Generated)
 public struct JSONCoding: Sendable, Hashable {
     /// The wire format of dates.
     public enum Dates: String, Sendable, Hashable {

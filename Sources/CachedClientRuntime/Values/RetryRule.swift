@@ -4,6 +4,7 @@
 /// An endpoint whose spec says nothing has no rule: GET requests then follow the client's
 /// `RetryPolicy`, every other method is never sent twice, because a repeated POST may
 /// act twice.
+@_spi(Generated)
 public struct RetryRule: Sendable, Hashable {
     /// Retries after the first attempt; 0 sends the request once.
     public var maxRetries: Int
