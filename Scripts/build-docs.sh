@@ -32,6 +32,9 @@ cp "$(dirname "$bin")"/symbolgraph/CachedClientRuntime.symbols.json \
 echo "== every public symbol has a summary"
 python3 Scripts/check-doc-summaries.py "$(dirname "$bin")/symbolgraph" CachedClientRuntime CachedClientTesting
 
+echo "== the public API is the one recorded in PublicAPI.txt"
+python3 Scripts/check-public-api.py "$(dirname "$bin")/symbolgraph"
+
 echo "== every article's Swift code is in a compiled file"
 python3 Scripts/check-doc-snippets.py
 
