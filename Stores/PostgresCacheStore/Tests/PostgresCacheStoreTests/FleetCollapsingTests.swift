@@ -25,7 +25,7 @@ struct FleetCollapsingTests {
         var children: [RunningChild] = []
         for _ in 0..<count {
             children.append(
-                try RunningChild([
+                try RunningChild("PostgresStoreChild", [
                     "fetch", url, namespace, server.baseURL.absoluteString, path, "\(tasks)", "\(lease)", "\(maxWait)",
                 ]))
         }

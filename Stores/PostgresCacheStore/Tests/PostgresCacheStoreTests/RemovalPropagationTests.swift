@@ -1,5 +1,6 @@
 @_spi(Generated) import CachedClientRuntime
 import CachedClientTesting
+import FixtureServerSupport
 import Foundation
 import PostgresNIO
 import Synchronization
@@ -36,7 +37,7 @@ struct RemovalPropagationTests {
             #expect(try await client.value(for: Self.request, endpoint: Self.endpoint, policy: .cacheOnly, as: Account.self).isCached)
             #expect(store.reads == readsBefore, "the hit came from memory")
 
-            let child = try await ChildProcess.run(["remove-partition", try TestDatabase.requireURL(), namespace, "user-1"])
+            let child = try await ChildProcess.run("PostgresStoreChild", ["remove-partition", try TestDatabase.requireURL(), namespace, "user-1"])
             #expect(child.status == 0, "\(child.errors)")
 
             await #expect(throws: CachedClientError.notCached(endpoint: "Accounts.get")) {
@@ -126,7 +127,7 @@ struct RemovalPropagationTests {
             await client.flush()
             let readsBefore = store.reads
 
-            let child = try await ChildProcess.run(["remove-partition", try TestDatabase.requireURL(), namespace, "user-1"])
+            let child = try await ChildProcess.run("PostgresStoreChild", ["remove-partition", try TestDatabase.requireURL(), namespace, "user-1"])
             #expect(child.status == 0, "\(child.errors)")
 
             #expect(try await client.value(for: Self.request, endpoint: Self.endpoint, policy: .cacheOnly, as: Account.self).isCached)

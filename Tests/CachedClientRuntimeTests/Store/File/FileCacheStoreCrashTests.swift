@@ -26,7 +26,6 @@ struct FileCacheStoreCrashTests {
     @Test func everyEntryReadsBackWholeOrIsAMissAfterEachKill() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "cachegen-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let writer = try #require(Self.writerExecutable(), "StoreWriter was not built next to the tests")
         let events = EventLog()
         var entriesChecked = 0
         var hits = 0
@@ -37,7 +36,9 @@ struct FileCacheStoreCrashTests {
         var concurrentReads = 0
 
         for round in 1...Self.rounds {
-            let child = try await WriterProcess.start(writer, directory: directory)
+            let child = try RunningChild("StoreWriter", [directory.path])
+            // Its first entry is written.
+            #expect(await child.nextLine() == "READY")
             let killAt = ContinuousClock.now + .milliseconds(Int.random(in: 0...40))
             if round.isMultiple(of: 2) {
                 // Kill at a random moment while it writes: after 0 to 40 ms of writing,
@@ -55,9 +56,10 @@ struct FileCacheStoreCrashTests {
                 // which most random moments miss: a write is a small part of the loop.
                 while ContinuousClock.now < killAt, !Self.hasTemporaryFile(in: directory) { await Task.yield() }
             }
-            let (reason, status) = await child.killAndWait()
+            child.killHard()
+            let (reason, status, errors) = await child.wait()
             if reason != .uncaughtSignal || status != SIGKILL {
-                Issue.record("round \(round): the writer ended on its own (\(status)): \(child.errorOutput)")
+                Issue.record("round \(round): the writer ended on its own (\(status)): \(errors)")
             }
 
             // A new store, as the next launch would open it.
@@ -93,72 +95,5 @@ struct FileCacheStoreCrashTests {
             if names.contains(where: { $0.hasPrefix(".tmp-") }) { return true }
         }
         return false
-    }
-
-    /// The `StoreWriter` executable in the build products folder that holds the tests.
-    static func writerExecutable() -> URL? {
-        var folders: [URL] = []
-        #if os(Linux)
-        folders.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
-        #endif
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        if let executable = Bundle.main.executableURL {
-            folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        return folders.map { $0.appending(path: "StoreWriter") }.first {
-            FileManager.default.isExecutableFile(atPath: $0.path)
-        }
-    }
-}
-
-/// A running `StoreWriter`. `@unchecked Sendable`: `Process` is not `Sendable`; after
-/// `start` only `killAndWait` touches it.
-final class WriterProcess: @unchecked Sendable {
-    private let process: Process
-    private let errors: Pipe
-
-    private init(process: Process, errors: Pipe) {
-        self.process = process
-        self.errors = errors
-    }
-
-    /// Starts the writer and returns once it has written its first entry (`READY`).
-    /// The wait is a blocking read, so it runs on a thread of its own.
-    static func start(_ executable: URL, directory: URL) async throws -> WriterProcess {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = executable
-                    process.arguments = [directory.path]
-                    let output = Pipe()
-                    let errors = Pipe()
-                    process.standardOutput = output
-                    process.standardError = errors
-                    try process.run()
-                    _ = output.fileHandleForReading.readFirstLine()
-                    return WriterProcess(process: process, errors: errors)
-                })
-            }.start()
-        }
-    }
-
-    /// Sends SIGKILL and waits for the process to end; how it ended.
-    func killAndWait() async -> (Process.TerminationReason, Int32) {
-        await withCheckedContinuation { continuation in
-            Thread {
-                _ = kill(self.process.processIdentifier, SIGKILL)
-                self.process.waitUntilExit()
-                continuation.resume(returning: (self.process.terminationReason, self.process.terminationStatus))
-            }.start()
-        }
-    }
-
-    /// What the writer wrote to stderr; read only after it ended.
-    var errorOutput: String {
-        guard !process.isRunning else { return "" }
-        return String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import FixtureServerSupport
 import Foundation
 import Testing
 
@@ -76,26 +77,7 @@ func sizeOfEntryFiles(under directory: URL) throws -> Int {
     }
 }
 
-/// Runs `StoreWriter` with `arguments` to its end, on a thread of its own (the waits
-/// block): its exit status and what it wrote.
+/// Runs `StoreWriter` with `arguments` to its end: its exit status and what it wrote.
 func runStoreWriter(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
-    let executable = try #require(FileCacheStoreCrashTests.writerExecutable(), "StoreWriter was not built next to the tests")
-    return try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            continuation.resume(with: Result {
-                let process = Process()
-                process.executableURL = executable
-                process.arguments = arguments
-                let output = Pipe()
-                let errors = Pipe()
-                process.standardOutput = output
-                process.standardError = errors
-                try process.run()
-                let out = output.fileHandleForReading.readDataToEndOfFile()
-                let err = errors.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-            })
-        }.start()
-    }
+    try await ChildProcess.run("StoreWriter", arguments)
 }

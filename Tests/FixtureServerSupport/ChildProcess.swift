@@ -1,9 +1,21 @@
 import Foundation
-import Testing
 
-/// The `PostgresStoreChild` executable, built next to the tests (the test target depends on it).
-enum ChildProcess {
-    static func locate() -> URL? {
+// Child processes the tests start: executables SwiftPM builds next to the test bundle (a test
+// target depends on them), run to their end or left running to be read, killed and waited
+// for. Shared by this package's tests and the PostgreSQL store's.
+
+/// Runs an executable built next to the tests.
+public enum ChildProcess {
+    /// The executable's path is not next to the tests: the test target does not depend on it.
+    public struct NotBuilt: Error, CustomStringConvertible {
+        /// The executable's name.
+        public var name: String
+        /// What to do.
+        public var description: String { "\(name) was not built next to the tests; make the test target depend on it" }
+    }
+
+    /// The executable `name` next to the running tests, or `nil`.
+    public static func locate(_ name: String) -> URL? {
         var folders: [URL] = []
         #if os(Linux)
         folders.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
@@ -14,15 +26,19 @@ enum ChildProcess {
         if let executable = Bundle.main.executableURL {
             folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
         }
-        return folders.map { $0.appending(path: "PostgresStoreChild") }.first {
-            FileManager.default.isExecutableFile(atPath: $0.path)
-        }
+        return folders.map { $0.appending(path: name) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Runs the child to its end and returns its status and output. The wait is blocking, so
-    /// it runs on a thread of its own.
-    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
-        let executable = try #require(locate(), "PostgresStoreChild was not built next to the tests")
+    /// The executable `name` next to the running tests; throws `NotBuilt` without it.
+    public static func require(_ name: String) throws -> URL {
+        guard let url = locate(name) else { throw NotBuilt(name: name) }
+        return url
+    }
+
+    /// Runs `name` with `arguments` to its end and returns its status and output. The waits
+    /// block, so they run on a thread of their own.
+    public static func run(_ name: String, _ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        let executable = try require(name)
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
                 continuation.resume(with: Result {
@@ -44,22 +60,19 @@ enum ChildProcess {
     }
 }
 
-/// A child left running: started, then read line by line, killed or waited for.
+/// A child left running: started, then read line by line, written to, killed or waited for.
 /// `@unchecked Sendable`: `Process` is not `Sendable`; its methods are thread-safe.
-final class RunningChild: @unchecked Sendable {
-    let process: Process
-    private let output: Pipe
-    private let errors: Pipe
-    private let input: Pipe
+public final class RunningChild: @unchecked Sendable {
+    private let process: Process
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let input = Pipe()
 
-    init(_ arguments: [String]) throws {
-        let executable = try #require(ChildProcess.locate(), "PostgresStoreChild was not built next to the tests")
+    /// Starts the executable `name` (built next to the tests) with `arguments`.
+    public init(_ name: String, _ arguments: [String]) throws {
         process = Process()
-        process.executableURL = executable
+        process.executableURL = try ChildProcess.require(name)
         process.arguments = arguments
-        output = Pipe()
-        errors = Pipe()
-        input = Pipe()
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = input
@@ -67,13 +80,13 @@ final class RunningChild: @unchecked Sendable {
     }
 
     /// Sends a line to the child's standard input.
-    func send(_ line: String) {
+    public func send(_ line: String) {
         try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// The next line the child prints (without the line break), or "" at its end. Blocking,
     /// so on a thread of its own.
-    func nextLine() async -> String {
+    public func nextLine() async -> String {
         await withCheckedContinuation { continuation in
             Thread {
                 var line = Data()
@@ -89,17 +102,18 @@ final class RunningChild: @unchecked Sendable {
     }
 
     /// `kill -9`: the child gets no chance to clean up.
-    func killHard() {
+    public func killHard() {
         kill(process.processIdentifier, SIGKILL)
     }
 
-    /// Waits for the end and returns the status and what the child wrote to standard error.
-    func wait() async -> (status: Int32, errors: String) {
+    /// Waits for the end: how it ended, its status and what it wrote to standard error.
+    public func wait() async -> (reason: Process.TerminationReason, status: Int32, errors: String) {
         await withCheckedContinuation { continuation in
             Thread {
                 let err = self.errors.fileHandleForReading.readDataToEndOfFile()
                 self.process.waitUntilExit()
-                continuation.resume(returning: (self.process.terminationStatus, String(decoding: err, as: UTF8.self)))
+                continuation.resume(
+                    returning: (self.process.terminationReason, self.process.terminationStatus, String(decoding: err, as: UTF8.self)))
             }.start()
         }
     }
