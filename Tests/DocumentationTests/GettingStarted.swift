@@ -3,7 +3,7 @@ import CachedClientTesting
 import Foundation
 import Testing
 
-// The code of GettingStarted.md.
+// The code of GettingStarted.md; the README shows its first function.
 
 @MainActor
 func gettingStarted(session: Session, screen: Screen) async throws {

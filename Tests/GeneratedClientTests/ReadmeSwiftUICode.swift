@@ -1,9 +1,9 @@
 import CachedClientRuntime
 import Foundation
 
-// The code of the README's "SwiftUI" section and of the DocC article `LiveQueries` that is
-// not SwiftUI, compiled here (SwiftUI itself does not exist on Linux) and used by
-// `GeneratedQueryTests`. Keep the three in step.
+// The code of the DocC article `LiveQueries` that is not SwiftUI, compiled here (SwiftUI
+// itself does not exist on Linux) and used by `GeneratedQueryTests`; the README's live query
+// calls it. Keep them in step.
 
 /// "Updated 5 min ago, offline": how old the list on screen is. With the default
 /// `networkFirst` policy a stored value (`date != nil`) means the network failed.

@@ -1,4 +1,4 @@
-// The SwiftUI code of the README's "SwiftUI" section and of the DocC article `LiveQueries`.
+// The SwiftUI code of the README ("A call, and a live query") and of the DocC article `LiveQueries`.
 // SwiftUI and Network exist on Apple platforms only, so this file is compiled there and not
 // on Linux; everything it calls is in ReadmeSwiftUICode.swift, compiled and tested everywhere.
 #if canImport(SwiftUI) && canImport(Network)

@@ -7,8 +7,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-// The code of the README's "Paging" and "Retries and auth" sections and of the DocC article
-// `PagingRetriesAuth`, compiled here and run by the test below. Keep the three in step.
+// The code of the DocC article `PagingRetriesAuth`, compiled here and run by the test below.
+// Keep the two in step.
 
 /// A session that renews tokens; the app's own code.
 protocol TokenSession: Sendable {
@@ -60,7 +60,7 @@ struct Renewer: TokenSession {
     func renewToken(replacing expired: String?) async throws -> String { "t2" }
 }
 
-@Suite("README and DocC code: paging, retries and auth")
+@Suite("DocC code: paging, retries and auth")
 struct PagingRetriesAuthDocCodeTests {
     @Test func theDocumentedSetupSignsRetriesAndPages() async throws {
         let transport = StubTransport { request in
