@@ -4,7 +4,7 @@
 #
 #   Benchmarks/build-cost.sh CASE...        e.g.  100:cycle 120:chain 500:cycle 1000:chain:cachegen
 #
-# A CASE is ENDPOINTS:SHAPE[:SIDES[:FLAGS]], SHAPE chain or cycle (`Scripts/make-large-spec.py
+# A CASE is ENDPOINTS:SHAPE[:SIDES[:FLAGS]], SHAPE chain or cycle (`Scripts/fixtures/make-large-spec.py
 # --shape`), SIDES `both` (default), `cachegen` or `sog`, FLAGS `noedits` and/or `release`
 # (comma-separated) to override EDITS and RELEASE for that case. For each case, A (cachegen) and B
 # (swift-openapi-generator) alternate, A B A B, RUNS times (default 1):
@@ -166,9 +166,9 @@ for case in "$@"; do
   case ",$flags," in *,noedits,*) case_edits=0;; esac
   case ",$flags," in *,release,*) case_release=1;; esac
   doc="$work/doc-$endpoints-$shape"
-  python3 "$repo/Scripts/make-large-spec.py" "$doc.json" --endpoints "$endpoints" --shape "$shape" --openapi 2>/dev/null
-  python3 "$repo/Scripts/make-large-spec.py" "$doc-prop.json" --endpoints "$endpoints" --shape "$shape" --openapi --add-property 2>/dev/null
-  python3 "$repo/Scripts/make-large-spec.py" "$doc-endpoint.json" --endpoints "$endpoints" --shape "$shape" --openapi --add-endpoint 2>/dev/null
+  python3 "$repo/Scripts/fixtures/make-large-spec.py" "$doc.json" --endpoints "$endpoints" --shape "$shape" --openapi 2>/dev/null
+  python3 "$repo/Scripts/fixtures/make-large-spec.py" "$doc-prop.json" --endpoints "$endpoints" --shape "$shape" --openapi --add-property 2>/dev/null
+  python3 "$repo/Scripts/fixtures/make-large-spec.py" "$doc-endpoint.json" --endpoints "$endpoints" --shape "$shape" --openapi --add-endpoint 2>/dev/null
   case $sides in both) list="A B";; cachegen) list=A;; sog) list=B;; esac
   echo "== $endpoints endpoints, $((endpoints / 3)) models, $shape ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
   for run in $(seq "$runs"); do

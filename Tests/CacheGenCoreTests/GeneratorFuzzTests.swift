@@ -9,7 +9,7 @@ import Testing
 /// Every case is reproducible from its seed alone: `CACHEGEN_FUZZ_SEED=<seed> swift test
 /// --filter GeneratorFuzzTests` prints that mutant, its diagnostics and its output. With
 /// `CACHEGEN_FUZZ_SAMPLE_DIR` set, a few accepted mutants whose output differs from the
-/// original spec's are written there for `Scripts/check-fuzz-sample.sh` to compile. A crash
+/// original spec's are written there for `Scripts/check/fuzz-sample.sh` to compile. A crash
 /// takes the whole test process down; `CACHEGEN_FUZZ_TRACE=1` prints each seed to standard
 /// error before it runs, so the last one printed by a shard names the crashing case.
 @Suite struct GeneratorFuzzTests {

@@ -4,7 +4,7 @@ import Foundation
 
 // What the articles' snippets refer to without showing: an app's screen and session.
 // The snippets themselves are in one file per article (`GettingStarted.swift` for
-// `GettingStarted.md`); `Scripts/build-docs.sh` checks that every `swift` block of an article
+// `GettingStarted.md`); `Scripts/check/build-docs.sh` checks that every `swift` block of an article
 // appears, line for line, in the file the article names.
 
 /// Stands in for an app's signed-in session.

@@ -4,7 +4,7 @@ import Foundation
 // The paging code of the DocC article `PagingRetriesAuth` (the README had it once, hence the
 // file's name), compiled here against the News golden client (`search` pages by number,
 // `getComments` by `Link` header) and run by `GeneratedPagedQueryTests`.
-// Scripts/check-doc-snippets.py checks that the article's blocks are in it line for line.
+// Scripts/check/doc-snippets.py checks that the article's blocks are in it line for line.
 
 /// Every page of a search, each fresh or from the cache with its date.
 func searchLines(_ repository: any NewsRepository) async throws -> [String] {

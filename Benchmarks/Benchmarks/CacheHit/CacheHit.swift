@@ -1,7 +1,7 @@
 // Items 2 and 6 of the benchmark plan: a cache hit against its physical floor, the
 // in-memory store, and the same hit and write workloads against a SQLite key-value table
 // (GRDB), as many apps cache API responses today. Every figure is one call; compare the
-// medians of benchmarks that share a size (Scripts/bench-report.py prints the ratios).
+// medians of benchmarks that share a size (Scripts/bench/report.py prints the ratios).
 
 @_spi(Generated) import BenchSupport
 import Benchmark

@@ -1,5 +1,5 @@
 // Item 1 of the benchmark plan, in process: parse + validate + render of the synthetic
-// 1,000-endpoint spec that Scripts/make-large-spec.py writes. The spec is made on the fly
+// 1,000-endpoint spec that Scripts/fixtures/make-large-spec.py writes. The spec is made on the fly
 // (python3) unless CACHEGEN_LARGE_SPEC names an existing file.
 // The whole-process figure is Scripts/bench-generator-process.sh.
 
@@ -19,7 +19,7 @@ final class SpecFixture: Sendable {
             path = FileManager.default.temporaryDirectory.appendingPathComponent("Large.cachegen.json").path
             let script = URL(fileURLWithPath: #filePath)
                 .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Scripts/make-large-spec.py").path
+                .deletingLastPathComponent().appendingPathComponent("Scripts/fixtures/make-large-spec.py").path
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", script, path]

@@ -5,7 +5,7 @@ import Testing
 
 /// Reads the real OpenAPI documents in `Tests/Fixtures/ThirdParty/openapi/` and compares each with the
 /// value PyYAML reads from it (with YAML 1.2 core-schema resolution), checked in as JSON
-/// by `Scripts/make-yaml-fixtures.py`.
+/// by `Scripts/fixtures/make-yaml-fixtures.py`.
 @Suite struct YAMLReaderOpenAPITests {
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let documentsFolder = ThirdPartyFixtures.openAPI

@@ -8,7 +8,7 @@ import sys
 
 import jsonschema
 
-root = os.path.join(os.path.dirname(__file__), "..")
+root = os.path.join(os.path.dirname(__file__), "..", "..")
 schema = json.load(open(os.path.join(root, "Schemas/cachegen.schema.json")))
 jsonschema.Draft7Validator.check_schema(schema)
 validator = jsonschema.Draft7Validator(schema)

@@ -3,11 +3,11 @@
 Markdown table, with ratios of medians taken from the same run.
 
 Usage (from the repository root):
-  python3 Scripts/bench-report.py                 # run all benchmark targets, then report
-  python3 Scripts/bench-report.py --target CacheHit --target Scale
-  python3 Scripts/bench-report.py --results DIR   # report on percentiles exported earlier
-  python3 Scripts/bench-report.py --process       # also time the whole `cachegen generate`
-                                                  # process (Scripts/bench-generator-process.sh)
+  python3 Scripts/bench/report.py                 # run all benchmark targets, then report
+  python3 Scripts/bench/report.py --target CacheHit --target Scale
+  python3 Scripts/bench/report.py --results DIR   # report on percentiles exported earlier
+  python3 Scripts/bench/report.py --process       # also time the whole `cachegen generate`
+                                                  # process (Scripts/bench/generator-process.sh)
 
 The benchmarks are `swift package --package-path Benchmarks benchmark`; this script asks
 them for --format histogramPercentiles and reads the medians (p50). Not a test: it exits 0
@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run_benchmarks(directory, targets):

@@ -1,6 +1,6 @@
 // A stand-in for Xcode's XcodeProjectPlugin module, which exists only inside Xcode: just the
 // declarations CacheGenPlugin uses, with the types and signatures of Xcode 16's module (as
-// swift-openapi-generator's plugin uses them too). Scripts/check-xcode-plugin.sh type-checks
+// swift-openapi-generator's plugin uses them too). Scripts/check/xcode-plugin.sh type-checks
 // the plugin's `#if canImport(XcodeProjectPlugin)` part against it on Linux. It proves the code
 // matches this model of the API, not Xcode itself: a change there shows only in Xcode.
 import Foundation

@@ -6,12 +6,12 @@
 # spec whose output does not compile, or compiles with warnings, is a generator bug: the
 # script prints the spec and the compiler's messages and exits 1.
 #
-#   Scripts/check-fuzz-sample.sh                                # 5 mutants
-#   CACHEGEN_FUZZ_SAMPLE_COUNT=200 Scripts/check-fuzz-sample.sh  # more
+#   Scripts/check/fuzz-sample.sh                                # 5 mutants
+#   CACHEGEN_FUZZ_SAMPLE_COUNT=200 Scripts/check/fuzz-sample.sh  # more
 #
 # SCRATCH_PATH (default .build) chooses the build folder, for parallel checkouts.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 scratch=${SCRATCH_PATH:-.build}
 sample=$(mktemp -d)
 trap 'rm -rf "$sample"' EXIT

@@ -5,7 +5,7 @@ memory, and whether the generated Swift type-checks with no warning in Swift 5 a
 modes. With --sog, the same document through swift-openapi-generator beside it (generation time
 and memory, type-check time and memory of its output). Printed figures, never a test.
 
-    Scripts/openapi-corpus-report.py [--sog PATH] [--no-compile] [DOCUMENT...]
+    Scripts/bench/openapi-corpus-report.py [--sog PATH] [--no-compile] [DOCUMENT...]
 
 Default documents: Tests/Fixtures/ThirdParty/openapi-corpus/ (see its README) and
 Tests/Fixtures/ThirdParty/openapi/*.yaml. Run after `swift build` (it uses .build/debug/cachegen
@@ -30,7 +30,7 @@ from collections import Counter
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS = os.path.join(ROOT, "Tests", "Fixtures", "ThirdParty", "openapi-corpus")
 SMALL = os.path.join(ROOT, "Tests", "Fixtures", "ThirdParty", "openapi")
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}

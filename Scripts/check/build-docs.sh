@@ -3,13 +3,13 @@
 # symbol graphs (no package dependency), and fails on any warning. Also checks that every
 # public symbol has a summary and that every article's Swift code is in a compiled file.
 #
-#   Scripts/build-docs.sh [OUTPUT]      # default .build/docs/CachedClientRuntime.doccarchive
+#   Scripts/check/build-docs.sh [OUTPUT]      # default .build/docs/CachedClientRuntime.doccarchive
 #
 # Open the archive in Xcode, or serve it: it is built for static hosting
 # (`python3 -m http.server -d .build/docs/CachedClientRuntime.doccarchive`, then
 # /documentation/cachedclientruntime).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 output="${1:-.build/docs/CachedClientRuntime.doccarchive}"
 log="$(mktemp)"
 graphs="$(mktemp -d)"
@@ -30,13 +30,13 @@ cp "$(dirname "$bin")"/symbolgraph/CachedClientRuntime.symbols.json \
    "$(dirname "$bin")"/symbolgraph/CachedClientRuntime@*.symbols.json "$graphs/"
 
 echo "== every public symbol has a summary"
-python3 Scripts/check-doc-summaries.py "$(dirname "$bin")/symbolgraph" CachedClientRuntime CachedClientTesting
+python3 Scripts/check/doc-summaries.py "$(dirname "$bin")/symbolgraph" CachedClientRuntime CachedClientTesting
 
 echo "== the public API is the one recorded in PublicAPI.txt"
-python3 Scripts/check-public-api.py "$(dirname "$bin")/symbolgraph"
+python3 Scripts/check/public-api.py "$(dirname "$bin")/symbolgraph"
 
 echo "== every article's Swift code is in a compiled file"
-python3 Scripts/check-doc-snippets.py
+python3 Scripts/check/doc-snippets.py
 
 echo "== docc convert"
 rm -rf "$output"

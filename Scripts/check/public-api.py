@@ -8,11 +8,11 @@ symbol: the module, the symbol's path and its declaration as Swift prints it. SP
 change freely. Members a type gets from synthesis or a protocol's default implementation
 are skipped with `--skip-synthesized-members`.
 
-    Scripts/check-public-api.py DIR            # exit 1, with the difference, when it changed
-    Scripts/check-public-api.py DIR --record   # write PublicAPI.txt after an intended change
+    Scripts/check/public-api.py DIR            # exit 1, with the difference, when it changed
+    Scripts/check/public-api.py DIR --record   # write PublicAPI.txt after an intended change
 
 A removed or changed line breaks users' code: change it on purpose, say so in the release
-notes, and record. `Scripts/build-docs.sh` runs this after making the graphs.
+notes, and record. `Scripts/check/build-docs.sh` runs this after making the graphs.
 """
 import difflib
 import glob
@@ -21,11 +21,11 @@ import os
 import sys
 
 MODULES = ["CachedClientRuntime", "CachedClientTesting"]
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RECORD = os.path.join(ROOT, "PublicAPI.txt")
 HEADER = ("# The public API of CachedClientRuntime and CachedClientTesting, one symbol a line.\n"
-          "# Checked by Scripts/check-public-api.py (from Scripts/build-docs.sh); after an intended\n"
-          "# change, record it with `Scripts/check-public-api.py <symbol graph folder> --record`.\n")
+          "# Checked by Scripts/check/public-api.py (from Scripts/check/build-docs.sh); after an intended\n"
+          "# change, record it with `Scripts/check/public-api.py <symbol graph folder> --record`.\n")
 
 
 def lines(directory):
@@ -60,7 +60,7 @@ def main():
     for line in difflib.unified_diff(recorded, current, "PublicAPI.txt", "the build", lineterm="", n=0):
         print(line)
     print("error: the public API changed; if that is intended, record it with "
-          f"Scripts/check-public-api.py {sys.argv[1]} --record and say so in the release notes")
+          f"Scripts/check/public-api.py {sys.argv[1]} --record and say so in the release notes")
     return 1
 
 

@@ -5,12 +5,12 @@
 # no plugin. Each build runs in a fresh temporary copy with its own scratch path, so
 # nothing is shared between them or with the repository's own .build.
 #
-# Usage: Scripts/bench-build-overhead.sh [RUNS]   (default 1; runs alternate the order)
+# Usage: Scripts/bench/build-overhead.sh [RUNS]   (default 1; runs alternate the order)
 # Prints each build's wall time, the medians and the difference. Not a test: it never fails
 # because of a time. Needs network access to nothing: NewsDemo depends only on this repo.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 runs="${1:-1}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/cachegen-build-overhead.XXXXXX")"
 trap 'rm -rf "$work"' EXIT

@@ -3,14 +3,14 @@
 # largest compiler process, under a watchdog that kills any compiler of this build past a
 # memory cap (default 8 GB): uncapped, a pathological shape can take the machine down.
 #
-#   Scripts/bench-build-cost.sh CACHEGEN SPEC [RUNS]
+#   Scripts/bench/build-cost.sh CACHEGEN SPEC [RUNS]
 #
 # CACHEGEN is the cachegen binary to generate with (so two versions can be compared side by
 # side on the same spec); SPEC a spec, e.g. from `make-large-spec.py --shape chain`. The
 # scratch package lives in $BENCH_WORK (default /tmp/cachegen-build-cost) and depends on this
 # checkout's runtime (or RUNTIME_PACKAGE's), built once, untimed. CAP_MB overrides the cap.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 tool=$1 spec=$2 runs=${3:-1}
 work=${BENCH_WORK:-/tmp/cachegen-build-cost}
 cap_kb=$(( ${CAP_MB:-8192} * 1024 ))

@@ -5,7 +5,7 @@
 # they share model names) and type-checks the result the same way.
 # Run after `swift build` (it reads the runtime module from .build/debug).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 modules=$(swift build --show-bin-path)/Modules
 [ -d "$modules" ] || modules=$(swift build --show-bin-path)
 cachegen=$(swift build --show-bin-path)/cachegen

@@ -4,12 +4,12 @@
 # because of a number. The bench package is made in a temporary folder so that the product
 # gains nothing.
 #
-# Usage: Scripts/bench-yaml-read.sh [OPERATIONS]   (default 6,000 operations, about 8 MB)
+# Usage: Scripts/bench/yaml-read.sh [OPERATIONS]   (default 6,000 operations, about 8 MB)
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${TMPDIR:-/tmp}/cachegen-yaml-read-bench
 mkdir -p "$WORK/Sources/YAMLReadBench"
-python3 "$ROOT/Scripts/make-large-openapi-yaml.py" "$WORK/large.yaml" "${1:-6000}"
+python3 "$ROOT/Scripts/fixtures/make-large-openapi-yaml.py" "$WORK/large.yaml" "${1:-6000}"
 python3 -c 'import json, sys, yaml
 json.dump(yaml.load(open(sys.argv[1]), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)), open(sys.argv[2], "w"), indent=1)' \
     "$WORK/large.yaml" "$WORK/large.json"

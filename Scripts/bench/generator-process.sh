@@ -3,14 +3,14 @@
 # (benchmark item 1, second half), release build. Each run writes into an empty folder,
 # so every run parses, validates, renders and writes the file.
 #
-# Usage: Scripts/bench-generator-process.sh [RUNS]   (default 30)
+# Usage: Scripts/bench/generator-process.sh [RUNS]   (default 30)
 # Set CACHEGEN=/path/to/cachegen to time a binary you built; otherwise a release build is
 # made in .build-bench (git-ignored), away from the repository's .build.
 # Prints the median, minimum and mean wall time, and hyperfine's figures too when it is
 # installed. Not a test: it never fails because of a time.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 runs="${1:-30}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/cachegen-generator-process.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -22,7 +22,7 @@ if [ -z "${CACHEGEN:-}" ]; then
 fi
 
 spec="$work/Large.cachegen.json"
-python3 "$repo/Scripts/make-large-spec.py" "$spec"
+python3 "$repo/Scripts/fixtures/make-large-spec.py" "$spec"
 "$CACHEGEN" validate "$spec" >/dev/null
 
 python3 - "$CACHEGEN" "$spec" "$work/out" "$runs" <<'PY'
