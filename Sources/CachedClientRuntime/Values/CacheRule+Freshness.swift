@@ -27,40 +27,25 @@ extension CacheRule {
         return currentAge(storedAt: date, server: server, at: now) < freshnessLifetime(server: server)
     }
 
-    /// Seconds `entry` is fresh for.
-    func freshnessLifetime(of entry: CacheEntry) -> Double {
-        freshnessLifetime(server: entry.freshness)
-    }
-
-    /// The entry's age as freshness counts it.
-    func currentAge(of entry: CacheEntry, at now: Date) -> Double {
-        currentAge(storedAt: entry.date, server: entry.freshness, at: now)
-    }
-
-    /// Whether `cacheFirst` may answer with `entry` without the network.
-    func isFresh(_ entry: CacheEntry, at now: Date) -> Bool {
-        isFresh(storedAt: entry.date, server: entry.freshness, at: now)
-    }
-
-    /// Whether `entry` may stand in for an answer the network failed to give (a transport
-    /// failure or a 5xx): within `maxStale`, and, under `ttlFromServer`, not forbidden by
-    /// `must-revalidate` or `no-cache` once stale unless `stale-if-error` covers it.
-    func allowsFallback(to entry: CacheEntry, at now: Date) -> Bool {
-        guard now.timeIntervalSince(entry.date) < maxStale else { return false }
-        guard ttlFromServer, let server = entry.freshness, server.noCache || server.mustRevalidate else { return true }
-        if isFresh(entry, at: now) { return true }
+    /// Whether an answer stored at `date` may stand in for one the network failed to give (a
+    /// transport failure or a 5xx): within `maxStale`, and, under `ttlFromServer`, not
+    /// forbidden by `must-revalidate` or `no-cache` once stale unless `stale-if-error` covers it.
+    func allowsFallback(storedAt date: Date, server: ServerFreshness?, at now: Date) -> Bool {
+        guard now.timeIntervalSince(date) < maxStale else { return false }
+        guard ttlFromServer, let server, server.noCache || server.mustRevalidate else { return true }
+        if isFresh(storedAt: date, server: server, at: now) { return true }
         guard let allowed = server.staleIfError else { return false }
-        return currentAge(of: entry, at: now) - freshnessLifetime(of: entry) <= allowed
+        return currentAge(storedAt: date, server: server, at: now) - freshnessLifetime(server: server) <= allowed
     }
 
-    /// Whether `cacheFirst` may answer with a stale `entry` at once and refresh it in the
-    /// background: within the server's `stale-while-revalidate` window and `maxStale`.
-    func allowsBackgroundRevalidation(of entry: CacheEntry, at now: Date) -> Bool {
-        guard ttlFromServer, let server = entry.freshness, let window = server.staleWhileRevalidate,
-            !server.noCache, !server.mustRevalidate
+    /// Whether `cacheFirst` may answer with a stale answer stored at `date` at once and
+    /// refresh it in the background: within the server's `stale-while-revalidate` window and
+    /// `maxStale`.
+    func allowsBackgroundRevalidation(storedAt date: Date, server: ServerFreshness?, at now: Date) -> Bool {
+        guard ttlFromServer, let server, let window = server.staleWhileRevalidate, !server.noCache, !server.mustRevalidate
         else { return false }
-        let resident = now.timeIntervalSince(entry.date)
+        let resident = now.timeIntervalSince(date)
         guard resident >= 0, resident < maxStale else { return false }
-        return currentAge(of: entry, at: now) <= freshnessLifetime(of: entry) + window
+        return currentAge(storedAt: date, server: server, at: now) <= freshnessLifetime(server: server) + window
     }
 }

@@ -1,0 +1,30 @@
+import Foundation
+
+// The freshness rule (`Values/CacheRule+Freshness.swift`) applied to a stored entry: its date
+// and what the server said of its freshness.
+extension CacheRule {
+    /// Seconds `entry` is fresh for.
+    func freshnessLifetime(of entry: CacheEntry) -> Double {
+        freshnessLifetime(server: entry.freshness)
+    }
+
+    /// The entry's age as freshness counts it.
+    func currentAge(of entry: CacheEntry, at now: Date) -> Double {
+        currentAge(storedAt: entry.date, server: entry.freshness, at: now)
+    }
+
+    /// Whether `cacheFirst` may answer with `entry` without the network.
+    func isFresh(_ entry: CacheEntry, at now: Date) -> Bool {
+        isFresh(storedAt: entry.date, server: entry.freshness, at: now)
+    }
+
+    /// Whether `entry` may stand in for an answer the network failed to give.
+    func allowsFallback(to entry: CacheEntry, at now: Date) -> Bool {
+        allowsFallback(storedAt: entry.date, server: entry.freshness, at: now)
+    }
+
+    /// Whether `cacheFirst` may answer with a stale `entry` at once and refresh it in the background.
+    func allowsBackgroundRevalidation(of entry: CacheEntry, at now: Date) -> Bool {
+        allowsBackgroundRevalidation(storedAt: entry.date, server: entry.freshness, at: now)
+    }
+}
