@@ -12,7 +12,7 @@ extension OpenAPISchemas {
         let description = (node["description"]?.value.stringValue ?? node["title"]?.value.stringValue)
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let values = Self.stringEnumValues(node) {
-            return Model(name: name, description: description, kind: .enumeration(enumValues(values, of: name.name)))
+            return Model(name: name, description: description, kind: .enumeration(enumValues(values)))
         }
         if let union = taggedUnion(node, in: file, name: name.name) {
             return Model(name: name, description: description, kind: .taggedUnion(union))
@@ -31,7 +31,7 @@ extension OpenAPISchemas {
     /// A case per variant, in document order, named after it: a `$ref`'s schema
     /// (`imagePart`), a type (`string`, `integer`), an array's elements (`parts`), a title,
     /// or a single enum value; a name taken already gets a number. A variant that is the
-    /// union itself, or that has no type (binary data), is left aside: its values decode as
+    /// union itself, or that cannot be mapped, is left aside: its values decode as
     /// the case that keeps any JSON.
     private mutating func untaggedCases(_ variants: [JSONNode], in file: String, union: String) -> [UntaggedUnionCase] {
         var cases: [UntaggedUnionCase] = []
@@ -79,6 +79,7 @@ extension OpenAPISchemas {
             case "date-time": return "date"
             case "uuid": return "uuid"
             case "uri", "url": return "url"
+            case "binary" where filesAllowed: return "file"
             default: return "string"
             }
         case "integer": return "integer"
@@ -102,25 +103,21 @@ extension OpenAPISchemas {
         return word + "s"
     }
 
-    /// Non-empty, distinct values whose Swift case names differ; the others decode as
-    /// the unknown case, with a warning.
-    private mutating func enumValues(_ nodes: [JSONNode], of model: String) -> [EnumValue] {
+    /// Every distinct value, each with a Swift case name of its own: made from the value, a
+    /// value with no letter or digit spelled out (`""` → `empty`, `-` → `minus`), and a name
+    /// an earlier value took numbered (`Water` after `water` → `water2`). Nothing is lost, so
+    /// nothing is warned about; a value listed twice is one case.
+    private func enumValues(_ nodes: [JSONNode]) -> [EnumValue] {
         var values: [EnumValue] = []
         var seen: Set<String> = []
         var caseNames: Set<String> = []
         for node in nodes {
-            guard let text = node.stringValue else { continue }
-            let caseName = SwiftNaming.caseName(text, position: values.count)
-            guard !text.isEmpty, !SwiftNaming.isNameless(text), !seen.contains(text), !caseNames.contains(caseName) else {
-                diagnostics.append(
-                    .warning(
-                        "enum value \(quoted(text)) of \(quoted(model)) is left out: it has no Swift case name of its own; it decodes as the unknown case",
-                        at: node.location))
-                continue
-            }
-            seen.insert(text)
-            caseNames.insert(caseName)
-            values.append(EnumValue(value: text, location: node.location))
+            guard let text = node.stringValue, seen.insert(text).inserted else { continue }
+            let name = OpenAPINames.numbered(OpenAPINames.memberName(text)) { caseNames.contains($0) }
+            caseNames.insert(name)
+            var value = EnumValue(value: text, location: node.location)
+            if name != SwiftNaming.caseName(text, position: values.count) { value.swiftName = name }
+            values.append(value)
         }
         return values
     }

@@ -80,8 +80,12 @@ extension Translator {
         }
         for argument in method.arguments {
             guard let parameter = argument.parameter else {
+                // The body's media type, when the caller names it, goes with the body.
+                if argument.isContentType { continue }
+                statements += bodyFlags(of: endpoint)
                 let isKey = Expression.literal(.boolean(cache?.bodyInKey ?? false))
-                statements.append(.expression(bodySetter(endpoint.bodyEncoding, on: local, isKey: isKey)))
+                let contentType = method.arguments.first(where: \.isContentType)?.value
+                statements.append(.expression(bodySetter(endpoint.bodyEncoding, contentType: contentType, on: local, isKey: isKey)))
                 continue
             }
             let wire = Expression.Argument(value: .string(parameter.name.name))
@@ -113,6 +117,18 @@ extension Translator {
             body: body)
     }
 
+    /// `var body = body` and `body.stream = true`, for each of the endpoint's `bodyFlags`
+    /// that is a property of its body model; nothing when it has none.
+    private func bodyFlags(of endpoint: EndpointSpec) -> [Statement] {
+        guard case .model(let name)? = endpoint.body, case .object(let properties)? = models[name]?.kind else { return [] }
+        let body = Expression.identifier("body")
+        let assignments: [Statement] = endpoint.bodyFlags.compactMap { flag in
+            guard let property = properties.first(where: { $0.wireName == flag }) else { return nil }
+            return .assignment(body.dot(SwiftNaming.escaped(SwiftNaming.memberName(property.name.name))), .literal(.boolean(true)))
+        }
+        return assignments.isEmpty ? [] : [.variable(isMutable: true, name: "body", value: body)] + assignments
+    }
+
     /// The runtime's name for a style: `EndpointRequest.QueryArrayStyle` or `.PathStyle`.
     static func runtimeStyle(_ style: ParameterStyle) -> String? {
         switch style {
@@ -125,8 +141,9 @@ extension Translator {
         }
     }
 
-    /// The call attaching the `body` argument as its encoding says.
-    private func bodySetter(_ encoding: BodyEncoding, on request: Expression, isKey: Expression) -> Expression {
+    /// The call attaching the `body` argument as its encoding says; `contentType` is the
+    /// argument naming its media type, when the caller names it.
+    private func bodySetter(_ encoding: BodyEncoding, contentType: Expression?, on request: Expression, isKey: Expression) -> Expression {
         var arguments: [Expression.Argument] = [.init(value: .identifier("body"))]
         let setter: String
         switch encoding.kind {
@@ -138,7 +155,8 @@ extension Translator {
             }
         case .binary, .text:
             setter = encoding.kind == .binary ? "setDataBody" : "setTextBody"
-            arguments.append(.init(label: "contentType", value: .string(encoding.mediaType)))
+            let fixed = Expression.string(encoding.mediaType)
+            arguments.append(.init(label: "contentType", value: contentType.map { .infix($0, "??", fixed) } ?? fixed))
         }
         arguments.append(.init(label: "isKey", value: isKey))
         return .call(request.dot(setter), arguments, wrapping: .whenLong)

@@ -125,7 +125,7 @@ struct SpecValidator {
         var seen: [String: EnumValue] = [:]
         var caseNames: [String: EnumValue] = [:]
         for (position, value) in values.enumerated() {
-            if value.value.isEmpty {
+            if value.value.isEmpty, value.swiftName == nil {
                 report("enum \(quoted(model.name.name)) has an empty value", at: value.location)
                 continue
             }
@@ -136,7 +136,7 @@ struct SpecValidator {
                 continue
             }
             seen[value.value] = value
-            let caseName = SwiftNaming.caseName(value.value, position: position)
+            let caseName = value.swiftName ?? SwiftNaming.caseName(value.value, position: position)
             if let first = caseNames[caseName] {
                 report(
                     "enum values \(quoted(first.value)) (\(first.location.line):\(first.location.column)) and \(quoted(value.value)) both become the case \(caseName) in Swift; cachegen cannot generate both",

@@ -79,11 +79,12 @@ public enum StoreListPetsHabitat: RawRepresentable, Codable, Sendable, Hashable,
     case water
     case land
     case air
+    case empty
     /// A value the spec does not list, as the server sent it.
     case unknown(String)
 
     /// The values the spec lists.
-    public static let allCases: [StoreListPetsHabitat] = [.water, .land, .air]
+    public static let allCases: [StoreListPetsHabitat] = [.water, .land, .air, .empty]
 
     /// The case for a wire value; values the spec does not list become `.unknown`.
     public init(rawValue: String) {
@@ -94,6 +95,8 @@ public enum StoreListPetsHabitat: RawRepresentable, Codable, Sendable, Hashable,
             self = .land
         case "air":
             self = .air
+        case "":
+            self = .empty
         default:
             self = .unknown(rawValue)
         }
@@ -108,6 +111,8 @@ public enum StoreListPetsHabitat: RawRepresentable, Codable, Sendable, Hashable,
             return "land"
         case .air:
             return "air"
+        case .empty:
+            return ""
         case .unknown(let value):
             return value
         }
