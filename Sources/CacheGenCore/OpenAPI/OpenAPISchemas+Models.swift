@@ -20,12 +20,30 @@ extension OpenAPISchemas {
         if let variants = Self.untaggedVariants(node) {
             return Model(name: name, description: description, kind: .untaggedUnion(untaggedCases(variants, in: file, union: name.name)))
         }
-        var text = description
-        if let extra = node["additionalProperties"]?.value, extra.boolValue == true || extra.members != nil, node["properties"] != nil {
-            // The properties are kept; say that other keys are not.
-            text = (text.map { $0 + "\n\n" } ?? "") + "Keys other than these properties are not kept."
+        let (properties, extra) = properties(of: node, in: file, model: name.name)
+        var model = Model(name: name, description: description, kind: .object(properties))
+        if let extra { model.additionalProperties = additionalProperties(extra.node, in: extra.file, of: name.name, besides: properties) }
+        return model
+    }
+
+    /// The keys other than the properties, kept in `additionalProperties` (numbered when a
+    /// property has that name): any JSON for `true` or `{}`, else the schema's type; `nil`,
+    /// with a warning, when the schema cannot be mapped.
+    private mutating func additionalProperties(_ node: JSONNode, in file: String, of model: String, besides properties: [Property])
+        -> AdditionalProperties?
+    {
+        var type = TypeRef.scalar(.json)
+        if node.boolValue != true, node.members?.isEmpty == false {
+            switch self.type(of: node, in: file, hint: model + "Value") {
+            case .type(let mapped): type = mapped
+            case .leftOut(let reason):
+                warn("additional properties of \(quoted(model))", reason, at: node.location)
+                return nil
+            }
         }
-        return Model(name: name, description: text, kind: .object(properties(of: node, in: file, model: name.name)))
+        let taken = Set(properties.map { SwiftNaming.memberName($0.name.name) })
+        let name = OpenAPINames.numbered("additionalProperties") { taken.contains($0) }
+        return AdditionalProperties(name: name, type: type, location: node.location)
     }
 
     /// A case per variant, in document order, named after it: a `$ref`'s schema
@@ -128,8 +146,14 @@ extension OpenAPISchemas {
     /// properties optional, so no field the server sends is lost. Parts that only annotate or
     /// constrain (`description`, `nullable`, `required`) add nothing. Parts are walked with a
     /// stack, and each referenced part is merged once, so cycles end.
-    private mutating func properties(of node: JSONNode, in file: String, model: String) -> [Property] {
+    ///
+    /// Also returns the first `additionalProperties` schema of the object or an `allOf` part
+    /// (`true` or a schema; `false` keeps none), with its file.
+    private mutating func properties(of node: JSONNode, in file: String, model: String)
+        -> (properties: [Property], extra: (node: JSONNode, file: String)?)
+    {
         var entries: [(member: JSONMember, file: String)] = []
+        var extra: (node: JSONNode, file: String)?
         var required: Set<String> = []
         var visited: Set<String> = []
         var stack: [(node: JSONNode, file: String, isRoot: Bool, isVariant: Bool)] = [(node, file, true, false)]
@@ -165,9 +189,8 @@ extension OpenAPISchemas {
             if isRoot, let choice = shape["oneOf"] ?? shape["anyOf"], let variants = choice.value.elements {
                 for variant in variants.reversed() where !Self.isNullSchema(variant) { stack.append((variant, target.file, false, true)) }
             }
-            if let extra = shape["additionalProperties"]?.value, extra.members?.isEmpty == false, shape["properties"] != nil {
-                diagnostics.append(
-                    .warning("additional properties of \(quoted(model)) are left out: only the named properties are kept", at: extra.location))
+            if !isVariant, extra == nil, let schema = shape["additionalProperties"]?.value, schema.boolValue == true || schema.members != nil {
+                extra = (schema, target.file)
             }
         }
         var properties: [Property] = []
@@ -185,7 +208,7 @@ extension OpenAPISchemas {
                         wireName: member.key))
             }
         }
-        return swiftNamed(properties, model: model)
+        return (swiftNamed(properties, model: model), extra)
     }
 
     /// The properties, each with a Swift name of its own: one the overlay gives, else made

@@ -331,6 +331,9 @@ struct OpenAPISchemas {
     private mutating func register(_ hint: String, at location: SourceLocation, node: JSONNode, file: String) -> String {
         var base = hint
         if SwiftNaming.isNameless(base) { base = "Schema" }
+        // A schema named `file` or `json` is the model `File` or `Json`: the spec's type words
+        // are the built-in types.
+        if TypeRef.Scalar(rawValue: base) != nil { base = SwiftNaming.typeName(base) }
         if SpecValidator.reservedTypeNames.contains(SwiftNaming.typeName(base)) { base = "Api" + SwiftNaming.typeName(base) }
         // Names made from a model's name (`StorePetOwner`) carry the prefix already.
         let carriesPrefix = base.hasPrefix(prefix) && base.dropFirst(prefix.count).first?.isUppercase == true

@@ -169,6 +169,8 @@ public struct Model: Sendable, Hashable {
     public var description: String?
     /// Properties or enum values.
     public var kind: Kind
+    /// For an object, the keys other than its properties, when they are kept.
+    public var additionalProperties: AdditionalProperties? = nil
 
     /// What a model is.
     public enum Kind: Sendable, Hashable {

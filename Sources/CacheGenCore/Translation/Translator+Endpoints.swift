@@ -91,15 +91,25 @@ extension Translator {
             let wire = Expression.Argument(value: .string(parameter.name.name))
             let value = Expression.Argument(value: parameterValue(argument.value, type: parameter.type))
             let isKey = Expression.Argument(label: "isKey", value: .literal(.boolean(cache?.contains(parameter) ?? false)))
-            if parameter.style == .deepObject, let properties = models.deepObjectProperties(parameter.type) {
-                // `filter[name]=value`, one item per property; a `nil` object or property sends none.
-                let object = parameter.type.isOptional ? Expression.optionalChaining(argument.value) : argument.value
-                for property in properties {
-                    let member = object.dot(SwiftNaming.escaped(SwiftNaming.memberName(property.name.name)))
-                    let item = Expression.Argument(value: .string("\(parameter.name.name)[\(property.wireName)]"))
-                    statements.append(.expression(.call(local.dot("addQuery"), [item, .init(value: member), isKey])))
+            let isDeep = parameter.style == .deepObject
+            if isDeep || parameter.style == .formObject {
+                if let properties = models.objectProperties(parameter.type) {
+                    // `filter[name]=value` (deepObject) or `name=value` (form), one item per
+                    // property; a `nil` object or property sends none.
+                    let object = parameter.type.isOptional ? Expression.optionalChaining(argument.value) : argument.value
+                    for property in properties {
+                        let member = object.dot(SwiftNaming.escaped(SwiftNaming.memberName(property.name.name)))
+                        let item = Expression.Argument(value: .string(isDeep ? "\(parameter.name.name)[\(property.wireName)]" : property.wireName))
+                        statements.append(.expression(.call(local.dot("addQuery"), [item, .init(value: member), isKey])))
+                    }
+                    continue
                 }
-                continue
+                if case .dictionary = parameter.type.unwrapped {
+                    // One item per entry, sorted by key: `metadata[key]=value` or `key=value`.
+                    let style = Expression.Argument(label: "style", value: .implicitMember(isDeep ? "deepObject" : "form"))
+                    statements.append(.expression(.call(local.dot("addQuery"), [wire, value, style, isKey])))
+                    continue
+                }
             }
             let style = parameter.style.flatMap(Self.runtimeStyle).map { Expression.Argument(label: "style", value: .implicitMember($0)) }
             switch parameter.place {
@@ -132,7 +142,7 @@ extension Translator {
     /// The runtime's name for a style: `EndpointRequest.QueryArrayStyle` or `.PathStyle`.
     static func runtimeStyle(_ style: ParameterStyle) -> String? {
         switch style {
-        case .deepObject: nil
+        case .deepObject, .formObject: nil
         case .repeated: "repeated"
         case .spaceDelimited: "spaceDelimited"
         case .pipeDelimited: "pipeDelimited"
@@ -171,10 +181,16 @@ extension Translator {
         return .call(.identifier("BodyField"), arguments)
     }
 
-    /// Arrays of enums are sent as their raw values.
+    /// Arrays and dictionaries of enums are sent as their raw values.
     private func parameterValue(_ value: Expression, type: TypeRef) -> Expression {
-        guard case .array(.model(let model)) = type.unwrapped, models.isEnum(model) else { return value }
-        let array = type.isOptional ? Expression.optionalChaining(value) : value
-        return .call(array.dot("map"), [.init(value: .keyPath("rawValue"))])
+        let collection = type.isOptional ? Expression.optionalChaining(value) : value
+        switch type.unwrapped {
+        case .array(.model(let model)) where models.isEnum(model):
+            return .call(collection.dot("map"), [.init(value: .keyPath("rawValue"))])
+        case .dictionary(.model(let model)) where models.isEnum(model):
+            return .call(collection.dot("mapValues"), [.init(value: .keyPath("rawValue"))])
+        default:
+            return value
+        }
     }
 }

@@ -2,10 +2,11 @@ import CacheGenCore
 import Foundation
 import Testing
 
-/// What real documents (OpenAI, DigitalOcean, Box) used to lose, kept: binary strings inside
-/// JSON, enum values without a Swift name of their own, `stream: true` for event-stream
-/// methods, multipart when only it can carry a file, and a body's media type the caller names
-/// where the document accepts a range.
+/// What real documents (OpenAI, DigitalOcean, Box) used to lose, kept: parameters that are
+/// unions, arrays of enums, dictionaries or objects; binary strings inside JSON; keys beside
+/// an object's properties; enum values without a Swift name of their own; `stream: true` for
+/// event-stream methods; multipart when only it can carry a file; and a body's media type the
+/// caller names where the document accepts a range.
 @Suite struct OpenAPIKeptTests {
     typealias Support = OpenAPITestSupport
 
@@ -165,5 +166,126 @@ import Testing
             ))
         // Callers may leave it out.
         #expect(source.contains("func putBlob(body: Data) async throws {\n        try await self.putBlob(body: body, contentType: nil)\n    }"))
+    }
+
+    /// DigitalOcean's `image_id` (`anyOf: [integer, string]`) as its case's text, OpenAI's
+    /// `openai-beta` header (an array of enums) joined by commas, a path array joined by
+    /// commas, dictionaries and objects in the query as `deepObject` or exploded `form`; what
+    /// still has no defined text form is named.
+    @Test func parametersThatAreNotOneScalar() throws {
+        let paths = """
+            "/images/{image_id}/{tags}": { "get": { "operationId": "getImage",
+              "parameters": [
+                { "name": "image_id", "in": "path", "required": true, "schema": { "anyOf": [{ "type": "integer" }, { "type": "string" }] } },
+                { "name": "tags", "in": "path", "required": true, "style": "label", "schema": { "type": "array", "items": { "type": "string" } } },
+                { "name": "openai-beta", "in": "header", "style": "simple", "explode": false,
+                  "schema": { "type": "array", "items": { "type": "string", "enum": ["responses_multi_agent=v1"] } } },
+                { "name": "metadata", "in": "query", "schema": { "type": "object", "additionalProperties": { "type": "string" } } },
+                { "name": "filter", "in": "query", "style": "deepObject", "schema": { "type": "object", "additionalProperties": { "$ref": "#/components/schemas/Kind" } } },
+                { "name": "effective_at", "in": "query", "schema": { "type": "object", "properties": { "gt": { "type": "integer" } } } },
+                { "name": "sizes", "in": "query", "schema": { "type": "array", "items": { "$ref": "#/components/schemas/Size" } } },
+                { "name": "range", "in": "query", "explode": false, "schema": { "type": "object", "properties": { "gt": { "type": "integer" } } } },
+                { "name": "shape", "in": "header", "schema": { "type": "object", "properties": { "gt": { "type": "integer" } } } },
+                { "name": "items", "in": "query", "schema": { "type": "array", "items": { "type": "object", "properties": { "a": { "type": "string" } } } } }],
+              "responses": { "204": { "description": "ok" } } } },
+            "/snapshots/{ids}": { "delete": { "operationId": "deleteSnapshots",
+              "parameters": [{ "name": "ids", "in": "path", "required": true, "style": "matrix", "explode": true,
+                "schema": { "type": "array", "items": { "type": "integer" } } }],
+              "responses": { "204": { "description": "ok" } } } }
+            """
+        let schemas = """
+            "Kind": { "type": "string", "enum": ["a", "b"] },
+            "Size": { "anyOf": [{ "$ref": "#/components/schemas/Kind" }, { "type": "array", "items": { "$ref": "#/components/schemas/Kind" } }, { "type": "number" }] }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: paths, schemas: schemas)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                #"api.json:14:15: warning: query parameter "range" of operation "getImage" is left out: its type GetImageRange? cannot be sent as text"#,
+                #"api.json:15:15: warning: header parameter "shape" of operation "getImage" is left out: its type GetImageShape? cannot be sent as text"#,
+                #"api.json:16:15: warning: query parameter "items" of operation "getImage" is left out: its type [GetImageItemsItem]? cannot be sent as text"#,
+                #"api.json:19:28: warning: operation "deleteSnapshots" is left out: its required path parameter "ids" is an array in matrix style, exploded, which cachegen does not send"#,
+            ])
+        let source = try #require(output.source)
+        #expect(
+            source.contains(
+                """
+                            var request = EndpointRequest(method: "GET", path: "/images/{image_id}/{tags}")
+                            request.setPathParameter("image_id", imageId)
+                            request.setPathParameter("tags", tags, style: .label)
+                            request.addQuery("metadata", metadata, style: .form, isKey: false)
+                            request.addQuery("filter", filter?.mapValues(\\.rawValue), style: .deepObject, isKey: false)
+                            request.addQuery("gt", effectiveAt?.gt, isKey: false)
+                            request.addQuery("sizes", sizes, style: .repeated, isKey: false)
+                            request.addHeader("openai-beta", openaiBeta?.map(\\.rawValue), isKey: false)
+                """))
+        #expect(source.contains("public indirect enum GetImageImageId: Codable, Sendable, Equatable, RequestParameterValue {"))
+        #expect(
+            source.contains(
+                """
+                    /// The value's text in a path, query item or header: its case's.
+                    public var requestParameterText: String {
+                        switch self {
+                        case .kind(let value):
+                            return value.rawValue
+                        case .kinds(let value):
+                            return value.map(\\.rawValue).requestParameterText
+                        case .number(let value):
+                            return value.requestParameterText
+                        case .other(let value):
+                            return value.requestParameterText
+                        }
+                    }
+                """))
+    }
+
+    /// `additionalProperties` beside properties: the other keys in a dictionary after them,
+    /// typed by its schema (any JSON for `true`), named apart from a property that took the name.
+    @Test func keysBesideThePropertiesAreKept() throws {
+        let schemas = """
+            "Typed": { "type": "object", "properties": { "foo": { "type": "string" } }, "additionalProperties": { "type": "integer" } },
+            "Open": { "type": "object", "required": ["additionalProperties"], "properties": { "additionalProperties": { "type": "boolean" } }, "additionalProperties": true },
+            "Merged": { "allOf": [{ "$ref": "#/components/schemas/Typed" }, { "type": "object", "properties": { "bar": { "type": "string" } } }] },
+            "Closed": { "type": "object", "properties": { "foo": { "type": "string" } }, "additionalProperties": false }
+            """
+        let output = Support.generate(["api.json": Support.document(paths: "", schemas: schemas)], main: "api.json")
+        #expect(Support.messages(output).dropFirst() == [])
+        let source = try #require(output.source)
+        #expect(
+            source.contains(
+                """
+                public struct Typed: Codable, Sendable, Equatable {
+                    public var foo: String?
+
+                    /// Every other key of the object, by its name on the wire.
+                    public var additionalProperties: [String: Int]
+
+                    /// Creates a value; optional properties default to `nil` and `additionalProperties` to none.
+                    public init(foo: String? = nil, additionalProperties: [String: Int] = [:]) {
+                        self.foo = foo
+                        self.additionalProperties = additionalProperties
+                    }
+
+                    /// Reads the value from its wire names.
+                    public init(from decoder: any Decoder) throws {
+                        let container = try decoder.container(keyedBy: WireKey.self)
+                        self.foo = try container.decodeIfPresent(String.self, forKey: WireKey("foo"))
+                        self.additionalProperties = try container.decodeAdditionalProperties(Int.self, excluding: ["foo"])
+                    }
+
+                    /// Writes the value under its wire names.
+                    public func encode(to encoder: any Encoder) throws {
+                        var container = encoder.container(keyedBy: WireKey.self)
+                        try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
+                        try container.encodeAdditionalProperties(self.additionalProperties, excluding: ["foo"])
+                    }
+                }
+                """))
+        #expect(
+            source.contains(
+                "    public var additionalProperties: Bool\n\n    /// Every other key of the object, by its name on the wire.\n    public var additionalProperties2: [String: JSONValue]\n"
+            ))
+        #expect(source.contains("    /// Creates a value; `additionalProperties2` defaults to none.\n"))
+        #expect(source.contains("try container.decodeAdditionalProperties(Int.self, excluding: [\"foo\", \"bar\"])"))
+        #expect(!source.contains("public struct Closed: Codable, Sendable, Equatable {\n    public var foo: String?\n\n    /// Every other key"))
     }
 }

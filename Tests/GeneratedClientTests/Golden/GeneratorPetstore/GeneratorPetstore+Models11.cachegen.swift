@@ -52,25 +52,30 @@ public struct StorePet: Codable, Sendable, Equatable {
     }
 }
 
-/// Keys other than these properties are not kept.
 public struct StoreTypedAdditionalPropertiesWithPropertyNamedContainer: Codable, Sendable, Equatable {
     public var container: String?
 
-    /// Creates a value; optional properties default to `nil`.
-    public init(container: String? = nil) {
+    /// Every other key of the object, by its name on the wire.
+    public var additionalProperties: [String: Int]
+
+    /// Creates a value; optional properties default to `nil` and `additionalProperties` to none.
+    public init(container: String? = nil, additionalProperties: [String: Int] = [:]) {
         self.container = container
+        self.additionalProperties = additionalProperties
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.container = try container.decodeIfPresent(String.self, forKey: WireKey("container"))
+        self.additionalProperties = try container.decodeAdditionalProperties(Int.self, excluding: ["container"])
     }
 
     /// Writes the value under its wire names.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encodeIfPresent(self.container, forKey: WireKey("container"))
+        try container.encodeAdditionalProperties(self.additionalProperties, excluding: ["container"])
     }
 }
 

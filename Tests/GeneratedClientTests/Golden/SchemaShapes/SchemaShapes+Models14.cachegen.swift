@@ -147,3 +147,50 @@ public struct ShapesMixed: Codable, Sendable, Equatable {
         try container.encodeIfPresent(self.detail, forKey: WireKey("detail"))
     }
 }
+
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum ShapesGetImageImageId: Codable, Sendable, Equatable, RequestParameterValue {
+    case integer(Int)
+    case string(String)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+            return
+        }
+        if let value = try? container.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .integer(let value):
+            try container.encode(value)
+        case .string(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+
+    /// The value's text in a path, query item or header: its case's.
+    public var requestParameterText: String {
+        switch self {
+        case .integer(let value):
+            return value.requestParameterText
+        case .string(let value):
+            return value.requestParameterText
+        case .other(let value):
+            return value.requestParameterText
+        }
+    }
+}

@@ -26,3 +26,38 @@ public struct ShapesExtendedPart: Codable, Sendable, Equatable {
         try container.encodeIfPresent(self.words, forKey: WireKey("words"))
     }
 }
+
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum ShapesSizeString: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+    case small
+    case large
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [ShapesSizeString] = [.small, .large]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "small":
+            self = .small
+        case "large":
+            self = .large
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .small:
+            return "small"
+        case .large:
+            return "large"
+        case .unknown(let value):
+            return value
+        }
+    }
+}

@@ -17,3 +17,9 @@ extension LiveShapesMessagesRepository {
 extension LiveShapesSettingsRepository {
     static var getSettingsShape: String { "7b5debe0b6bf5503" }
 }
+
+/// A fingerprint of each cached response type and the models it reaches: an entry
+/// stored under another shape is never read.
+extension LiveShapesImagesRepository {
+    static var getImageShape: String { "a233fd7ee8a3b930" }
+}
