@@ -240,6 +240,27 @@ import Testing
         #expect(source.contains("public var file: MultipartFile\n"))
     }
 
+    /// Arrays of scalars and enums go in headers and paths too, joined by commas (OpenAPI's
+    /// `simple` style); an object still cannot.
+    @Test func arraysInHeadersAndPaths() {
+        let spec = #"""
+        {
+          "version": 1,
+          "models": { "Kind": { "enum": ["a", "b"] }, "Thing": { "properties": { "id": "string" } } },
+          "repositories": { "R": { "endpoints": {
+            "get": { "path": "/t/{ids}", "pathParameters": { "ids": "[int]" }, "headers": { "X-Kinds": "[Kind]?", "X-Thing": "Thing" }, "response": "Thing" }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:5:118: error: header parameter "X-Thing" has type Thing, which cannot be sent as text; use a scalar, an enum model or an array of them"#
+            ])
+        let source = Generator.generate(Data(spec.replacingOccurrences(of: #", "X-Thing": "Thing""#, with: "").utf8), path: "spec.json").source ?? ""
+        #expect(source.contains(#"request.setPathParameter("ids", ids)"#))
+        #expect(source.contains(#"request.addHeader("X-Kinds", xKinds?.map(\.rawValue), isKey: false)"#))
+    }
+
     /// Paths start with /, braces balance, parameters are named, declared and not optional.
     @Test func pathTemplates() {
         let spec = #"""
