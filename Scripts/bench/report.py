@@ -11,7 +11,7 @@ Usage (from the repository root):
 
 The benchmarks are `swift package --package-path Benchmarks benchmark`; this script asks
 them for --format histogramPercentiles and reads the medians (p50). Not a test: it exits 0
-whatever the numbers are. The build overhead (item 7) is Scripts/bench-build-overhead.sh.
+whatever the numbers are. The build overhead (item 7) is Scripts/bench/build-overhead.sh.
 """
 import argparse
 import glob

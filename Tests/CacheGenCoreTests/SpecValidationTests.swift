@@ -196,6 +196,71 @@ import Testing
             ])
     }
 
+    /// A model named like a built-in type word (`file`, `json`) could never be used, since the
+    /// word in a type is the built-in: an error says so and what to call it; `data` and `Data`
+    /// clash with Foundation's `Data`; `File` is a model like any other.
+    @Test func modelsNamedLikeBuiltInTypes() {
+        let spec = #"""
+        {
+          "version": 1,
+          "models": {
+            "file": { "properties": { "name": "string" } },
+            "json": { "properties": { "name": "string" } },
+            "data": { "properties": { "name": "string" } },
+            "Data": { "properties": { "name": "string" } },
+            "File": { "properties": { "name": "string" } }
+          },
+          "repositories": { "R": { "endpoints": {
+            "get": { "path": "/f", "response": "File" }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:4:5: error: model "file" has the name of the built-in type file (MultipartFile), which is what "file" means in a type; rename the model, for example to "ApiFile""#,
+                #"spec.json:5:5: error: model "json" has the name of the built-in type json (JSONValue), which is what "json" means in a type; rename the model, for example to "Json""#,
+                #"spec.json:6:5: error: "data" clashes with Data, a name Swift, Foundation or the generated code already uses; rename it, for example to "ApiData""#,
+                #"spec.json:7:5: error: "Data" clashes with Data, a name Swift, Foundation or the generated code already uses; rename it, for example to "ApiData""#,
+                #"spec.json:8:5: error: "File" becomes the Swift type File, like "file" at 4:5; rename one of them"#,
+            ])
+        // Alone, `File` is a model like any other, and `file` the built-in.
+        let file = #"""
+        {
+          "version": 1,
+          "models": { "File": { "properties": { "name": "string" } }, "Upload": { "properties": { "file": "file" } } },
+          "repositories": { "R": { "endpoints": {
+            "get": { "path": "/f", "response": "File" },
+            "upload": { "method": "POST", "path": "/f", "body": { "type": "Upload", "encoding": "multipart" }, "cache": false }
+          } } }
+        }
+        """#
+        #expect(diagnostics(file) == [])
+        let source = Generator.generate(Data(file.utf8), path: "spec.json").source ?? ""
+        #expect(source.contains("func get(policy: CachePolicy?) async throws -> CachedValue<File>"))
+        #expect(source.contains("public var file: MultipartFile\n"))
+    }
+
+    /// Arrays of scalars and enums go in headers and paths too, joined by commas (OpenAPI's
+    /// `simple` style); an object still cannot.
+    @Test func arraysInHeadersAndPaths() {
+        let spec = #"""
+        {
+          "version": 1,
+          "models": { "Kind": { "enum": ["a", "b"] }, "Thing": { "properties": { "id": "string" } } },
+          "repositories": { "R": { "endpoints": {
+            "get": { "path": "/t/{ids}", "pathParameters": { "ids": "[int]" }, "headers": { "X-Kinds": "[Kind]?", "X-Thing": "Thing" }, "response": "Thing" }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:5:118: error: header parameter "X-Thing" has type Thing, which cannot be sent as text; use a scalar, an enum model or an array of them"#
+            ])
+        let source = Generator.generate(Data(spec.replacingOccurrences(of: #", "X-Thing": "Thing""#, with: "").utf8), path: "spec.json").source ?? ""
+        #expect(source.contains(#"request.setPathParameter("ids", ids)"#))
+        #expect(source.contains(#"request.addHeader("X-Kinds", xKinds?.map(\.rawValue), isKey: false)"#))
+    }
+
     /// Paths start with /, braces balance, parameters are named, declared and not optional.
     @Test func pathTemplates() {
         let spec = #"""

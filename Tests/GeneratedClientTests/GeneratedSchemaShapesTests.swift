@@ -5,7 +5,8 @@ import Testing
 
 /// The golden client of `schema-shapes.openapi.yaml` run: unions without a discriminator
 /// decoded in the document's order and encoded as they were decoded, a shape the document
-/// does not list kept as JSON, and free-form objects round-tripped.
+/// does not list kept as JSON, free-form objects round-tripped, keys beside the properties
+/// kept, and parameters, bodies and streams sent as the document says.
 @Suite struct GeneratedSchemaShapesTests {
     private func decode<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
         try JSONDecoder().decode(type, from: Data(text.utf8))
@@ -85,5 +86,75 @@ import Testing
         let received = try await messages.createMessage(body: sent)
         #expect(received == sent)
         #expect(try canonical(transport.requests.first?.body ?? Data()) == #"{"content":[{"text":"hi"}],"id":"m5","metadata":{"k":"v"}}"#)
+    }
+
+    private func images(_ transport: StubTransport) -> LiveShapesImagesRepository {
+        LiveShapesImagesRepository(client: CachedClient(baseURL: URL(string: "https://shapes.test")!, store: MemoryCacheStore(), transport: transport))
+    }
+
+    /// A union path parameter as its case's text, an array of enums in a header joined by
+    /// commas, dictionaries as `deepObject` and exploded `form`, an object's properties as
+    /// items of their own, and an array of unions repeated.
+    @Test func parametersThatAreNotOneScalarAreSentAsTheDocumentSays() async throws {
+        let transport = StubTransport { _ in .json(#"{"id": 7}"#) }
+        let images = images(transport)
+        _ = try await images.getImage(
+            imageId: .integer(7), metadata: ["b": "2", "a": "x y"], labels: ["team": "ios"], created: ShapesGetImageCreated(gt: 10),
+            sizes: [.string(.small), .integer(640)], beta: [.multiAgentV1, .toolsV2], policy: .networkOnly)
+        _ = try await images.getImage(imageId: .string("ubuntu-24-04"), policy: .networkOnly)
+        let sent = transport.requests
+        #expect(
+            sent.map(\.url.absoluteString) == [
+                "https://shapes.test/images/7?metadata%5Ba%5D=x%20y&metadata%5Bb%5D=2&team=ios&gt=10&sizes=small&sizes=640",
+                "https://shapes.test/images/ubuntu-24-04",
+            ])
+        #expect(sent.first?.headers["beta"] == "multi_agent=v1,tools=v2")
+        #expect(sent.last?.headers["beta"] == nil)
+    }
+
+    /// Keys the properties do not name are kept in `additionalProperties` and written back;
+    /// a binary string inside JSON is text, and enum values with no letter or digit have cases.
+    @Test func keysBesideThePropertiesAreKeptAndWrittenBack() throws {
+        let text = #"{"id": 7, "thumbnail": "iVBORw0KGgo=", "sign": "+", "alt": "A cat", "credit": "Ann"}"#
+        let image = try decode(ShapesImage.self, text)
+        #expect(image == ShapesImage(id: 7, thumbnail: "iVBORw0KGgo=", sign: .plus, additionalProperties: ["alt": "A cat", "credit": "Ann"]))
+        #expect(try roundTrips(ShapesImage.self, text))
+        #expect(try decode(ShapesImage.self, #"{"id": 1, "sign": ""}"#).sign == .empty)
+        // A key a property has is the property's, whatever the dictionary holds.
+        let encoded = try canonical(JSONEncoder().encode(ShapesImage(id: 2, additionalProperties: ["id": "9", "z": "last"])))
+        #expect(encoded == #"{"id":2,"z":"last"}"#)
+    }
+
+    /// Bytes the document takes as `image/*` go with the type the caller names, else
+    /// `application/octet-stream`; an upload only multipart can carry goes as multipart.
+    @Test func bodiesGoInTheMediaTypeTheCallerOrTheDocumentNames() async throws {
+        let transport = StubTransport { request in
+            request.method == "POST" ? .json(#"{"id": 3}"#) : HTTPResponse(statusCode: 204, headers: [:], body: Data())
+        }
+        let images = images(transport)
+        try await images.putImageBytes(imageId: "a", body: Data([0x89, 0x50]), contentType: "image/png")
+        try await images.putImageBytes(imageId: "b", body: Data([0x00]))
+        let uploaded = try await images.uploadImage(
+            body: ShapesUploadImageRequest(file: MultipartFile(data: Data("GIF89a".utf8), filename: "a.gif", contentType: "image/gif")))
+        #expect(uploaded.id == 3)
+        let sent = transport.requests
+        #expect(sent.map { $0.headers["Content-Type"] ?? "" }.prefix(2) == ["image/png", "application/octet-stream"])
+        #expect(sent.last?.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=") == true)
+        let upload = String(decoding: sent.last?.body ?? Data(), as: UTF8.self)
+        #expect(upload.contains("Content-Disposition: form-data; name=\"file\"; filename=\"a.gif\"\r\nContent-Type: image/gif\r\n\r\nGIF89a\r\n"))
+    }
+
+    /// The event-stream method sends `stream: true` whatever the body says; the plain method
+    /// sends the body as the caller made it.
+    @Test func theEventStreamMethodAsksTheServerToStream() async throws {
+        let transport = StubTransport { _ in .json(#"{"text": "whole"}"#) }
+        transport.respondStreaming { _ in .chunks(["data: {\"text\": \"pi\"}\n\n", "data: {\"text\": \"ece\"}\n\n"]) }
+        let images = images(transport)
+        #expect(try await images.complete(body: ShapesCompleteRequest(prompt: "hi")) == ShapesTextPart(text: "whole"))
+        var pieces: [String] = []
+        for try await event in images.completeEvents(body: ShapesCompleteRequest(prompt: "hi", stream: false)) { pieces.append(event.value.text) }
+        #expect(pieces == ["pi", "ece"])
+        let bodies = try transport.requests.map { try canonical($0.body ?? Data()) }
+        #expect(bodies == [#"{"prompt":"hi"}"#, #"{"prompt":"hi","stream":true}"#])
     }
 }

@@ -1,7 +1,7 @@
 // Item 1 of the benchmark plan, in process: parse + validate + render of the synthetic
 // 1,000-endpoint spec that Scripts/fixtures/make-large-spec.py writes. The spec is made on the fly
 // (python3) unless CACHEGEN_LARGE_SPEC names an existing file.
-// The whole-process figure is Scripts/bench-generator-process.sh.
+// The whole-process figure is Scripts/bench/generator-process.sh.
 
 import Benchmark
 import CacheGenCore

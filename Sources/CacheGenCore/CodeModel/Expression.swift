@@ -24,6 +24,8 @@ enum Expression: Sendable, Hashable {
     indirect case `try`(Expression)
     /// `await expression`.
     indirect case await(Expression)
+    /// `left operator right`: `contentType ?? "image/png"`.
+    indirect case infix(Expression, String, Expression)
 
     /// A literal value; strings are escaped when written.
     enum Literal: Sendable, Hashable {

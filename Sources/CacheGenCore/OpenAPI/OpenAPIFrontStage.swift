@@ -100,6 +100,7 @@ enum OpenAPIFrontStage {
         let models = schemas.finishModels()
         let index = ModelIndex(Spec(file: file, version: 1, baseURL: nil, defaults: .standard, models: models, repositories: []))
         var operations = OpenAPIOperations.textParameters(mapper.operations, models: index, diagnostics: &diagnostics)
+        OpenAPIOperations.streamFlags(&operations, models: index)
 
         var selection = OpenAPISelection()
         var chosen = Selection()

@@ -36,7 +36,7 @@ extension OpenAPIOperations {
                     at: nameLocation)
                 continue
             }
-            let mapped: OpenAPISchemas.Mapped
+            var mapped: OpenAPISchemas.Mapped
             if let schema = node["schema"]?.value {
                 mapped = schemas.type(of: schema, in: parameterFile, hint: SwiftNaming.typeName(name) + SwiftNaming.typeName(wireName))
             } else if node["content"] != nil {
@@ -45,6 +45,12 @@ extension OpenAPIOperations {
                 // Neither (as documents converted from Swagger 2 often have): text is what
                 // any parameter is on the wire.
                 mapped = .type(.scalar(.string))
+            }
+            if case .type(let type) = mapped, kind == .path, case .array = type.unwrapped, node["explode"]?.value.boolValue == true,
+                let style = node["style"]?.value.stringValue, style == "label" || style == "matrix"
+            {
+                // `.a.b` and `;id=a;id=b`; unexploded arrays (`.a,b`, `;id=a,b`) are sent.
+                mapped = .leftOut("an array in \(style) style, exploded, which cachegen does not send")
             }
             switch mapped {
             case .type(let type):
@@ -75,13 +81,24 @@ extension OpenAPIOperations {
 
     /// How the document asks a parameter to be written (`style`, `explode`), where that
     /// differs from cachegen's own way: query arrays exploded (OpenAPI's default) or joined
-    /// by spaces or `|`; query objects as `deepObject`; path values as `label` or `matrix`.
-    /// Headers are always `simple`.
+    /// by spaces or `|`; query objects and dictionaries as `deepObject` or exploded `form`
+    /// (OpenAPI's default); path values as `label` or `matrix`. Headers are always `simple`,
+    /// and arrays there and in paths are joined by commas.
     static func style(of node: JSONNode, place: ParameterPlace, type: TypeRef) -> ParameterStyle? {
         let style = node["style"]?.value.stringValue
         switch place {
         case .query:
-            guard case .array = type.unwrapped else { return style == "deepObject" ? .deepObject : nil }
+            guard case .array = type.unwrapped else {
+                if style == "deepObject" { return .deepObject }
+                switch type.unwrapped {
+                case .model, .dictionary:
+                    // An enum or a union is one value, whatever the style says; only an object is
+                    // sent property by property, which the translator checks once models are built.
+                    let exploded = node["explode"]?.value.boolValue ?? true
+                    return (style == nil || style == "form") && exploded ? .formObject : nil
+                default: return nil
+                }
+            }
             guard node["explode"]?.value.boolValue ?? (style == nil || style == "form") else {
                 switch style {
                 case "spaceDelimited": return .spaceDelimited
@@ -142,17 +159,18 @@ extension OpenAPIOperations {
         return result
     }
 
-    /// Parameters whose type cannot be sent as text (objects, nested arrays): an optional
-    /// one is dropped with a warning, a required one leaves its operation out. Run once
-    /// the models are built, as only then is it known which models are enums.
+    /// Parameters whose type cannot be sent as text (`ModelIndex.isSendable`: objects outside
+    /// the query, nested arrays, any JSON): an optional one is dropped with a warning, a
+    /// required one leaves its operation out. Run once the models are built, as only then is
+    /// it known which models are enums, objects or unions of text.
     static func textParameters(_ operations: [Operation], models: ModelIndex, diagnostics: inout [Diagnostic]) -> [Operation] {
         operations.compactMap { operation in
             var operation = operation
             var keep: [Parameter] = []
-            for parameter in operation.endpoint.parameters {
-                var type = parameter.type.unwrapped
-                if parameter.place == .query, case .array(let element) = type { type = element.unwrapped }
-                if models.isTextValue(type) || parameter.style == .deepObject && models.deepObjectProperties(type) != nil {
+            for var parameter in operation.endpoint.parameters {
+                if models.isSendable(parameter) {
+                    // An enum or a union in the query is one item, not one per property.
+                    if parameter.style == .formObject, models.isTextValue(parameter.type.unwrapped) { parameter.style = nil }
                     keep.append(parameter)
                     continue
                 }

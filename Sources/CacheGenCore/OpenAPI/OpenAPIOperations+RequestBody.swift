@@ -4,8 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Request bodies: JSON when the document offers it, else the first media type cachegen
-/// can send (a form, multipart parts, bytes, text), with its per-property `encoding`.
+/// Request bodies: JSON when the document offers it (multipart instead when only multipart
+/// can carry a file the operation takes), else the first media type cachegen can send (a
+/// form, multipart parts, bytes, text), with its per-property `encoding`.
 extension OpenAPIOperations {
     /// A mapped request body: its type, how it is sent, and where its schema is.
     struct RequestBody {
@@ -33,7 +34,13 @@ extension OpenAPIOperations {
             warn("the request body of \(what) is left out: a \(method) request carries none here", at: member.keyLocation)
             return (nil, member.keyLocation)
         }
-        let chosen = members.first { Self.isJSON($0.key) } ?? members.first { Self.bodyKind(of: $0) != nil }
+        let json = members.first { Self.isJSON($0.key) }
+        var chosen = json ?? members.first { Self.bodyKind(of: $0) != nil }
+        if let json, let multipart = members.first(where: { Self.essence($0.key) == "multipart/form-data" }),
+            carriesFilesJSONCannot(multipart: multipart, json: json, file: target.file)
+        {
+            chosen = multipart
+        }
         guard let chosen, let kind = Self.bodyKind(of: chosen) else {
             return unusable("only " + members.map(\.key).joined(separator: ", "), required: required, what: what, at: member.keyLocation)
         }
@@ -41,7 +48,15 @@ extension OpenAPIOperations {
         switch kind {
         case .binary, .text:
             let essence = Self.essence(chosen.key)
-            if essence != encoding.mediaType { encoding.contentType = essence.contains("*") ? nil : essence }
+            if essence.contains("*") {
+                // A range (`image/*`, `*/*`) says what the server takes: the caller names the
+                // type sent, by default the first concrete one the document lists of this kind.
+                encoding.callerContentType = true
+                encoding.contentType = members.lazy.filter { Self.bodyKind(of: $0) == kind }.map { Self.essence($0.key) }
+                    .first { !$0.contains("*") }
+            } else if essence != encoding.mediaType {
+                encoding.contentType = essence
+            }
             let location = chosen.value["schema"]?.value.location ?? chosen.keyLocation
             return (RequestBody(type: .scalar(kind == .binary ? .data : .string), encoding: encoding, location: location), member.keyLocation)
         case .json, .form, .multipart:
@@ -105,6 +120,48 @@ extension OpenAPIOperations {
             if field.style != nil || field.explode != nil || field.contentType != nil { fields.append(field) }
         }
         return fields
+    }
+
+    /// Whether a multipart body has a file (a `format: binary` string, or an array of them)
+    /// that the JSON body of the same operation lacks or has only as a string, so only
+    /// multipart can send it: OpenAI's image edits upload `image` as a file in multipart
+    /// and name images by URL in JSON.
+    private func carriesFilesJSONCannot(multipart: JSONMember, json: JSONMember, file: String) -> Bool {
+        let files = objectProperties(multipart.value["schema"]?.value, file: file).filter { isFile($0.value.node, file: $0.value.file) }
+        guard !files.isEmpty else { return false }
+        let carried = objectProperties(json.value["schema"]?.value, file: file)
+        return files.keys.contains { name in
+            guard let property = carried[name], let target = schemas.references.resolve(property.node, in: property.file) else { return true }
+            return OpenAPISchemas.types(of: target.node) == ["string"]
+        }
+    }
+
+    /// The properties of an object schema and of its `allOf` parts, `$ref`s followed, with
+    /// the file each is written in; a bounded walk, so cycles end.
+    private func objectProperties(_ schema: JSONNode?, file: String) -> [String: (node: JSONNode, file: String)] {
+        var properties: [String: (node: JSONNode, file: String)] = [:]
+        var stack = schema.map { [($0, file)] } ?? []
+        var visited = 0
+        while let (part, partFile) = stack.popLast(), visited < 64 {
+            visited += 1
+            guard let target = schemas.references.resolve(part, in: partFile) else { continue }
+            for member in target.node["properties"]?.value.members ?? [] where properties[member.key] == nil {
+                properties[member.key] = (member.value, target.file)
+            }
+            for child in target.node["allOf"]?.value.elements ?? [] { stack.append((child, target.file)) }
+        }
+        return properties
+    }
+
+    /// A `format: binary` string, an array of them, or a `oneOf`/`anyOf` with one of these
+    /// among its variants: what a multipart body sends as a file.
+    private func isFile(_ node: JSONNode, file: String, depth: Int = 0) -> Bool {
+        guard depth < 8, let target = schemas.references.resolve(node, in: file) else { return false }
+        if let items = target.node["items"]?.value { return isFile(items, file: target.file, depth: depth + 1) }
+        if let variants = (target.node["oneOf"] ?? target.node["anyOf"])?.value.elements {
+            return variants.contains { isFile($0, file: target.file, depth: depth + 1) }
+        }
+        return target.node["format"]?.value.stringValue == "binary"
     }
 
     /// How a request body of this media type is sent; `nil` when cachegen cannot send it.

@@ -99,6 +99,20 @@ extension OpenAPIOperations {
         return events
     }
 
+    /// Sets `stream: true` in the body of each event-stream method whose body model has a
+    /// boolean `stream` property (OpenAI's chat completions, responses, images and
+    /// transcriptions stream only when asked to); the operation's plain method sends the
+    /// body as the caller made it. Run once the models are built.
+    static func streamFlags(_ operations: inout [Operation], models: ModelIndex) {
+        for index in operations.indices where operations[index].streamOf != nil {
+            guard case .model(let name)? = operations[index].endpoint.body,
+                case .object(let properties)? = models[name]?.kind,
+                properties.contains(where: { $0.wireName == "stream" && $0.type.unwrapped == .scalar(.bool) })
+            else { continue }
+            operations[index].endpoint.bodyFlags = ["stream"]
+        }
+    }
+
     /// Gives each event-stream method a name no other operation's method has: `…Events`,
     /// else `…Events2`, `…Events3`, … in document order.
     static func nameEventStreams(_ operations: inout [Operation], names: [String]) {

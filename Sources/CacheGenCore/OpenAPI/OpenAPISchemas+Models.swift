@@ -12,7 +12,7 @@ extension OpenAPISchemas {
         let description = (node["description"]?.value.stringValue ?? node["title"]?.value.stringValue)
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let values = Self.stringEnumValues(node) {
-            return Model(name: name, description: description, kind: .enumeration(enumValues(values, of: name.name)))
+            return Model(name: name, description: description, kind: .enumeration(enumValues(values)))
         }
         if let union = taggedUnion(node, in: file, name: name.name) {
             return Model(name: name, description: description, kind: .taggedUnion(union))
@@ -20,18 +20,36 @@ extension OpenAPISchemas {
         if let variants = Self.untaggedVariants(node) {
             return Model(name: name, description: description, kind: .untaggedUnion(untaggedCases(variants, in: file, union: name.name)))
         }
-        var text = description
-        if let extra = node["additionalProperties"]?.value, extra.boolValue == true || extra.members != nil, node["properties"] != nil {
-            // The properties are kept; say that other keys are not.
-            text = (text.map { $0 + "\n\n" } ?? "") + "Keys other than these properties are not kept."
+        let (properties, extra) = properties(of: node, in: file, model: name.name)
+        var model = Model(name: name, description: description, kind: .object(properties))
+        if let extra { model.additionalProperties = additionalProperties(extra.node, in: extra.file, of: name.name, besides: properties) }
+        return model
+    }
+
+    /// The keys other than the properties, kept in `additionalProperties` (numbered when a
+    /// property has that name): any JSON for `true` or `{}`, else the schema's type; `nil`,
+    /// with a warning, when the schema cannot be mapped.
+    private mutating func additionalProperties(_ node: JSONNode, in file: String, of model: String, besides properties: [Property])
+        -> AdditionalProperties?
+    {
+        var type = TypeRef.scalar(.json)
+        if node.boolValue != true, node.members?.isEmpty == false {
+            switch self.type(of: node, in: file, hint: model + "Value") {
+            case .type(let mapped): type = mapped
+            case .leftOut(let reason):
+                warn("additional properties of \(quoted(model))", reason, at: node.location)
+                return nil
+            }
         }
-        return Model(name: name, description: text, kind: .object(properties(of: node, in: file, model: name.name)))
+        let taken = Set(properties.map { SwiftNaming.memberName($0.name.name) })
+        let name = OpenAPINames.numbered("additionalProperties") { taken.contains($0) }
+        return AdditionalProperties(name: name, type: type, location: node.location)
     }
 
     /// A case per variant, in document order, named after it: a `$ref`'s schema
     /// (`imagePart`), a type (`string`, `integer`), an array's elements (`parts`), a title,
     /// or a single enum value; a name taken already gets a number. A variant that is the
-    /// union itself, or that has no type (binary data), is left aside: its values decode as
+    /// union itself, or that cannot be mapped, is left aside: its values decode as
     /// the case that keeps any JSON.
     private mutating func untaggedCases(_ variants: [JSONNode], in file: String, union: String) -> [UntaggedUnionCase] {
         var cases: [UntaggedUnionCase] = []
@@ -79,6 +97,7 @@ extension OpenAPISchemas {
             case "date-time": return "date"
             case "uuid": return "uuid"
             case "uri", "url": return "url"
+            case "binary" where filesAllowed: return "file"
             default: return "string"
             }
         case "integer": return "integer"
@@ -102,25 +121,21 @@ extension OpenAPISchemas {
         return word + "s"
     }
 
-    /// Non-empty, distinct values whose Swift case names differ; the others decode as
-    /// the unknown case, with a warning.
-    private mutating func enumValues(_ nodes: [JSONNode], of model: String) -> [EnumValue] {
+    /// Every distinct value, each with a Swift case name of its own: made from the value, a
+    /// value with no letter or digit spelled out (`""` → `empty`, `-` → `minus`), and a name
+    /// an earlier value took numbered (`Water` after `water` → `water2`). Nothing is lost, so
+    /// nothing is warned about; a value listed twice is one case.
+    private func enumValues(_ nodes: [JSONNode]) -> [EnumValue] {
         var values: [EnumValue] = []
         var seen: Set<String> = []
         var caseNames: Set<String> = []
         for node in nodes {
-            guard let text = node.stringValue else { continue }
-            let caseName = SwiftNaming.caseName(text, position: values.count)
-            guard !text.isEmpty, !SwiftNaming.isNameless(text), !seen.contains(text), !caseNames.contains(caseName) else {
-                diagnostics.append(
-                    .warning(
-                        "enum value \(quoted(text)) of \(quoted(model)) is left out: it has no Swift case name of its own; it decodes as the unknown case",
-                        at: node.location))
-                continue
-            }
-            seen.insert(text)
-            caseNames.insert(caseName)
-            values.append(EnumValue(value: text, location: node.location))
+            guard let text = node.stringValue, seen.insert(text).inserted else { continue }
+            let name = OpenAPINames.numbered(OpenAPINames.memberName(text)) { caseNames.contains($0) }
+            caseNames.insert(name)
+            var value = EnumValue(value: text, location: node.location)
+            if name != SwiftNaming.caseName(text, position: values.count) { value.swiftName = name }
+            values.append(value)
         }
         return values
     }
@@ -131,8 +146,14 @@ extension OpenAPISchemas {
     /// properties optional, so no field the server sends is lost. Parts that only annotate or
     /// constrain (`description`, `nullable`, `required`) add nothing. Parts are walked with a
     /// stack, and each referenced part is merged once, so cycles end.
-    private mutating func properties(of node: JSONNode, in file: String, model: String) -> [Property] {
+    ///
+    /// Also returns the first `additionalProperties` schema of the object or an `allOf` part
+    /// (`true` or a schema; `false` keeps none), with its file.
+    private mutating func properties(of node: JSONNode, in file: String, model: String)
+        -> (properties: [Property], extra: (node: JSONNode, file: String)?)
+    {
         var entries: [(member: JSONMember, file: String)] = []
+        var extra: (node: JSONNode, file: String)?
         var required: Set<String> = []
         var visited: Set<String> = []
         var stack: [(node: JSONNode, file: String, isRoot: Bool, isVariant: Bool)] = [(node, file, true, false)]
@@ -168,9 +189,8 @@ extension OpenAPISchemas {
             if isRoot, let choice = shape["oneOf"] ?? shape["anyOf"], let variants = choice.value.elements {
                 for variant in variants.reversed() where !Self.isNullSchema(variant) { stack.append((variant, target.file, false, true)) }
             }
-            if let extra = shape["additionalProperties"]?.value, extra.members?.isEmpty == false, shape["properties"] != nil {
-                diagnostics.append(
-                    .warning("additional properties of \(quoted(model)) are left out: only the named properties are kept", at: extra.location))
+            if !isVariant, extra == nil, let schema = shape["additionalProperties"]?.value, schema.boolValue == true || schema.members != nil {
+                extra = (schema, target.file)
             }
         }
         var properties: [Property] = []
@@ -188,7 +208,7 @@ extension OpenAPISchemas {
                         wireName: member.key))
             }
         }
-        return swiftNamed(properties, model: model)
+        return (swiftNamed(properties, model: model), extra)
     }
 
     /// The properties, each with a Swift name of its own: one the overlay gives, else made

@@ -44,7 +44,7 @@ struct OpenAPISchemas {
     /// `format: binary` strings are files.
     private var fileModels: Set<String> = []
     /// Whether the model being built is one of `fileModels`.
-    private var filesAllowed = false
+    private(set) var filesAllowed = false
 
     /// Put before every model name.
     private let prefix: String
@@ -208,14 +208,14 @@ struct OpenAPISchemas {
         }
     }
 
-    /// `string` by format: dates, UUIDs and URLs get their Swift types; `date`, `byte`
-    /// and other formats stay text; `binary` is not JSON.
+    /// `string` by format: dates, UUIDs and URLs get their Swift types; `date`, `byte`,
+    /// `binary` and other formats stay text. Inside JSON a `binary` string is a string like
+    /// any other (its text as the server sends it); only a multipart body's is a file.
     static func stringType(format: String?) -> Mapped {
         switch format {
         case "date-time": .type(.scalar(.date))
         case "uuid": .type(.scalar(.uuid))
         case "uri", "url": .type(.scalar(.url))
-        case "binary": .leftOut("binary data, which JSON cannot carry")
         default: .type(.scalar(.string))
         }
     }
@@ -333,6 +333,9 @@ struct OpenAPISchemas {
     private mutating func register(_ hint: String, at location: SourceLocation, node: JSONNode, file: String) -> String {
         var base = hint
         if SwiftNaming.isNameless(base) { base = "Schema" }
+        // A schema named `file` or `json` is the model `File` or `Json`: the spec's type words
+        // are the built-in types.
+        if TypeRef.Scalar(rawValue: base) != nil { base = SwiftNaming.typeName(base) }
         if SpecValidator.reservedTypeNames.contains(SwiftNaming.typeName(base)) { base = "Api" + SwiftNaming.typeName(base) }
         // Names made from a model's name (`StorePetOwner`) carry the prefix already.
         let carriesPrefix = base.hasPrefix(prefix) && base.dropFirst(prefix.count).first?.isUppercase == true

@@ -66,6 +66,12 @@ enum OneLine {
             write(operand, after: "try ", into: &sink)
         case .await(let operand):
             write(operand, after: "await ", into: &sink)
+        case .infix(let left, let operator_, let right):
+            write(left, into: &sink)
+            sink.append(syntax: " ")
+            sink.append(operator_)
+            sink.append(syntax: " ")
+            write(right, into: &sink)
         }
     }
 

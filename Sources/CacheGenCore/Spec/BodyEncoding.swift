@@ -52,6 +52,10 @@ public struct BodyEncoding: Sendable, Hashable {
     public var contentType: String?
     /// Where `contentType` is written.
     public var contentTypeLocation: SourceLocation?
+    /// Whether the caller names the media type sent, for bytes or text the document accepts
+    /// in a range of types (`image/*`, `*/*`): the method takes a `contentType` argument,
+    /// and `mediaType` is what it sends without one.
+    public var callerContentType = false
     /// Property encodings, for form and multipart bodies.
     public var fields: [Field] = []
 

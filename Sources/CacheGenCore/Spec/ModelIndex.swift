@@ -22,22 +22,79 @@ struct ModelIndex: Sendable {
     }
 
     /// Whether a value of `type` can be sent as text in a path segment, query item or
-    /// header: a scalar or an enum, not bytes, a file, any JSON, an object or a collection.
+    /// header: a scalar, an enum, or a union whose every case is one of these or an array of
+    /// them (`anyOf: [integer, string]`, sent as its case's text); not bytes, a file, any
+    /// JSON, an object or a collection.
     func isTextValue(_ type: TypeRef) -> Bool {
+        isTextValue(type, visiting: [])
+    }
+
+    private func isTextValue(_ type: TypeRef, visiting: Set<String>) -> Bool {
         switch type {
-        case .scalar(.data), .scalar(.file), .scalar(.json): false
-        case .scalar: true
-        case .model(let name): isEnum(name)
-        default: false
+        case .scalar(.data), .scalar(.file), .scalar(.json): return false
+        case .scalar: return true
+        case .model(let name):
+            switch models[name]?.kind {
+            case .enumeration?: return true
+            case .untaggedUnion(let cases)?:
+                guard !visiting.contains(name) else { return false }
+                let inner = visiting.union([name])
+                return cases.allSatisfy { choice in
+                    if case .array(let element) = choice.type, element.unwrapped == element { return isTextValue(element, visiting: inner) }
+                    return isTextValue(choice.type, visiting: inner)
+                }
+            default: return false
+            }
+        default: return false
+        }
+    }
+
+    /// Whether a parameter can be sent as its place and style say: a text value; an array of
+    /// text values (a query's as its style says, a header's or path's joined by commas); in
+    /// the query, an object whose every property is a text value or a dictionary of text
+    /// values, one item per property or entry (`deepObject`, or `form` exploded).
+    func isSendable(_ parameter: Parameter) -> Bool {
+        let type = parameter.type.unwrapped
+        if isTextValue(type) { return true }
+        switch type {
+        case .array(let element):
+            return isTextValue(element)
+        case .dictionary(let value):
+            return parameter.place == .query && (parameter.style == .deepObject || parameter.style == .formObject) && isTextValue(value)
+        case .model:
+            return parameter.place == .query && (parameter.style == .deepObject || parameter.style == .formObject)
+                && objectProperties(type) != nil
+        default:
+            return false
         }
     }
 
     /// The properties of an object model whose every property is a text value, which a
-    /// `deepObject` query parameter sends as `name[property]=value`; `nil` for any other type.
-    func deepObjectProperties(_ type: TypeRef) -> [Property]? {
+    /// `deepObject` query parameter sends as `name[property]=value` and an exploded `form`
+    /// one as `property=value`; `nil` for any other type.
+    func objectProperties(_ type: TypeRef) -> [Property]? {
         guard case .model(let name) = type.unwrapped, case .object(let properties)? = models[name]?.kind,
             !properties.isEmpty, properties.allSatisfy({ isTextValue($0.type.unwrapped) })
         else { return nil }
         return properties
+    }
+
+    /// The untagged unions a value of `type` sends as text, directly, in an array or
+    /// dictionary, as a property of an object sent property by property, or as a case of
+    /// another such union: each needs its `requestParameterText`.
+    func textUnions(in type: TypeRef, into found: inout Set<String>) {
+        switch type {
+        case .scalar: return
+        case .optional(let inner), .array(let inner), .dictionary(let inner): textUnions(in: inner, into: &found)
+        case .model(let name):
+            switch models[name]?.kind {
+            case .untaggedUnion(let cases)?:
+                guard isTextValue(type), found.insert(name).inserted else { return }
+                for choice in cases { textUnions(in: choice.type, into: &found) }
+            case .object?:
+                for property in objectProperties(type) ?? [] { textUnions(in: property.type, into: &found) }
+            default: return
+            }
+        }
     }
 }

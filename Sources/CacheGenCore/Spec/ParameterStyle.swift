@@ -10,6 +10,10 @@ public enum ParameterStyle: String, Sendable, Hashable {
     case label
     /// A path value as `;name=value` (`matrix`).
     case matrix
-    /// A query object as one item per property, `name[property]=value` (`deepObject`).
+    /// A query object or dictionary as one item per property or entry,
+    /// `name[property]=value` (`deepObject`).
     case deepObject
+    /// A query object or dictionary as one item per property or entry, `property=value`
+    /// (`form`, exploded: OpenAPI's default for objects).
+    case formObject
 }

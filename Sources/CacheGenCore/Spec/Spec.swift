@@ -169,6 +169,8 @@ public struct Model: Sendable, Hashable {
     public var description: String?
     /// Properties or enum values.
     public var kind: Kind
+    /// For an object, the keys other than its properties, when they are kept.
+    public var additionalProperties: AdditionalProperties? = nil
 
     /// What a model is.
     public enum Kind: Sendable, Hashable {
@@ -234,6 +236,9 @@ public struct EnumValue: Sendable, Hashable {
     public var value: String
     /// Where it is written.
     public var location: SourceLocation
+    /// The Swift case name when the OpenAPI front stage chose one (the value has no letter or
+    /// digit, or another value's case name took it); `nil` makes it from `value`.
+    public var swiftName: String? = nil
 }
 
 /// A repository: a group of endpoints that becomes a protocol and its implementations.
@@ -294,6 +299,10 @@ public struct EndpointSpec: Sendable, Hashable {
     public var bodyLocation: SourceLocation?
     /// How the body is sent, with its media type and per-property encodings.
     public var bodyEncoding = BodyEncoding.json
+    /// Boolean properties of the body model, by wire name, that the request sets to `true`
+    /// whatever the caller gave: `stream` for the event-stream method of an OpenAPI operation
+    /// that streams only when asked to.
+    public var bodyFlags: [String] = []
     /// The response type; `nil` when the response has no body.
     public var response: TypeRef?
     /// Where the response type is written.

@@ -17,6 +17,7 @@ struct ShapeFingerprint {
             switch model.kind {
             case .object(let properties):
                 for property in properties { references += Self.modelNames(in: property.type) }
+                if let extra = model.additionalProperties { references += Self.modelNames(in: extra.type) }
             case .taggedUnion(let union):
                 references = union.cases.map(\.model)
             case .untaggedUnion(let cases):
@@ -58,7 +59,9 @@ struct ShapeFingerprint {
         case .enumeration(let values):
             return model.name.name + "(" + values.map(\.value).joined(separator: "|") + ")"
         case .object(let properties):
-            return model.name.name + "{" + properties.map { "\($0.wireName):\($0.type)" }.joined(separator: ",") + "}"
+            // Other keys are `*`; without them the text is what it was before they were kept.
+            let extra = model.additionalProperties.map { [",*:\($0.type)"] } ?? []
+            return model.name.name + "{" + properties.map { "\($0.wireName):\($0.type)" }.joined(separator: ",") + extra.joined() + "}"
         case .taggedUnion(let union):
             return model.name.name + "<" + union.propertyName + ":"
                 + union.cases.map { "\($0.value)=\($0.model)" }.joined(separator: "|") + ">"

@@ -6,14 +6,22 @@ extension Translator {
         var doc = endpoint.description.map(SwiftLiteral.commentLines) ?? []
         if !doc.isEmpty { doc.append("") }
         doc.append("`\(endpoint.method) \(endpoint.path)`. " + cacheSentence(method))
+        if !endpoint.bodyFlags.isEmpty {
+            doc.append("Sends " + Self.list(endpoint.bodyFlags.map { "`\($0): true`" }) + " in the body, whatever `body` says.")
+        }
         if !endpoint.invalidates.isEmpty {
             let names = endpoint.invalidates.map { "`\(SwiftNaming.memberName($0.name))`" }
             doc.append("A success removes the stored entries of " + Self.list(names) + ".")
         }
-        if method.isCached {
-            doc.append("")
-            doc.append("- Parameter policy: How to use the cache for this call; `nil` uses `.\(method.defaultPolicy)`.")
+        var parameters: [String] = []
+        if let contentType = method.arguments.first(where: \.isContentType) {
+            parameters.append(
+                "- Parameter \(contentType.name): The media type of `body`, one the server takes; `nil` sends `\(endpoint.bodyEncoding.mediaType)`.")
         }
+        if method.isCached {
+            parameters.append("- Parameter policy: How to use the cache for this call; `nil` uses `.\(method.defaultPolicy)`.")
+        }
+        if !parameters.isEmpty { doc += [""] + parameters }
         return doc
     }
 

@@ -80,22 +80,36 @@ extension Translator {
         }
         for argument in method.arguments {
             guard let parameter = argument.parameter else {
+                // The body's media type, when the caller names it, goes with the body.
+                if argument.isContentType { continue }
+                statements += bodyFlags(of: endpoint)
                 let isKey = Expression.literal(.boolean(cache?.bodyInKey ?? false))
-                statements.append(.expression(bodySetter(endpoint.bodyEncoding, on: local, isKey: isKey)))
+                let contentType = method.arguments.first(where: \.isContentType)?.value
+                statements.append(.expression(bodySetter(endpoint.bodyEncoding, contentType: contentType, on: local, isKey: isKey)))
                 continue
             }
             let wire = Expression.Argument(value: .string(parameter.name.name))
             let value = Expression.Argument(value: parameterValue(argument.value, type: parameter.type))
             let isKey = Expression.Argument(label: "isKey", value: .literal(.boolean(cache?.contains(parameter) ?? false)))
-            if parameter.style == .deepObject, let properties = models.deepObjectProperties(parameter.type) {
-                // `filter[name]=value`, one item per property; a `nil` object or property sends none.
-                let object = parameter.type.isOptional ? Expression.optionalChaining(argument.value) : argument.value
-                for property in properties {
-                    let member = object.dot(SwiftNaming.escaped(SwiftNaming.memberName(property.name.name)))
-                    let item = Expression.Argument(value: .string("\(parameter.name.name)[\(property.wireName)]"))
-                    statements.append(.expression(.call(local.dot("addQuery"), [item, .init(value: member), isKey])))
+            let isDeep = parameter.style == .deepObject
+            if isDeep || parameter.style == .formObject {
+                if let properties = models.objectProperties(parameter.type) {
+                    // `filter[name]=value` (deepObject) or `name=value` (form), one item per
+                    // property; a `nil` object or property sends none.
+                    let object = parameter.type.isOptional ? Expression.optionalChaining(argument.value) : argument.value
+                    for property in properties {
+                        let member = object.dot(SwiftNaming.escaped(SwiftNaming.memberName(property.name.name)))
+                        let item = Expression.Argument(value: .string(isDeep ? "\(parameter.name.name)[\(property.wireName)]" : property.wireName))
+                        statements.append(.expression(.call(local.dot("addQuery"), [item, .init(value: member), isKey])))
+                    }
+                    continue
                 }
-                continue
+                if case .dictionary = parameter.type.unwrapped {
+                    // One item per entry, sorted by key: `metadata[key]=value` or `key=value`.
+                    let style = Expression.Argument(label: "style", value: .implicitMember(isDeep ? "deepObject" : "form"))
+                    statements.append(.expression(.call(local.dot("addQuery"), [wire, value, style, isKey])))
+                    continue
+                }
             }
             let style = parameter.style.flatMap(Self.runtimeStyle).map { Expression.Argument(label: "style", value: .implicitMember($0)) }
             switch parameter.place {
@@ -113,10 +127,22 @@ extension Translator {
             body: body)
     }
 
+    /// `var body = body` and `body.stream = true`, for each of the endpoint's `bodyFlags`
+    /// that is a property of its body model; nothing when it has none.
+    private func bodyFlags(of endpoint: EndpointSpec) -> [Statement] {
+        guard case .model(let name)? = endpoint.body, case .object(let properties)? = models[name]?.kind else { return [] }
+        let body = Expression.identifier("body")
+        let assignments: [Statement] = endpoint.bodyFlags.compactMap { flag in
+            guard let property = properties.first(where: { $0.wireName == flag }) else { return nil }
+            return .assignment(body.dot(SwiftNaming.escaped(SwiftNaming.memberName(property.name.name))), .literal(.boolean(true)))
+        }
+        return assignments.isEmpty ? [] : [.variable(isMutable: true, name: "body", value: body)] + assignments
+    }
+
     /// The runtime's name for a style: `EndpointRequest.QueryArrayStyle` or `.PathStyle`.
     static func runtimeStyle(_ style: ParameterStyle) -> String? {
         switch style {
-        case .deepObject: nil
+        case .deepObject, .formObject: nil
         case .repeated: "repeated"
         case .spaceDelimited: "spaceDelimited"
         case .pipeDelimited: "pipeDelimited"
@@ -125,8 +151,9 @@ extension Translator {
         }
     }
 
-    /// The call attaching the `body` argument as its encoding says.
-    private func bodySetter(_ encoding: BodyEncoding, on request: Expression, isKey: Expression) -> Expression {
+    /// The call attaching the `body` argument as its encoding says; `contentType` is the
+    /// argument naming its media type, when the caller names it.
+    private func bodySetter(_ encoding: BodyEncoding, contentType: Expression?, on request: Expression, isKey: Expression) -> Expression {
         var arguments: [Expression.Argument] = [.init(value: .identifier("body"))]
         let setter: String
         switch encoding.kind {
@@ -138,7 +165,8 @@ extension Translator {
             }
         case .binary, .text:
             setter = encoding.kind == .binary ? "setDataBody" : "setTextBody"
-            arguments.append(.init(label: "contentType", value: .string(encoding.mediaType)))
+            let fixed = Expression.string(encoding.mediaType)
+            arguments.append(.init(label: "contentType", value: contentType.map { .infix($0, "??", fixed) } ?? fixed))
         }
         arguments.append(.init(label: "isKey", value: isKey))
         return .call(request.dot(setter), arguments, wrapping: .whenLong)
@@ -153,10 +181,16 @@ extension Translator {
         return .call(.identifier("BodyField"), arguments)
     }
 
-    /// Arrays of enums are sent as their raw values.
+    /// Arrays and dictionaries of enums are sent as their raw values.
     private func parameterValue(_ value: Expression, type: TypeRef) -> Expression {
-        guard case .array(.model(let model)) = type.unwrapped, models.isEnum(model) else { return value }
-        let array = type.isOptional ? Expression.optionalChaining(value) : value
-        return .call(array.dot("map"), [.init(value: .keyPath("rawValue"))])
+        let collection = type.isOptional ? Expression.optionalChaining(value) : value
+        switch type.unwrapped {
+        case .array(.model(let model)) where models.isEnum(model):
+            return .call(collection.dot("map"), [.init(value: .keyPath("rawValue"))])
+        case .dictionary(.model(let model)) where models.isEnum(model):
+            return .call(collection.dot("mapValues"), [.init(value: .keyPath("rawValue"))])
+        default:
+            return value
+        }
     }
 }

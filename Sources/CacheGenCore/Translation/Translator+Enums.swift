@@ -2,7 +2,7 @@
 /// does not make older apps fail to decode the whole response.
 extension Translator {
     func enumeration(name: String, doc: DocComment, values: [EnumValue]) -> TypeDeclaration {
-        let cases = values.enumerated().map { (wire: $1.value, name: SwiftNaming.escaped(SwiftNaming.caseName($1.value, position: $0))) }
+        let cases = values.enumerated().map { (wire: $1.value, name: SwiftNaming.escaped($1.swiftName ?? SwiftNaming.caseName($1.value, position: $0))) }
         let taken = Set(cases.map(\.name))
         let unknown = ["unknown", "undocumented", "unlisted"].first { !taken.contains($0) } ?? "unknownValue"
         var doc = doc

@@ -36,14 +36,18 @@ extension Translator {
             let type: SwiftType
             let isOptional: Bool
             let parameter: Parameter?
+            /// Whether this is the media type of a body the caller names (`contentType`),
+            /// not the body itself, when `parameter` is `nil`.
+            let isContentType: Bool
             /// The declared parameter, without a default value.
             let declaration: FunctionDeclaration.Parameter
 
-            init(name: String, type: SwiftType, isOptional: Bool, parameter: Parameter?) {
+            init(name: String, type: SwiftType, isOptional: Bool, parameter: Parameter?, isContentType: Bool = false) {
                 self.name = name
                 self.type = type
                 self.isOptional = isOptional
                 self.parameter = parameter
+                self.isContentType = isContentType
                 declaration = FunctionDeclaration.Parameter(swiftName: name, type: type)
             }
 
@@ -112,6 +116,11 @@ extension Translator {
         }
         if let body = endpoint.body {
             arguments.append(Method.Argument(name: "body", type: swiftType(body), isOptional: false, parameter: nil))
+            if endpoint.bodyEncoding.callerContentType {
+                let taken = Set(arguments.map(\.name))
+                let name = OpenAPINames.numbered("contentType") { taken.contains($0) }
+                arguments.append(Method.Argument(name: name, type: .optional(.named("String")), isOptional: true, parameter: nil, isContentType: true))
+            }
         }
         let cache = endpoint.returnsValue ? endpoint.cache : nil
         let responseType: SwiftType? = switch endpoint.responseFormat {

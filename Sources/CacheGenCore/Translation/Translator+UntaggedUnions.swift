@@ -4,13 +4,17 @@
 /// value of its case, so a value encodes as it was decoded. A value no type decodes is kept
 /// as `JSONValue` in a case of its own instead of failing the whole response. An enum model
 /// takes only the values it lists here (its unknown case would take every string).
+///
+/// A union sent as a parameter (every case text, such as `anyOf: [integer, string]`) also
+/// conforms to `RequestParameterValue`: its text is its case's.
 extension Translator {
-    /// The enum for an untagged union model named `name` (already a Swift name).
-    func untaggedUnion(name: String, doc: DocComment, cases: [UntaggedUnionCase]) -> TypeDeclaration {
+    /// The enum for an untagged union model named `name` (already a Swift name);
+    /// `isParameter`: it is sent as a parameter.
+    func untaggedUnion(name: String, doc: DocComment, cases: [UntaggedUnionCase], isParameter: Bool = false) -> TypeDeclaration {
         let choices = cases.map { choice in
             var isEnum = false
             if case .model(let model) = choice.type { isEnum = models.isEnum(model) }
-            return (name: SwiftNaming.escaped(choice.name), type: swiftType(choice.type), isEnum: isEnum)
+            return (name: SwiftNaming.escaped(choice.name), type: swiftType(choice.type), isEnum: isEnum, spec: choice.type)
         }
         let taken = Set(cases.map(\.name))
         let other = ["other", "unknown", "undocumented"].first { !taken.contains($0) } ?? "otherValue"
@@ -64,8 +68,39 @@ extension Translator {
                                     body: [.expression(.try(.call(container.dot("encode"), [.init(value: value)])))])
                             }),
                     ])))
+        var conformances = ["Codable", "Sendable", "Equatable"]
+        if isParameter {
+            conformances.append("RequestParameterValue")
+            members.append(
+                .property(
+                    PropertyDeclaration(
+                        doc: ["The value's text in a path, query item or header: its case's."], name: "requestParameterText",
+                        type: .named("String"),
+                        getter: [
+                            .switchOver(
+                                .selfValue,
+                                choices.map { choice in
+                                    .init(pattern: .binding(caseName: choice.name, variable: "value"), body: [.return(parameterText(value, type: choice.spec))])
+                                } + [
+                                    .init(
+                                        pattern: .binding(caseName: other, variable: "value"), body: [.return(value.dot("requestParameterText"))])
+                                ])
+                        ])))
+        }
         return TypeDeclaration(
-            doc: doc, kind: .enum, isIndirect: true, name: name, conformances: ["Codable", "Sendable", "Equatable"],
-            members: members)
+            doc: doc, kind: .enum, isIndirect: true, name: name, conformances: conformances, members: members)
+    }
+
+    /// The text of a case's value: an enum's raw value, an array of enums' raw values joined
+    /// by commas, any other value's `requestParameterText`.
+    private func parameterText(_ value: Expression, type: TypeRef) -> Expression {
+        switch type {
+        case .model(let model) where models.isEnum(model):
+            return value.dot("rawValue")
+        case .array(.model(let model)) where models.isEnum(model):
+            return .call(value.dot("map"), [.init(value: .keyPath("rawValue"))]).dot("requestParameterText")
+        default:
+            return value.dot("requestParameterText")
+        }
     }
 }

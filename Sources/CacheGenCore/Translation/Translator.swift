@@ -17,6 +17,9 @@ struct Translator: Sendable {
     let fingerprints: [TypeRef: String]
     /// The Swift name of each model, named once.
     private let typeNames: [String: String]
+    /// The untagged unions sent as parameters (`ModelIndex.textUnions`), which conform to
+    /// `RequestParameterValue`.
+    let parameterUnions: Set<String>
 
     init(spec: Spec, sourceName: String) {
         self.spec = spec
@@ -32,6 +35,13 @@ struct Translator: Sendable {
             }
         }
         self.fingerprints = fingerprints
+        var unions: Set<String> = []
+        for repository in spec.repositories {
+            for endpoint in repository.endpoints {
+                for parameter in endpoint.parameters { models.textUnions(in: parameter.type, into: &unions) }
+            }
+        }
+        parameterUnions = unions
         typeNames = Dictionary(
             spec.models.map { ($0.name.name, SwiftNaming.typeName($0.name.name)) }, uniquingKeysWith: { first, _ in first })
     }

@@ -26,6 +26,22 @@ struct SpecValidator {
 
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
+    /// The Swift type a built-in type word stands for, for messages.
+    static func builtInSwiftName(_ scalar: TypeRef.Scalar) -> String {
+        switch scalar {
+        case .string: "String"
+        case .int: "Int"
+        case .double: "Double"
+        case .bool: "Bool"
+        case .date: "Date"
+        case .url: "URL"
+        case .uuid: "UUID"
+        case .json: "JSONValue"
+        case .data: "Data"
+        case .file: "MultipartFile"
+        }
+    }
+
     init(spec: Spec) {
         self.spec = spec
         models = ModelIndex(spec)
@@ -36,7 +52,9 @@ struct SpecValidator {
         checkTypeNames()
         for model in spec.models {
             switch model.kind {
-            case .object(let properties): checkProperties(properties, of: model)
+            case .object(let properties):
+                checkProperties(properties, of: model)
+                if let extra = model.additionalProperties { checkTypeReference(extra.type, at: extra.location) }
             case .enumeration(let values): checkEnumValues(values, of: model)
             case .taggedUnion(let union): checkTaggedUnion(union, of: model)
             case .untaggedUnion(let cases): checkUntaggedUnion(cases)
@@ -63,6 +81,20 @@ struct SpecValidator {
     /// Models and repositories become types: names must be free and distinct.
     private mutating func checkTypeNames() {
         var seen: [String: Named] = [:]
+        // A model named like a built-in type word (`file`, `json`) would be declared but never
+        // used: that word in a type is the built-in. (`data`, `date`, `string`, … become Swift
+        // names that are reserved, so they are reported as such below.)
+        for model in spec.models {
+            guard let scalar = TypeRef.Scalar(rawValue: model.name.name) else { continue }
+            let swiftName = SwiftNaming.typeName(model.name.name)
+            guard !Self.reservedTypeNames.contains(swiftName) else { continue }
+            // `File`, unless another model has that Swift name already.
+            let taken = spec.models.contains { $0.name.name != model.name.name && SwiftNaming.typeName($0.name.name) == swiftName }
+            let suggestion = taken ? "Api" + swiftName : swiftName
+            report(
+                "model \(quoted(model.name.name)) has the name of the built-in type \(scalar.rawValue) (\(Self.builtInSwiftName(scalar))), which is what \(quoted(scalar.rawValue)) means in a type; rename the model, for example to \(quoted(suggestion))",
+                at: model.name.location)
+        }
         var declared: [Named] = spec.models.map(\.name)
         for repository in spec.repositories {
             declared.append(repository.name)
@@ -88,7 +120,7 @@ struct SpecValidator {
     }
 
     private mutating func checkProperties(_ properties: [Property], of model: Model) {
-        if properties.isEmpty {
+        if properties.isEmpty, model.additionalProperties == nil {
             diagnostics.append(.warning("model \(quoted(model.name.name)) has no properties", at: model.name.location))
         }
         var swiftNames: [String: Property] = [:]
@@ -125,7 +157,7 @@ struct SpecValidator {
         var seen: [String: EnumValue] = [:]
         var caseNames: [String: EnumValue] = [:]
         for (position, value) in values.enumerated() {
-            if value.value.isEmpty {
+            if value.value.isEmpty, value.swiftName == nil {
                 report("enum \(quoted(model.name.name)) has an empty value", at: value.location)
                 continue
             }
@@ -136,7 +168,7 @@ struct SpecValidator {
                 continue
             }
             seen[value.value] = value
-            let caseName = SwiftNaming.caseName(value.value, position: position)
+            let caseName = value.swiftName ?? SwiftNaming.caseName(value.value, position: position)
             if let first = caseNames[caseName] {
                 report(
                     "enum values \(quoted(first.value)) (\(first.location.line):\(first.location.column)) and \(quoted(value.value)) both become the case \(caseName) in Swift; cachegen cannot generate both",
@@ -243,13 +275,12 @@ struct SpecValidator {
             }
             type = wrapped
         }
-        if case .array(let element) = type, parameter.place == .query {
+        if case .array(let element) = type {
             type = element
         }
-        if parameter.place == .query, parameter.style == .deepObject, models.deepObjectProperties(type) != nil { return }
-        guard isParameterScalar(type) else {
+        guard isParameterScalar(type) || models.isSendable(parameter) else {
             report(
-                "\(where_()) has type \(parameter.type), which cannot be sent as text; use a scalar, an enum model" + (parameter.place == .query ? " or an array of them" : ""),
+                "\(where_()) has type \(parameter.type), which cannot be sent as text; use a scalar, an enum model or an array of them",
                 at: parameter.typeLocation)
             return
         }

@@ -114,6 +114,31 @@ public struct EndpointRequest: Sendable {
         appendQuery(RequestParameter(name: name, value: text, isKey: isKey))
     }
 
+    /// How a dictionary query parameter is written, as an OpenAPI document's `style` says.
+    public enum QueryObjectStyle: Sendable {
+        /// One item per entry, `key=value` (`form`, exploded: OpenAPI's default).
+        case form
+        /// One item per entry, `name[key]=value` (`deepObject`).
+        case deepObject
+    }
+
+    /// Adds a dictionary query parameter, one item per entry in the order of the keys, written
+    /// in `style`; `nil` is left out of the URL and the key.
+    @inlinable
+    public mutating func addQuery<Value: RequestParameterValue>(
+        _ name: String, _ values: [String: Value]?, style: QueryObjectStyle, isKey: Bool
+    ) {
+        guard let values else { return }
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            let item: String
+            switch style {
+            case .form: item = key
+            case .deepObject: item = name + "[" + key + "]"
+            }
+            appendQuery(RequestParameter(name: item, value: value.requestParameterText, isKey: isKey))
+        }
+    }
+
     /// How a path parameter is written in its segment, as an OpenAPI document's `style` says
     /// (`simple`, the default, is `setPathParameter(_:_:)`).
     public enum PathStyle: Sendable {

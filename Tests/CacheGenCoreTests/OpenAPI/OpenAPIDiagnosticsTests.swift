@@ -245,14 +245,4 @@ import Testing
                 "list.yaml:1:1: error: this YAML file is not an OpenAPI document (it has no \"openapi\" key); cachegen reads OpenAPI documents, overlays and *.cachegen.json specs"
             ])
     }
-
-    @Test func emptyAndCollidingEnumValuesDecodeAsUnknown() {
-        let schemas = "\"Habitat\": { \"type\": \"string\", \"enum\": [\"water\", \"\", \"Water\"] }"
-        let output = Support.generate(["api.json": Support.document(paths: "", schemas: schemas)], main: "api.json")
-        #expect(
-            Support.messages(output).dropFirst() == [
-                "api.json:5:80: warning: enum value \"\" of \"Habitat\" is left out: it has no Swift case name of its own; it decodes as the unknown case",
-                "api.json:5:84: warning: enum value \"Water\" of \"Habitat\" is left out: it has no Swift case name of its own; it decodes as the unknown case",
-            ])
-    }
 }

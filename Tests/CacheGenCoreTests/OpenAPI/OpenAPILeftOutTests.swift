@@ -23,18 +23,18 @@ import Testing
                 "api.json:1:1: warning: the document has no operations to generate a client from; only its schemas become models",
                 "api.json:7:3: warning: property \"list\" of \"Odd\" is left out: it is an array without \"items\"",
                 "api.json:7:32: warning: property \"nothing\" of \"Odd\" is left out: it is always null",
-                "api.json:8:3: warning: property \"file\" of \"Odd\" is left out: it is binary data, which JSON cannot carry",
                 "api.json:8:70: warning: $ref \"https://example.com/x.json\" points to another server, so the value is read as any JSON (JSONValue); cachegen reads only files next to the document",
-                "api.json:10:98: warning: additional properties of \"Open\" are left out: only the named properties are kept",
                 "api.json:12:1: warning: model \"Pick\" has no properties",
                 "api.json:12:21: warning: a variant of \"Pick\" is left out: it is not a $ref to a named schema, and its \"kind\" allows no single value, which a discriminator needs",
             ])
-        // Kept now: the anyOf as a union, a schema with no type as any JSON, the object part
-        // of an allOf whose other part (a string) no object can be, and the shared properties
-        // of a oneOf that only says which are required.
+        // Kept now: the anyOf as a union, a schema with no type as any JSON, a binary string as
+        // text, the keys beside Open's properties, the object part of an allOf whose other part (a string) no object can be, and
+        // the shared properties of a oneOf that only says which are required.
         let source = output.source ?? ""
         #expect(source.contains("public indirect enum Either: Codable, Sendable, Equatable {\n    case string(String)\n    case integer(Int)"))
         #expect(source.contains("public var anything: JSONValue?"))
+        #expect(source.contains("public var file: String?"))
+        #expect(source.contains("public var additionalProperties: [String: String]"))
         #expect(source.contains("public struct Mixed: Codable, Sendable, Equatable {\n    public var a: String?"))
         #expect(source.contains("public struct Shared: Codable, Sendable, Equatable {\n    public var a: String?"))
     }
@@ -71,7 +71,7 @@ import Testing
         let paths = """
             "/a": { "trace": { "operationId": "traceA", "responses": {} },
               "get": { "operationId": "getA", "requestBody": { "content": { "application/json": { "schema": { "type": "string" } } } },
-                "parameters": [{ "name": "q", "in": "query", "schema": { "type": "object", "properties": { "x": { "type": "string" } } } }],
+                "parameters": [{ "name": "q", "in": "query", "schema": { "type": "object", "properties": { "x": { "type": "object" } } } }],
                 "responses": { "204": { "description": "ok" } } },
               "post": { "operationId": "postA", "requestBody": { "content": { "application/xml": {} } },
                 "responses": { "200": { "description": "ok", "content": { "text/html": {} } } } },
@@ -79,7 +79,7 @@ import Testing
                 "parameters": [{ "name": "f", "in": "query", "required": true, "content": { "application/json": {} } }],
                 "responses": { "204": { "description": "ok" } } },
               "patch": { "operationId": "patchA",
-                "parameters": [{ "name": "o", "in": "query", "required": true, "schema": { "type": "object", "properties": { "x": { "type": "string" } } } }],
+                "parameters": [{ "name": "o", "in": "header", "required": true, "schema": { "type": "object", "properties": { "x": { "type": "string" } } } }],
                 "responses": { "204": { "description": "ok" } } } }
             """
         let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
@@ -90,7 +90,7 @@ import Testing
                 "api.json:6:30: warning: query parameter \"q\" of operation \"getA\" is left out: its type GetAQ? cannot be sent as text",
                 "api.json:8:37: warning: the request body of operation \"postA\" is left out: it is only application/xml",
                 "api.json:11:30: warning: operation \"putA\" is left out: its required query parameter \"f\" is serialized as \"content\", which cachegen does not send",
-                "api.json:14:30: warning: operation \"patchA\" is left out: its required query parameter \"o\" has type PatchAO, which cannot be sent as text",
+                "api.json:14:30: warning: operation \"patchA\" is left out: its required header parameter \"o\" has type PatchAO, which cannot be sent as text",
             ])
     }
 

@@ -48,25 +48,30 @@ public indirect enum StoreMixedOneOf: Codable, Sendable, Equatable {
     }
 }
 
-/// Keys other than these properties are not kept.
 public struct StoreTypedAdditionalProperties: Codable, Sendable, Equatable {
     public var foo: String?
 
-    /// Creates a value; optional properties default to `nil`.
-    public init(foo: String? = nil) {
+    /// Every other key of the object, by its name on the wire.
+    public var additionalProperties: [String: Int]
+
+    /// Creates a value; optional properties default to `nil` and `additionalProperties` to none.
+    public init(foo: String? = nil, additionalProperties: [String: Int] = [:]) {
         self.foo = foo
+        self.additionalProperties = additionalProperties
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.foo = try container.decodeIfPresent(String.self, forKey: WireKey("foo"))
+        self.additionalProperties = try container.decodeAdditionalProperties(Int.self, excluding: ["foo"])
     }
 
     /// Writes the value under its wire names.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encodeIfPresent(self.foo, forKey: WireKey("foo"))
+        try container.encodeAdditionalProperties(self.additionalProperties, excluding: ["foo"])
     }
 }
 

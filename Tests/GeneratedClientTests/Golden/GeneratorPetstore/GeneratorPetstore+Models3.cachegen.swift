@@ -73,25 +73,30 @@ public struct StoreObjectWithOptionalNullableArrayOfNullableItems: Codable, Send
     }
 }
 
-/// Keys other than these properties are not kept.
 public struct StoreTypedAdditionalPropertiesWithPropertyNamedContainer: Codable, Sendable, Equatable {
     public var container: String?
 
-    /// Creates a value; optional properties default to `nil`.
-    public init(container: String? = nil) {
+    /// Every other key of the object, by its name on the wire.
+    public var additionalProperties: [String: Int]
+
+    /// Creates a value; optional properties default to `nil` and `additionalProperties` to none.
+    public init(container: String? = nil, additionalProperties: [String: Int] = [:]) {
         self.container = container
+        self.additionalProperties = additionalProperties
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.container = try container.decodeIfPresent(String.self, forKey: WireKey("container"))
+        self.additionalProperties = try container.decodeAdditionalProperties(Int.self, excluding: ["container"])
     }
 
     /// Writes the value under its wire names.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encodeIfPresent(self.container, forKey: WireKey("container"))
+        try container.encodeAdditionalProperties(self.additionalProperties, excluding: ["container"])
     }
 }
 
@@ -319,11 +324,12 @@ public enum StoreListPetsHabitat: RawRepresentable, Codable, Sendable, Hashable,
     case water
     case land
     case air
+    case empty
     /// A value the spec does not list, as the server sent it.
     case unknown(String)
 
     /// The values the spec lists.
-    public static let allCases: [StoreListPetsHabitat] = [.water, .land, .air]
+    public static let allCases: [StoreListPetsHabitat] = [.water, .land, .air, .empty]
 
     /// The case for a wire value; values the spec does not list become `.unknown`.
     public init(rawValue: String) {
@@ -334,6 +340,8 @@ public enum StoreListPetsHabitat: RawRepresentable, Codable, Sendable, Hashable,
             self = .land
         case "air":
             self = .air
+        case "":
+            self = .empty
         default:
             self = .unknown(rawValue)
         }
@@ -348,6 +356,8 @@ public enum StoreListPetsHabitat: RawRepresentable, Codable, Sendable, Hashable,
             return "land"
         case .air:
             return "air"
+        case .empty:
+            return ""
         case .unknown(let value):
             return value
         }

@@ -65,3 +65,84 @@ public struct MockShapesSettingsRepository: ShapesSettingsRepository {
         return MockStream.once { try await handler(nil) }
     }
 }
+
+// MARK: - ShapesImagesRepository mock
+
+/// An `ShapesImagesRepository` that answers from closures, for previews and tests.
+public struct MockShapesImagesRepository: ShapesImagesRepository {
+    /// Answers `getImage`.
+    public var getImageHandler: @Sendable (_ imageId: ShapesGetImageImageId, _ metadata: [String: String]?, _ labels: [String: String]?, _ created: ShapesGetImageCreated?, _ sizes: [ShapesSize]?, _ beta: [ShapesGetImageBetaItem]?, _ policy: CachePolicy?) async throws -> CachedValue<ShapesImage>
+
+    /// Answers `putImageBytes`.
+    public var putImageBytesHandler: @Sendable (_ imageId: String, _ body: Data, _ contentType: String?) async throws -> Void
+
+    /// Answers `uploadImage`.
+    public var uploadImageHandler: @Sendable (_ body: ShapesUploadImageRequest) async throws -> ShapesImage
+
+    /// Answers `complete`.
+    public var completeHandler: @Sendable (_ body: ShapesCompleteRequest) async throws -> ShapesTextPart
+
+    /// Answers `completeEvents`.
+    public var completeEventsHandler: @Sendable (_ body: ShapesCompleteRequest) -> EventStream<ShapesTextPart>
+
+    /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
+    public init(
+        getImage: @escaping @Sendable (_ imageId: ShapesGetImageImageId, _ metadata: [String: String]?, _ labels: [String: String]?, _ created: ShapesGetImageCreated?, _ sizes: [ShapesSize]?, _ beta: [ShapesGetImageBetaItem]?, _ policy: CachePolicy?) async throws -> CachedValue<ShapesImage> = { _, _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "ShapesImagesRepository.getImage") },
+        putImageBytes: @escaping @Sendable (_ imageId: String, _ body: Data, _ contentType: String?) async throws -> Void = { _, _, _ in throw MockNotImplemented(endpoint: "ShapesImagesRepository.putImageBytes") },
+        uploadImage: @escaping @Sendable (_ body: ShapesUploadImageRequest) async throws -> ShapesImage = { _ in throw MockNotImplemented(endpoint: "ShapesImagesRepository.uploadImage") },
+        complete: @escaping @Sendable (_ body: ShapesCompleteRequest) async throws -> ShapesTextPart = { _ in throw MockNotImplemented(endpoint: "ShapesImagesRepository.complete") },
+        completeEvents: @escaping @Sendable (_ body: ShapesCompleteRequest) -> EventStream<ShapesTextPart> = { _ in EventStream(failing: MockNotImplemented(endpoint: "ShapesImagesRepository.completeEvents")) }
+    ) {
+        self.getImageHandler = getImage
+        self.putImageBytesHandler = putImageBytes
+        self.uploadImageHandler = uploadImage
+        self.completeHandler = complete
+        self.completeEventsHandler = completeEvents
+    }
+
+    /// Calls `getImageHandler`.
+    public func getImage(
+        imageId: ShapesGetImageImageId,
+        metadata: [String: String]?,
+        labels: [String: String]?,
+        created: ShapesGetImageCreated?,
+        sizes: [ShapesSize]?,
+        beta: [ShapesGetImageBetaItem]?,
+        policy: CachePolicy?
+    ) async throws -> CachedValue<ShapesImage> {
+        try await self.getImageHandler(imageId, metadata, labels, created, sizes, beta, policy)
+    }
+
+    /// Yields the value of `getImageHandler` once.
+    public func getImageStream(
+        imageId: ShapesGetImageImageId,
+        metadata: [String: String]?,
+        labels: [String: String]?,
+        created: ShapesGetImageCreated?,
+        sizes: [ShapesSize]?,
+        beta: [ShapesGetImageBetaItem]?
+    ) -> AsyncThrowingStream<CachedValue<ShapesImage>, any Error> {
+        let handler = self.getImageHandler
+        return MockStream.once { try await handler(imageId, metadata, labels, created, sizes, beta, nil) }
+    }
+
+    /// Calls `putImageBytesHandler`.
+    public func putImageBytes(imageId: String, body: Data, contentType: String?) async throws {
+        try await self.putImageBytesHandler(imageId, body, contentType)
+    }
+
+    /// Calls `uploadImageHandler`.
+    public func uploadImage(body: ShapesUploadImageRequest) async throws -> ShapesImage {
+        try await self.uploadImageHandler(body)
+    }
+
+    /// Calls `completeHandler`.
+    public func complete(body: ShapesCompleteRequest) async throws -> ShapesTextPart {
+        try await self.completeHandler(body)
+    }
+
+    /// Calls `completeEventsHandler`.
+    public func completeEvents(body: ShapesCompleteRequest) -> EventStream<ShapesTextPart> {
+        self.completeEventsHandler(body)
+    }
+}

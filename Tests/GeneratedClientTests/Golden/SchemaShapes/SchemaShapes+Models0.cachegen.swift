@@ -380,6 +380,260 @@ public indirect enum ShapesAVeryLongSchemaNameThatSomeGeneratorsWriteFor80FC2AC5
     }
 }
 
+/// A named size, or a width in pixels.
+///
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum ShapesSize: Codable, Sendable, Equatable, RequestParameterValue {
+    case string(ShapesSizeString)
+    case integer(Int)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(ShapesSizeString.self), ShapesSizeString.allCases.contains(value) {
+            self = .string(value)
+            return
+        }
+        if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value):
+            try container.encode(value)
+        case .integer(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+
+    /// The value's text in a path, query item or header: its case's.
+    public var requestParameterText: String {
+        switch self {
+        case .string(let value):
+            return value.rawValue
+        case .integer(let value):
+            return value.requestParameterText
+        case .other(let value):
+            return value.requestParameterText
+        }
+    }
+}
+
+/// An image, with whatever other fields the server adds.
+public struct ShapesImage: Codable, Sendable, Equatable {
+    public var id: Int
+
+    /// Binary data inside JSON is text.
+    public var thumbnail: String?
+
+    /// Values with no letter or digit get names of their own.
+    public var sign: ShapesImageSign?
+
+    /// Every other key of the object, by its name on the wire.
+    public var additionalProperties: [String: String]
+
+    /// Creates a value; optional properties default to `nil` and `additionalProperties` to none.
+    public init(
+        id: Int,
+        thumbnail: String? = nil,
+        sign: ShapesImageSign? = nil,
+        additionalProperties: [String: String] = [:]
+    ) {
+        self.id = id
+        self.thumbnail = thumbnail
+        self.sign = sign
+        self.additionalProperties = additionalProperties
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.id = try container.decode(Int.self, forKey: WireKey("id"))
+        self.thumbnail = try container.decodeIfPresent(String.self, forKey: WireKey("thumbnail"))
+        self.sign = try container.decodeIfPresent(ShapesImageSign.self, forKey: WireKey("sign"))
+        self.additionalProperties = try container.decodeAdditionalProperties(
+            String.self,
+            excluding: ["id", "thumbnail", "sign"]
+        )
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.id, forKey: WireKey("id"))
+        try container.encodeIfPresent(self.thumbnail, forKey: WireKey("thumbnail"))
+        try container.encodeIfPresent(self.sign, forKey: WireKey("sign"))
+        try container.encodeAdditionalProperties(self.additionalProperties, excluding: ["id", "thumbnail", "sign"])
+    }
+}
+
+/// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
+public indirect enum ShapesGetImageImageId: Codable, Sendable, Equatable, RequestParameterValue {
+    case integer(Int)
+    case string(String)
+    /// A value none of the spec's types decodes, as the server sent it.
+    case other(JSONValue)
+
+    /// Decodes the first case whose type decodes the value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Int.self) {
+            self = .integer(value)
+            return
+        }
+        if let value = try? container.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        self = .other(try container.decode(JSONValue.self))
+    }
+
+    /// Encodes the value of its case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .integer(let value):
+            try container.encode(value)
+        case .string(let value):
+            try container.encode(value)
+        case .other(let value):
+            try container.encode(value)
+        }
+    }
+
+    /// The value's text in a path, query item or header: its case's.
+    public var requestParameterText: String {
+        switch self {
+        case .integer(let value):
+            return value.requestParameterText
+        case .string(let value):
+            return value.requestParameterText
+        case .other(let value):
+            return value.requestParameterText
+        }
+    }
+}
+
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum ShapesGetImageBetaItem: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+    case multiAgentV1
+    case toolsV2
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [ShapesGetImageBetaItem] = [.multiAgentV1, .toolsV2]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "multi_agent=v1":
+            self = .multiAgentV1
+        case "tools=v2":
+            self = .toolsV2
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .multiAgentV1:
+            return "multi_agent=v1"
+        case .toolsV2:
+            return "tools=v2"
+        case .unknown(let value):
+            return value
+        }
+    }
+}
+
+public struct ShapesGetImageCreated: Codable, Sendable, Equatable {
+    public var gt: Int?
+    public var lt: Int?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(gt: Int? = nil, lt: Int? = nil) {
+        self.gt = gt
+        self.lt = lt
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.gt = try container.decodeIfPresent(Int.self, forKey: WireKey("gt"))
+        self.lt = try container.decodeIfPresent(Int.self, forKey: WireKey("lt"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.gt, forKey: WireKey("gt"))
+        try container.encodeIfPresent(self.lt, forKey: WireKey("lt"))
+    }
+}
+
+public struct ShapesUploadImageRequest: Codable, Sendable, Equatable {
+    public var file: MultipartFile
+    public var caption: String?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(file: MultipartFile, caption: String? = nil) {
+        self.file = file
+        self.caption = caption
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.file = try container.decode(MultipartFile.self, forKey: WireKey("file"))
+        self.caption = try container.decodeIfPresent(String.self, forKey: WireKey("caption"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.file, forKey: WireKey("file"))
+        try container.encodeIfPresent(self.caption, forKey: WireKey("caption"))
+    }
+}
+
+public struct ShapesCompleteRequest: Codable, Sendable, Equatable {
+    public var prompt: String
+    public var stream: Bool?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(prompt: String, stream: Bool? = nil) {
+        self.prompt = prompt
+        self.stream = stream
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.prompt = try container.decode(String.self, forKey: WireKey("prompt"))
+        self.stream = try container.decodeIfPresent(Bool.self, forKey: WireKey("stream"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.prompt, forKey: WireKey("prompt"))
+        try container.encodeIfPresent(self.stream, forKey: WireKey("stream"))
+    }
+}
+
 /// Text, or parts.
 ///
 /// The first case, in the order the spec lists them, whose type decodes the value; other values decode as `.other(_:)` instead of failing.
@@ -477,6 +731,83 @@ public struct ShapesExtendedPart: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: WireKey.self)
         try container.encodeIfPresent(self.words, forKey: WireKey("words"))
+    }
+}
+
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum ShapesSizeString: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+    case small
+    case large
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [ShapesSizeString] = [.small, .large]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "small":
+            self = .small
+        case "large":
+            self = .large
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .small:
+            return "small"
+        case .large:
+            return "large"
+        case .unknown(let value):
+            return value
+        }
+    }
+}
+
+/// Values with no letter or digit get names of their own.
+///
+/// Values the spec does not list decode as `.unknown(_:)` instead of failing.
+public enum ShapesImageSign: RawRepresentable, Codable, Sendable, Hashable, CaseIterable {
+    case empty
+    case plus
+    case minus
+    /// A value the spec does not list, as the server sent it.
+    case unknown(String)
+
+    /// The values the spec lists.
+    public static let allCases: [ShapesImageSign] = [.empty, .plus, .minus]
+
+    /// The case for a wire value; values the spec does not list become `.unknown`.
+    public init(rawValue: String) {
+        switch rawValue {
+        case "":
+            self = .empty
+        case "+":
+            self = .plus
+        case "-":
+            self = .minus
+        default:
+            self = .unknown(rawValue)
+        }
+    }
+
+    /// The value as sent on the wire.
+    public var rawValue: String {
+        switch self {
+        case .empty:
+            return ""
+        case .plus:
+            return "+"
+        case .minus:
+            return "-"
+        case .unknown(let value):
+            return value
+        }
     }
 }
 

@@ -171,6 +171,275 @@ public struct LiveShapesSettingsRepository: ShapesSettingsRepository {
     }
 }
 
+// MARK: - ShapesImagesRepository
+
+/// `LiveShapesImagesRepository` talks to the server; conform your own type for previews and tests.
+public protocol ShapesImagesRepository: Sendable {
+    /// Parameters that are not one scalar, each sent as the document says.
+    ///
+    /// `GET /images/{image_id}`. Cached for 1 minute per image_id, metadata, labels, created and sizes; shown offline for up to 1 day.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    func getImage(
+        imageId: ShapesGetImageImageId,
+        metadata: [String: String]?,
+        labels: [String: String]?,
+        created: ShapesGetImageCreated?,
+        sizes: [ShapesSize]?,
+        beta: [ShapesGetImageBetaItem]?,
+        policy: CachePolicy?
+    ) async throws -> CachedValue<ShapesImage>
+
+    /// The stored value of `getImage` first, if there is one, then the fresh one.
+    ///
+    /// When the network fails after a stored value was delivered, the stream finishes
+    /// normally: the caller already has the best value there is.
+    func getImageStream(
+        imageId: ShapesGetImageImageId,
+        metadata: [String: String]?,
+        labels: [String: String]?,
+        created: ShapesGetImageCreated?,
+        sizes: [ShapesSize]?,
+        beta: [ShapesGetImageBetaItem]?
+    ) -> AsyncThrowingStream<CachedValue<ShapesImage>, any Error>
+
+    /// `PUT /images/{image_id}`. Nothing to cache: the response has no body.
+    ///
+    /// - Parameter contentType: The media type of `body`, one the server takes; `nil` sends `application/octet-stream`.
+    func putImageBytes(imageId: String, body: Data, contentType: String?) async throws
+
+    /// JSON names an image by URL; only multipart carries the file, so multipart it is.
+    ///
+    /// `POST /images`. Never cached: every call goes to the network.
+    func uploadImage(body: ShapesUploadImageRequest) async throws -> ShapesImage
+
+    /// `POST /completions`. Never cached: every call goes to the network.
+    func complete(body: ShapesCompleteRequest) async throws -> ShapesTextPart
+
+    /// `POST /completions`. Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection.
+    /// Sends `stream: true` in the body, whatever `body` says.
+    func completeEvents(body: ShapesCompleteRequest) -> EventStream<ShapesTextPart>
+}
+
+extension ShapesImagesRepository {
+    /// Calls `getImage` with the spec's default policy, `.networkFirst`, unless one is given.
+    public func getImage(
+        imageId: ShapesGetImageImageId,
+        metadata: [String: String]? = nil,
+        labels: [String: String]? = nil,
+        created: ShapesGetImageCreated? = nil,
+        sizes: [ShapesSize]? = nil,
+        beta: [ShapesGetImageBetaItem]? = nil,
+        policy: CachePolicy = .networkFirst
+    ) async throws -> CachedValue<ShapesImage> {
+        try await self.getImage(
+            imageId: imageId,
+            metadata: metadata,
+            labels: labels,
+            created: created,
+            sizes: sizes,
+            beta: beta,
+            policy: Optional(policy)
+        )
+    }
+
+    /// Calls `getImageStream` without the optional arguments.
+    public func getImageStream(
+        imageId: ShapesGetImageImageId
+    ) -> AsyncThrowingStream<CachedValue<ShapesImage>, any Error> {
+        self.getImageStream(imageId: imageId, metadata: nil, labels: nil, created: nil, sizes: nil, beta: nil)
+    }
+
+    /// Calls `putImageBytes` without the optional arguments.
+    public func putImageBytes(imageId: String, body: Data) async throws {
+        try await self.putImageBytes(imageId: imageId, body: body, contentType: nil)
+    }
+}
+
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension ShapesImagesRepository {
+    /// `getImage` as a live query for a screen: it loads with the spec's policy, refetches
+    /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
+    public func getImageQuery(
+        imageId: ShapesGetImageImageId,
+        metadata: [String: String]? = nil,
+        labels: [String: String]? = nil,
+        created: ShapesGetImageCreated? = nil,
+        sizes: [ShapesSize]? = nil,
+        beta: [ShapesGetImageBetaItem]? = nil
+    ) -> CachedQuery<ShapesImage> {
+        CachedQuery { policy in try await self.getImage(imageId: imageId, metadata: metadata, labels: labels, created: created, sizes: sizes, beta: beta, policy: policy) }
+    }
+}
+#endif
+
+/// The `ShapesImagesRepository` that calls the server through a `CachedClient`.
+public struct LiveShapesImagesRepository: ShapesImagesRepository {
+    /// Does the HTTP, the caching and the storage.
+    public let client: CachedClient
+
+    /// Creates a repository that sends its requests through `client`.
+    public init(client: CachedClient) {
+        self.client = client
+    }
+
+    /// Parameters that are not one scalar, each sent as the document says.
+    ///
+    /// `GET /images/{image_id}`. Cached for 1 minute per image_id, metadata, labels, created and sizes; shown offline for up to 1 day.
+    ///
+    /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
+    public func getImage(
+        imageId: ShapesGetImageImageId,
+        metadata: [String: String]?,
+        labels: [String: String]?,
+        created: ShapesGetImageCreated?,
+        sizes: [ShapesSize]?,
+        beta: [ShapesGetImageBetaItem]?,
+        policy: CachePolicy?
+    ) async throws -> CachedValue<ShapesImage> {
+        try await self.client.value(
+            for: Requests.getImage(
+                imageId: imageId,
+                metadata: metadata,
+                labels: labels,
+                created: created,
+                sizes: sizes,
+                beta: beta
+            ),
+            endpoint: Endpoints.getImage,
+            policy: policy
+        )
+    }
+
+    /// The stored value of `getImage` first, if there is one, then the fresh one.
+    public func getImageStream(
+        imageId: ShapesGetImageImageId,
+        metadata: [String: String]?,
+        labels: [String: String]?,
+        created: ShapesGetImageCreated?,
+        sizes: [ShapesSize]?,
+        beta: [ShapesGetImageBetaItem]?
+    ) -> AsyncThrowingStream<CachedValue<ShapesImage>, any Error> {
+        self.client.updates(
+            for: Requests.getImage(
+                imageId: imageId,
+                metadata: metadata,
+                labels: labels,
+                created: created,
+                sizes: sizes,
+                beta: beta
+            ),
+            endpoint: Endpoints.getImage
+        )
+    }
+
+    /// `PUT /images/{image_id}`. Nothing to cache: the response has no body.
+    ///
+    /// - Parameter contentType: The media type of `body`, one the server takes; `nil` sends `application/octet-stream`.
+    public func putImageBytes(imageId: String, body: Data, contentType: String?) async throws {
+        try await self.client.perform(
+            Requests.putImageBytes(imageId: imageId, body: body, contentType: contentType),
+            endpoint: Endpoints.putImageBytes
+        )
+    }
+
+    /// JSON names an image by URL; only multipart carries the file, so multipart it is.
+    ///
+    /// `POST /images`. Never cached: every call goes to the network.
+    public func uploadImage(body: ShapesUploadImageRequest) async throws -> ShapesImage {
+        try await self.client.response(for: Requests.uploadImage(body: body), endpoint: Endpoints.uploadImage)
+    }
+
+    /// `POST /completions`. Never cached: every call goes to the network.
+    public func complete(body: ShapesCompleteRequest) async throws -> ShapesTextPart {
+        try await self.client.response(for: Requests.complete(body: body), endpoint: Endpoints.complete)
+    }
+
+    /// `POST /completions`. Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection.
+    /// Sends `stream: true` in the body, whatever `body` says.
+    public func completeEvents(body: ShapesCompleteRequest) -> EventStream<ShapesTextPart> {
+        self.client.eventStream(for: Requests.completeEvents(body: body), endpoint: Endpoints.completeEvents)
+    }
+
+    private enum Endpoints {
+        static var getImage: Endpoint {
+            Endpoint(
+                name: "ShapesImagesRepository.getImage",
+                cache: CacheRule(ttl: 60, maxStale: 86400, policy: .networkFirst, scope: .user),
+                coding: JSONCoding(dates: .iso8601),
+                shape: LiveShapesImagesRepository.getImageShape
+            )
+        }
+        static var putImageBytes: Endpoint {
+            Endpoint(name: "ShapesImagesRepository.putImageBytes", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var uploadImage: Endpoint {
+            Endpoint(name: "ShapesImagesRepository.uploadImage", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var complete: Endpoint {
+            Endpoint(name: "ShapesImagesRepository.complete", cache: nil, coding: JSONCoding(dates: .iso8601))
+        }
+        static var completeEvents: Endpoint {
+            Endpoint(
+                name: "ShapesImagesRepository.completeEvents",
+                cache: nil,
+                coding: JSONCoding(dates: .iso8601),
+                format: .events,
+                accept: "text/event-stream"
+            )
+        }
+    }
+
+    private enum Requests {
+        static func getImage(
+            imageId: ShapesGetImageImageId,
+            metadata: [String: String]?,
+            labels: [String: String]?,
+            created: ShapesGetImageCreated?,
+            sizes: [ShapesSize]?,
+            beta: [ShapesGetImageBetaItem]?
+        ) -> EndpointRequest {
+            var request = EndpointRequest(method: "GET", path: "/images/{image_id}")
+            request.setPathParameter("image_id", imageId)
+            request.addQuery("metadata", metadata, style: .deepObject, isKey: true)
+            request.addQuery("labels", labels, style: .form, isKey: true)
+            request.addQuery("gt", created?.gt, isKey: true)
+            request.addQuery("lt", created?.lt, isKey: true)
+            request.addQuery("sizes", sizes, style: .repeated, isKey: true)
+            request.addHeader("beta", beta?.map(\.rawValue), isKey: false)
+            return request
+        }
+
+        static func putImageBytes(imageId: String, body: Data, contentType: String?) -> EndpointRequest {
+            var request = EndpointRequest(method: "PUT", path: "/images/{image_id}")
+            request.setPathParameter("image_id", imageId)
+            request.setDataBody(body, contentType: contentType ?? "application/octet-stream", isKey: false)
+            return request
+        }
+
+        static func uploadImage(body: ShapesUploadImageRequest) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/images")
+            request.setMultipartBody(body, isKey: false)
+            return request
+        }
+
+        static func complete(body: ShapesCompleteRequest) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/completions")
+            request.setJSONBody(body, isKey: false)
+            return request
+        }
+
+        static func completeEvents(body: ShapesCompleteRequest) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/completions")
+            var body = body
+            body.stream = true
+            request.setJSONBody(body, isKey: false)
+            return request
+        }
+    }
+}
+
 // MARK: - Response shapes
 
 /// A fingerprint of each cached response type and the models it reaches: an entry
@@ -183,4 +452,10 @@ extension LiveShapesMessagesRepository {
 /// stored under another shape is never read.
 extension LiveShapesSettingsRepository {
     static var getSettingsShape: String { "7b5debe0b6bf5503" }
+}
+
+/// A fingerprint of each cached response type and the models it reaches: an entry
+/// stored under another shape is never read.
+extension LiveShapesImagesRepository {
+    static var getImageShape: String { "a233fd7ee8a3b930" }
 }
