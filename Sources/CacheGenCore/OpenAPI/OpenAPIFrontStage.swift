@@ -232,7 +232,7 @@ enum OpenAPIFrontStage {
             }
             let hasForms = endpoint.cache != nil && endpoint.response != nil
             let forms = { (name: String) in hasForms ? [name, name + "Stream", name + "Query"] : [name] }
-            let name = OpenAPINames.numbered(base) { forms($0).contains(where: taken.contains) }
+            let name = SwiftNaming.numbered(base) { forms($0).contains(where: taken.contains) }
             taken.formUnion(forms(name))
             if isArbitrary {
                 diagnostics.append(

@@ -155,14 +155,6 @@ struct OpenAPINames {
         return String(characters[..<cut]) + String(repeating: "0", count: 6 - digits.count) + digits
     }
 
-    /// `base` when no name in `taken` is it, else `base2`, `base3`, … (the first free).
-    static func numbered(_ base: String, avoiding taken: (String) -> Bool) -> String {
-        guard taken(base) else { return base }
-        var number = 2
-        while taken(base + String(number)) { number += 1 }
-        return base + String(number)
-    }
-
     /// `Before`, `After`, `OnOrBefore` or `OnOrAfter` for a name that ends in `<`, `>`, `<=`
     /// or `>=`, with the name before it: the way such APIs filter by a range
     /// (`DateCreated<`), told apart from the plain name.

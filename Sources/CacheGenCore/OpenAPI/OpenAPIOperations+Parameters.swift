@@ -145,7 +145,7 @@ extension OpenAPIOperations {
             {
                 base = OpenAPINames.shortened(SwiftNaming.argumentName(comparison.stem) + comparison.word)
             }
-            let name = OpenAPINames.numbered(base) { taken.contains($0) }
+            let name = SwiftNaming.numbered(base) { taken.contains($0) }
             taken.insert(name)
             let label = "\(parameter.place.rawValue) parameter \(quoted(wire)) of \(what)"
             let advice = OpenAPINames.advice(parameter: wire, of: operation)

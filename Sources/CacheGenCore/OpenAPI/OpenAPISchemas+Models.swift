@@ -42,7 +42,7 @@ extension OpenAPISchemas {
             }
         }
         let taken = Set(properties.map { SwiftNaming.memberName($0.name.name) })
-        let name = OpenAPINames.numbered("additionalProperties") { taken.contains($0) }
+        let name = SwiftNaming.numbered("additionalProperties") { taken.contains($0) }
         return AdditionalProperties(name: name, type: type, location: node.location)
     }
 
@@ -131,7 +131,7 @@ extension OpenAPISchemas {
         var caseNames: Set<String> = []
         for node in nodes {
             guard let text = node.stringValue, seen.insert(text).inserted else { continue }
-            let name = OpenAPINames.numbered(OpenAPINames.memberName(text)) { caseNames.contains($0) }
+            let name = SwiftNaming.numbered(OpenAPINames.memberName(text)) { caseNames.contains($0) }
             caseNames.insert(name)
             var value = EnumValue(value: text, location: node.location)
             if name != SwiftNaming.caseName(text, position: values.count) { value.swiftName = name }
@@ -220,12 +220,12 @@ extension OpenAPISchemas {
         for index in result.indices {
             let wire = result[index].wireName
             if let rename = names.renamed(property: wire, of: model) {
-                result[index].name.name = OpenAPINames.numbered(rename) { taken.contains($0) }
+                result[index].name.name = SwiftNaming.numbered(rename) { taken.contains($0) }
                 taken.insert(result[index].name.name)
                 continue
             }
             let base = OpenAPINames.memberName(wire)
-            let name = OpenAPINames.numbered(base) { taken.contains($0) }
+            let name = SwiftNaming.numbered(base) { taken.contains($0) }
             taken.insert(name)
             let what = "property \(quoted(wire)) of \(quoted(model))"
             let advice = OpenAPINames.advice(property: wire, of: model)

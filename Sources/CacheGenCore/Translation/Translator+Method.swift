@@ -118,7 +118,7 @@ extension Translator {
             arguments.append(Method.Argument(name: "body", type: swiftType(body), isOptional: false, parameter: nil))
             if endpoint.bodyEncoding.callerContentType {
                 let taken = Set(arguments.map(\.name))
-                let name = OpenAPINames.numbered("contentType") { taken.contains($0) }
+                let name = SwiftNaming.numbered("contentType") { taken.contains($0) }
                 arguments.append(Method.Argument(name: name, type: .optional(.named("String")), isOptional: true, parameter: nil, isContentType: true))
             }
         }
