@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "StoreWriter", dependencies: ["CachedClientRuntime"], path: "Tests/StoreWriter"),
         // Tests/Fixtures/fixture_server.py driven from Swift, for both test targets that need a
         // real server. Not a product.
-        .target(name: "FixtureServerSupport", path: "Tests/FixtureServerSupport"),
+        .target(name: "FixtureServerSupport", dependencies: ["CachedClientRuntime"], path: "Tests/FixtureServerSupport"),
         .testTarget(
             name: "CachedClientRuntimeTests",
             dependencies: ["CachedClientRuntime", "CachedClientTesting", "StoreWriter", "FixtureServerSupport"],

@@ -30,7 +30,9 @@ let package = Package(
         ),
         // The root package's fixture server driver (a symbolic link to ../../Tests), for the
         // tests and benchmarks that need a real upstream. Not a product.
-        .target(name: "FixtureServerSupport", path: "Tests/FixtureServerSupport"),
+        .target(
+            name: "FixtureServerSupport", dependencies: [.product(name: "CachedClientRuntime", package: "cachegen")],
+            path: "Tests/FixtureServerSupport"),
         // The child process of the many-process tests and benchmarks: removes, reads through
         // a client, holds a lease until killed. Not a product.
         .executableTarget(

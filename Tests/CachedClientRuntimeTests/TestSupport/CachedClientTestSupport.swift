@@ -1,3 +1,4 @@
+import FixtureServerSupport
 import Foundation
 import Testing
 
@@ -200,24 +201,6 @@ final class StubTransport: HTTPTransport {
 
 struct StoreFailure: Error {}
 
-/// A test store that changes reads or writes and passes removals and sizes on to `inner`.
-protocol ForwardingStore: CacheStore {
-    var inner: any CacheStore { get }
-}
-
-extension ForwardingStore {
-    func removeEntry(for key: CacheKey) async throws { try await inner.removeEntry(for: key) }
-    func removeAll() async throws { try await inner.removeAll() }
-    func removeAll(partition: String) async throws { try await inner.removeAll(partition: partition) }
-    func removeAll(endpoint: String) async throws { try await inner.removeAll(endpoint: endpoint) }
-    func removeAll(endpoint: String, path: String) async throws { try await inner.removeAll(endpoint: endpoint, path: path) }
-    func totalSize() async throws -> Int { try await inner.totalSize() }
-    func entryCount() async throws -> Int { try await inner.entryCount() }
-    var maxAge: TimeInterval? { inner.maxAge }
-    var removalCount: UInt64 { inner.removalCount }
-    func removals(since count: UInt64) -> [RemovalScope]? { inner.removals(since: count) }
-    func eventDescription(of error: any Error) -> String? { inner.eventDescription(of: error) }
-}
 
 /// A store that can fail on read or write, and counts what it is asked, wrapping a
 /// `MemoryCacheStore`.

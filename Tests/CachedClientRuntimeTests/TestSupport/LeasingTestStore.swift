@@ -1,3 +1,4 @@
+import FixtureServerSupport
 import Foundation
 
 @testable import CachedClientRuntime

@@ -179,8 +179,8 @@ struct RemovalPropagationTests {
 }
 
 /// A store that counts reads, passing everything through.
-final class CountingStore: CacheStore {
-    let inner: PostgresCacheStore
+final class CountingStore: ForwardingStore {
+    let inner: any CacheStore
     private let readCount = Atomic<Int>(0)
     init(_ inner: PostgresCacheStore) { self.inner = inner }
     var reads: Int { readCount.load(ordering: .relaxed) }
@@ -188,15 +188,4 @@ final class CountingStore: CacheStore {
         readCount.wrappingAdd(1, ordering: .relaxed)
         return try await inner.entry(for: key)
     }
-    func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws { try await inner.setEntry(entry, for: key) }
-    func removeEntry(for key: CacheKey) async throws { try await inner.removeEntry(for: key) }
-    func removeAll() async throws { try await inner.removeAll() }
-    func removeAll(partition: String) async throws { try await inner.removeAll(partition: partition) }
-    func removeAll(endpoint: String) async throws { try await inner.removeAll(endpoint: endpoint) }
-    func removeAll(endpoint: String, path: String) async throws { try await inner.removeAll(endpoint: endpoint, path: path) }
-    func totalSize() async throws -> Int { try await inner.totalSize() }
-    func entryCount() async throws -> Int { try await inner.entryCount() }
-    var maxAge: TimeInterval? { inner.maxAge }
-    var removalCount: UInt64 { inner.removalCount }
-    func removals(since count: UInt64) -> [RemovalScope]? { inner.removals(since: count) }
 }
