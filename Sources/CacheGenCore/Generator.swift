@@ -71,7 +71,11 @@ public enum Generator {
     }
 
     /// Reads a file from disk; `nil` when it cannot be read.
-    public static let readFile: @Sendable (String) -> Data? = { path in try? Data(contentsOf: URL(fileURLWithPath: path)) }
+    ///
+    /// `FileManager.contents(atPath:)` reads as `Data(contentsOf:)` does without making a
+    /// `URL` and a progress report for each file: a tenth of the instructions, which counts
+    /// for a document split over a thousand files.
+    public static let readFile: @Sendable (String) -> Data? = { path in FileManager.default.contents(atPath: path) }
 
     /// The file an overlay names as its OpenAPI document, relative to the overlay's
     /// folder; `nil` for any other input. The build plugin declares it as an input.

@@ -32,10 +32,29 @@ final class OpenAPIReferences {
     /// Files that could not be read, so each is reported once.
     private var unreadable: Set<String> = []
     /// Reads a file by path.
-    private let read: @Sendable (String) -> Data?
+    let read: @Sendable (String) -> Data?
     /// Where each `$ref` text led from each file: a document refers to a few schemas
-    /// many times, and walking a pointer scans every member of `components.schemas`.
-    private var followed: [String: (node: JSONNode, file: String, key: String, name: String)] = [:]
+    /// many times.
+    private var followed: [FollowKey: (node: JSONNode, file: String, key: String, name: String)] = [:]
+    /// The position of each member of the large objects pointers walk through
+    /// (`components.schemas` holds hundreds), by the object's `file#pointer`, so a pointer
+    /// finds its member by hash instead of comparing it with every key before it.
+    private var memberIndexes: [String: [String: Int]] = [:]
+    /// Objects with fewer members are searched in order.
+    private static let indexedMemberCount = 16
+    /// Where a file part of a `$ref` leads from a folder (`../models/Pet.yaml` from
+    /// `spec/paths/`) and whether that is inside the document's folder, for ASCII paths: a
+    /// document split over many files names the same few files from each of its folders.
+    private var fileTargets: [FollowKey: (path: String, isInside: Bool)] = [:]
+    /// Files read and parsed ahead, on all cores, before anything asks for them
+    /// (`OpenAPIReferences+Prefetch.swift`); each is taken at its first use.
+    var prefetched: [String: Prefetched] = [:]
+
+    /// A `$ref` text (or its file part) as written in a file (or a folder).
+    private struct FollowKey: Hashable {
+        var file: String
+        var text: String
+    }
     /// Errors found while following references, each at the `$ref` that failed.
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -45,8 +64,9 @@ final class OpenAPIReferences {
     ///   - read: reads another file's bytes, `nil` when it cannot.
     init(root: JSONNode, file: String, read: @escaping @Sendable (String) -> Data?) {
         documents = [file: root]
-        folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { $0 != "." }
+        folder = Self.pathParts(file, omittingEmpty: false).dropLast().filter { $0 != "." }
         self.read = read
+        prefetchFiles(referencedBy: root, in: file)
     }
 
     /// The `$ref` text of `node` when it is a reference object.
@@ -66,7 +86,7 @@ final class OpenAPIReferences {
                 report("$ref \(quoted(text)) leads through more than \(Self.maximumHops) references; it refers to itself", at: member.value.location)
                 return nil
             }
-            let cacheKey = current.file + "\u{0}" + text
+            let cacheKey = FollowKey(file: current.file, text: text)
             if let known = followed[cacheKey] {
                 current = known
                 continue
@@ -82,9 +102,7 @@ final class OpenAPIReferences {
     private func follow(_ text: String, from file: String, at location: SourceLocation)
         -> (node: JSONNode, file: String, key: String, name: String)?
     {
-        let hash = text.firstIndex(of: "#")
-        let filePart = String(hash.map { text[..<$0] } ?? text[...])
-        let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
+        let (filePart, pointer) = Self.parts(of: text)
         if filePart.contains("://") {
             // Not the document's fault: what uses it is left out, with this warning.
             diagnostics.append(
@@ -93,8 +111,8 @@ final class OpenAPIReferences {
                     at: location))
             return nil
         }
-        let targetFile = filePart.isEmpty ? file : Self.path(filePart, nextTo: file)
-        guard filePart.isEmpty || isInsideFolder(targetFile) else {
+        let (targetFile, isInside) = filePart.isEmpty ? (file, true) : fileTarget(filePart, from: file)
+        guard isInside else {
             report(
                 "$ref \(quoted(text)) names a file outside the document's folder; cachegen reads only files in that folder and the folders under it",
                 at: location)
@@ -103,11 +121,12 @@ final class OpenAPIReferences {
         guard let root = document(targetFile, named: filePart, at: location) else { return nil }
         var node = root
         var name = Self.baseName(filePart)
-        let segments = Self.segments(pointer)
-        for segment in segments {
+        // `file#/a/b`: the key of the node reached so far, which names it in `memberIndexes`.
+        var key = targetFile + "#"
+        for segment in Self.segments(pointer) {
             let child: JSONNode?
             switch node.value {
-            case .object: child = node[segment]?.value
+            case .object(let members): child = member(segment, of: members, at: key)
             case .array(let items): child = Int(segment).flatMap { items.indices.contains($0) ? items[$0] : nil }
             default: child = nil
             }
@@ -121,41 +140,99 @@ final class OpenAPIReferences {
             }
             node = child
             name = segment
+            key += "/" + OpenAPISchemas.escaped(segment)
         }
-        let key = targetFile + "#" + segments.map { "/" + OpenAPISchemas.escaped($0) }.joined()
         return (node, targetFile, key, name)
+    }
+
+    /// The value of the member named `name` (the first, as `JSONNode`'s subscript finds it)
+    /// of the object at `key`; large objects are indexed the first time a pointer walks them.
+    private func member(_ name: String, of members: [JSONMember], at key: String) -> JSONNode? {
+        guard members.count >= Self.indexedMemberCount else { return members.first { $0.key == name }?.value }
+        if memberIndexes[key] == nil {
+            var index: [String: Int] = [:]
+            index.reserveCapacity(members.count)
+            for (position, member) in members.enumerated() where index[member.key] == nil { index[member.key] = position }
+            memberIndexes[key] = index
+        }
+        return memberIndexes[key]?[name].map { members[$0].value }
+    }
+
+    /// The file a `$ref`'s file part names from `file`, and whether it is inside the
+    /// document's folder.
+    func fileTarget(_ filePart: String, from file: String) -> (path: String, isInside: Bool) {
+        // The target depends on `file`'s folder only: `spec/paths/` of `spec/paths/pets.yaml`.
+        let folderKey: String? =
+            Self.isASCII(file) ? file.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(file[...$0]) } ?? "" : nil
+        if let folderKey, let known = fileTargets[FollowKey(file: folderKey, text: filePart)] { return known }
+        let path = Self.path(filePart, nextTo: file)
+        let target = (path: path, isInside: isInsideFolder(path))
+        if let folderKey { fileTargets[FollowKey(file: folderKey, text: filePart)] = target }
+        return target
     }
 
     /// Whether `path` is in the document's folder or a folder under it, so a `$ref` never
     /// makes cachegen read a file elsewhere on the machine.
     private func isInsideFolder(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).filter { $0 != "." }
+        let parts = Self.pathParts(path, omittingEmpty: false).filter { $0 != "." }
         guard !parts.contains(".."), parts.count > folder.count, !folder.isEmpty || !path.hasPrefix("/") else { return false }
         return Array(parts.prefix(folder.count)) == folder
     }
 
-    /// The parsed file, read on first use.
+    /// The parsed file, read on first use (or taken from those read ahead, the same way).
     private func document(_ file: String, named written: String, at location: SourceLocation) -> JSONNode? {
         if let root = documents[file] { return root }
         guard !unreadable.contains(file) else { return nil }
-        guard let data = read(file) else {
+        switch prefetched.removeValue(forKey: file) ?? Self.load(file, read: read) {
+        case .parsed(let root):
+            documents[file] = root
+            return root
+        case .unreadable:
             unreadable.insert(file)
             report("cannot read \(quoted(written)), which a $ref names; put it next to the document", at: location)
             return nil
-        }
-        do {
-            let root = try OpenAPISource.parse(data, file: file)
-            documents[file] = root
-            return root
-        } catch {
+        case .failed(let error):
             unreadable.insert(file)
             diagnostics.append(error)
             return nil
         }
     }
 
+    /// What reading a file gave.
+    enum Prefetched: Sendable {
+        /// Its nodes.
+        case parsed(JSONNode)
+        /// It could not be read.
+        case unreadable
+        /// It is not valid JSON or YAML: the reader's error.
+        case failed(Diagnostic)
+    }
+
+    /// Reads and parses one file.
+    static func load(_ file: String, read: @Sendable (String) -> Data?) -> Prefetched {
+        guard let data = read(file) else { return .unreadable }
+        do {
+            return .parsed(try OpenAPISource.parse(data, file: file))
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// A `$ref` text split at its first `#`: the file it names (empty for the same file) and
+    /// the pointer after the `#` (empty when there is none).
+    static func parts(of text: String) -> (file: String, pointer: String) {
+        let hash = isASCII(text) ? text.utf8.firstIndex(of: UInt8(ascii: "#")) : text.firstIndex(of: "#")
+        let file = String(hash.map { text[..<$0] } ?? text[...])
+        let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
+        return (file, pointer)
+    }
+
     /// The pointer's segments, unescaped (`~1` is `/`, `~0` is `~`, `%20` a space).
     static func segments(_ pointer: String) -> [String] {
+        // ASCII with nothing to unescape, the usual pointer: split on bytes.
+        if pointer.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "%") }) {
+            return pointer.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }
+        }
         if !pointer.contains(where: { $0 == "~" || $0 == "%" }) {
             return pointer.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         }
@@ -168,8 +245,8 @@ final class OpenAPIReferences {
     /// `relative` next to `file`: in the same folder, `..` and `.` resolved.
     static func path(_ relative: String, nextTo file: String) -> String {
         if relative.hasPrefix("/") { return relative }
-        var parts = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
-        for part in relative.split(separator: "/").map(String.init) {
+        var parts = pathParts(file, omittingEmpty: false).dropLast().map(String.init)
+        for part in pathParts(relative, omittingEmpty: true).map(String.init) {
             if part == "." { continue }
             if part == "..", let last = parts.last, !last.isEmpty, last != "..", last != "." {
                 parts.removeLast()
@@ -182,9 +259,39 @@ final class OpenAPIReferences {
 
     /// A file's name without folders and extension: `schemas/Pet.yaml` → `Pet`.
     static func baseName(_ file: String) -> String {
-        let name = file.split(separator: "/").last.map(String.init) ?? file
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        let name = pathParts(file, omittingEmpty: true).last.map(String.init) ?? file
+        let dot = isASCII(name) ? name.utf8.lastIndex(of: UInt8(ascii: ".")) : name.lastIndex(of: ".")
+        guard let dot, dot != name.startIndex else { return name }
         return String(name[..<dot])
+    }
+
+    /// `text.split(separator: "/", omittingEmptySubsequences: omittingEmpty)`.
+    ///
+    /// Implementation note: a document split over many files has thousands of `$ref`s to
+    /// other files, and splitting their paths by `Character` (grapheme by grapheme) cost more
+    /// than reading the files. ASCII text, where every byte is a character, is split on bytes
+    /// into the same pieces; other text still by `Character` (a `/` followed by a combining
+    /// mark is one character, and no separator).
+    static func pathParts(_ text: String, omittingEmpty: Bool) -> [Substring] {
+        let utf8 = text.utf8
+        let parts = utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var parts: [Substring] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                if !omittingEmpty || index > start {
+                    parts.append(text[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: index)])
+                }
+                start = index + 1
+            }
+            return parts
+        }
+        return (parts ?? nil) ?? text.split(separator: "/", omittingEmptySubsequences: omittingEmpty)
+    }
+
+    /// Whether every byte of `text` is ASCII, so that bytes and characters are the same.
+    static func isASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     /// An error at a `$ref`.
