@@ -65,8 +65,13 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
 /// Spec text quoted for a message, in one place: control characters escaped so a
 /// diagnostic stays on one line, and long values shortened so it stays readable.
 func quoted(_ value: some CustomStringConvertible) -> String {
+    let original = String(describing: value)
+    // Most names are short printable ASCII with no quote: nothing to escape or shorten.
+    if original.utf8.count <= 60, original.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 }) {
+        return "\"" + original + "\""
+    }
     var text = ""
-    for scalar in String(describing: value).unicodeScalars {
+    for scalar in original.unicodeScalars {
         switch scalar {
         case "\n": text += "\\n"
         case "\r": text += "\\r"

@@ -45,8 +45,29 @@ extension Generator {
         }
     }
 
+    /// `first()` and `second()` at the same time, each on a core of its own when there are two.
+    static func both<First: Sendable, Second: Sendable>(
+        _ first: @Sendable () -> First, _ second: @Sendable () -> Second
+    ) -> (First, Second) {
+        let results = Results<Either<First, Second>>(count: 2)
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            results.set(index == 0 ? .first(first()) : .second(second()), at: index)
+        }
+        let values = results.values
+        guard case .first(let one)? = values[0], case .second(let two)? = values[1] else {
+            preconditionFailure("concurrentPerform ran both")
+        }
+        return (one, two)
+    }
+
+    /// One of the two results of `both`.
+    private enum Either<First: Sendable, Second: Sendable>: Sendable {
+        case first(First)
+        case second(Second)
+    }
+
     /// `transform` of `0..<count` on every core, in order.
-    private static func concurrentMap<Value: Sendable>(count: Int, _ transform: @Sendable (Int) -> Value) -> [Value] {
+    static func concurrentMap<Value: Sendable>(count: Int, _ transform: @Sendable (Int) -> Value) -> [Value] {
         let results = Results<Value>(count: count)
         DispatchQueue.concurrentPerform(iterations: count) { index in results.set(transform(index), at: index) }
         return results.values.map { value in

@@ -42,7 +42,7 @@ extension CommandLineTool {
                     continue
                 }
                 do {
-                    try data.write(to: url, options: .atomic)
+                    try AtomicFile.write(data, to: url)
                     written += 1
                 } catch {
                     output.error("error: cannot write \(url.path): \(error.localizedDescription)")

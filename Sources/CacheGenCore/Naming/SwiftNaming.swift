@@ -139,78 +139,83 @@ public enum SwiftNaming {
     /// `split` for ASCII names, on bytes: the same rules without Unicode property lookups
     /// (for ASCII, letters are A–Z and a–z and numbers are 0–9).
     private static func splitASCII(_ bytes: [UInt8]) -> [String] {
-        asciiWords(bytes).map { String(decoding: $0, as: UTF8.self) }
+        bytes.withUnsafeBufferPointer { buffer in
+            var words: [String] = []
+            var iterator = ASCIIWords(bytes: buffer)
+            while let word = iterator.next() {
+                switch word {
+                case .letters(let range): words.append(String(decoding: buffer[range], as: UTF8.self))
+                case .sign(let sign): words.append(sign == ASCII.plus ? "plus" : "minus")
+                }
+            }
+            return words
+        }
     }
 
-    private static let plusWord = Array("plus".utf8)[...]
-    private static let minusWord = Array("minus".utf8)[...]
-
-    @inline(__always) private static func isUpper(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
-    @inline(__always) private static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
-    @inline(__always) private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
-    /// The words of an ASCII name as slices of its bytes (words are contiguous runs).
-    private static func asciiWords(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var words: [ArraySlice<UInt8>] = []
-        var start: Int?
-        func flush(_ end: Int) {
-            if let first = start, first < end { words.append(bytes[first..<end]) }
-            start = nil
-        }
-        for index in bytes.indices {
-            let byte = bytes[index]
-            if byte == 0x2B || byte == 0x2D, start == nil, index + 1 < bytes.count, isDigit(bytes[index + 1]),
-                words.isEmpty
-            {
-                words.append(byte == 0x2B ? plusWord : minusWord)
-                continue
-            }
-            guard isUpper(byte) || isLower(byte) || isDigit(byte) else {
-                flush(index)
-                continue
-            }
-            if start != nil {
-                let last = bytes[index - 1]
-                let nextIsLower = index + 1 < bytes.count && isLower(bytes[index + 1])
-                let lowerToUpper = (isLower(last) || isDigit(last)) && isUpper(byte)
-                let acronymEnd = isUpper(last) && isUpper(byte) && nextIsLower
-                if lowerToUpper || acronymEnd { flush(index) }
-            }
-            if start == nil { start = index }
-        }
-        flush(bytes.count)
-        return words
-    }
+    @inline(__always) fileprivate static func isUpper(_ byte: UInt8) -> Bool { byte >= 0x41 && byte <= 0x5A }
+    @inline(__always) fileprivate static func isLower(_ byte: UInt8) -> Bool { byte >= 0x61 && byte <= 0x7A }
+    @inline(__always) fileprivate static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// `typeName` (`member` false) or `memberName` of an ASCII name, built on bytes; `nil`
     /// for any other name, which takes the general path. Same rules: words lower-cased when
     /// the name has no lower-case letter; a type capitalises every word; a member lower-cases
     /// its first word (wholly when it is an all-capital acronym of two or more letters, else
     /// its first letter) and capitalises the rest; a leading digit gets `_`.
+    ///
+    /// Implementation note: names are made tens of thousands of times for a large document,
+    /// so this reads the name's own UTF-8 storage and writes the result straight into the new
+    /// string's storage, with no array of words or bytes in between.
     private static func asciiName(_ name: String, member: Bool) -> String? {
-        let bytes = Array(name.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let words = asciiWords(bytes)
-        guard !words.isEmpty else { return "_" }
-        let lowerAll = !bytes.contains(where: isLower)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 1)
-        for (number, word) in words.enumerated() {
-            let wordStart = out.count
-            for byte in word { out.append(lowerAll && isUpper(byte) ? byte | 0x20 : byte) }
-            if member && number == 0 {
-                let acronym = word.count > 1 && out[wordStart...].allSatisfy(isUpper)
-                if acronym {
-                    for index in wordStart..<out.count { out[index] |= 0x20 }
-                } else if isUpper(out[wordStart]) {
-                    out[wordStart] |= 0x20
-                }
-            } else if isLower(out[wordStart]) {
-                out[wordStart] &= ~0x20
-            }
+        if let made = name.utf8.withContiguousStorageIfAvailable({ asciiName($0, member: member) }) { return made }
+        return Array(name.utf8).withUnsafeBufferPointer { asciiName($0, member: member) }
+    }
+
+    private static func asciiName(_ bytes: UnsafeBufferPointer<UInt8>, member: Bool) -> String? {
+        var lowerAll = true
+        for byte in bytes {
+            if byte >= 0x80 { return nil }
+            if isLower(byte) { lowerAll = false }
         }
-        if isDigit(out[0]) { out.insert(UInt8(ascii: "_"), at: 0) }
-        return String(decoding: out, as: UTF8.self)
+        // At most every byte, a sign spelled out (`minus` for `-`) and a leading `_`.
+        let made = String(unsafeUninitializedCapacity: bytes.count + 6) { out in
+            var count = 0
+            var words = ASCIIWords(bytes: bytes)
+            var isFirst = true
+            while let word = words.next() {
+                if isFirst, case .letters(let range) = word, isDigit(bytes[range.lowerBound]) {
+                    out[count] = UInt8(ascii: "_")
+                    count += 1
+                }
+                let wordStart = count
+                switch word {
+                case .letters(let range):
+                    for index in range {
+                        let byte = bytes[index]
+                        out[count] = lowerAll && isUpper(byte) ? byte | 0x20 : byte
+                        count += 1
+                    }
+                case .sign(let sign):
+                    for byte in (sign == ASCII.plus ? "plus" : "minus").utf8 {
+                        out[count] = byte
+                        count += 1
+                    }
+                }
+                if member && isFirst {
+                    var acronym = count - wordStart > 1
+                    for index in wordStart..<count where !isUpper(out[index]) { acronym = false }
+                    if acronym {
+                        for index in wordStart..<count { out[index] |= 0x20 }
+                    } else if isUpper(out[wordStart]) {
+                        out[wordStart] |= 0x20
+                    }
+                } else if isLower(out[wordStart]) {
+                    out[wordStart] &= ~0x20
+                }
+                isFirst = false
+            }
+            return count
+        }
+        return made.isEmpty ? "_" : made
     }
 
     private static func capitalized(_ word: String) -> String {
@@ -226,5 +231,65 @@ public enum SwiftNaming {
     private static func guardLeadingDigit(_ name: String) -> String {
         guard let first = name.first else { return "_" }
         return first.isNumber ? "_" + name : name
+    }
+}
+
+/// One word of an ASCII name.
+private enum ASCIIWord {
+    /// A run of letters and digits, by its byte offsets in the name.
+    case letters(Range<Int>)
+    /// A leading `+` or `-` before a digit, which is spelled `plus` or `minus`.
+    case sign(UInt8)
+}
+
+/// The words of an ASCII name, in order: runs of letters and digits, split where a
+/// lower-case letter or digit meets an upper-case one and before the last capital of an
+/// acronym that a lower-case letter follows (`HTTPStatus`: `HTTP`, `Status`); a sign before
+/// a digit at the start (`+1`) is a word of its own.
+private struct ASCIIWords {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The next byte to look at.
+    private var index = 0
+    /// Whether a word has been returned, after which a sign is no word.
+    private var found = false
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    mutating func next() -> ASCIIWord? {
+        var start: Int?
+        while index < bytes.count {
+            let byte = bytes[index]
+            if start == nil, !found, byte == ASCII.plus || byte == ASCII.minus, index + 1 < bytes.count,
+                SwiftNaming.isDigit(bytes[index + 1])
+            {
+                index += 1
+                found = true
+                return .sign(byte)
+            }
+            guard SwiftNaming.isUpper(byte) || SwiftNaming.isLower(byte) || SwiftNaming.isDigit(byte) else {
+                index += 1
+                if let start { return word(start..<index - 1) }
+                continue
+            }
+            if let start {
+                let last = bytes[index - 1]
+                let nextIsLower = index + 1 < bytes.count && SwiftNaming.isLower(bytes[index + 1])
+                let lowerToUpper = (SwiftNaming.isLower(last) || SwiftNaming.isDigit(last)) && SwiftNaming.isUpper(byte)
+                let acronymEnd = SwiftNaming.isUpper(last) && SwiftNaming.isUpper(byte) && nextIsLower
+                // The byte starts the next word: left for the next call.
+                if lowerToUpper || acronymEnd { return word(start..<index) }
+            } else {
+                start = index
+            }
+            index += 1
+        }
+        return start.map { word($0..<index) }
+    }
+
+    private mutating func word(_ range: Range<Int>) -> ASCIIWord {
+        found = true
+        return .letters(range)
     }
 }

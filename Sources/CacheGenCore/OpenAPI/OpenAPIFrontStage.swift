@@ -203,7 +203,7 @@ enum OpenAPIFrontStage {
             let description = tag.flatMap { tag in
                 tags.first { $0["name"]?.value.stringValue == tag }?["description"]?.value.stringValue
             } ?? (tag == nil ? root["info"]?.value["description"]?.value.stringValue : nil)
-            let trimmed = description?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = description?.trimmingWhitespaceAndNewlines()
             let location = members.first?.endpoint.name.location ?? root.location
             return Repository(
                 name: Named(name: name, location: location), description: trimmed, endpoints: members.map(\.endpoint))
@@ -219,8 +219,9 @@ enum OpenAPIFrontStage {
         for index in endpoints.indices {
             let endpoint = endpoints[index]
             let operation = endpoint.name.name
-            let what = "operation \(quoted(operation))"
-            let advice = OpenAPINames.advice(operation: operation)
+            // The message is made only when there is a warning.
+            let what = { "operation \(quoted(operation))" }
+            let advice = { OpenAPINames.advice(operation: operation) }
             var base = OpenAPINames.shortened(SwiftNaming.memberName(operation))
             var isArbitrary = false
             if let rename = names.renamed(operation: operation) {
@@ -236,10 +237,10 @@ enum OpenAPIFrontStage {
             taken.formUnion(forms(name))
             if isArbitrary {
                 diagnostics.append(
-                    .warning("\(what) has no letter or digit to make a Swift name from, so its method is \(name); \(advice)", at: endpoint.name.location))
+                    .warning("\(what()) has no letter or digit to make a Swift name from, so its method is \(name); \(advice())", at: endpoint.name.location))
             } else if name != base {
                 diagnostics.append(
-                    .warning("\(what) becomes the method \(base) like an earlier operation, so it is \(name); \(advice)", at: endpoint.name.location))
+                    .warning("\(what()) becomes the method \(base) like an earlier operation, so it is \(name); \(advice())", at: endpoint.name.location))
             }
             if name != SwiftNaming.memberName(operation) { endpoints[index].swiftName = name }
         }

@@ -69,16 +69,23 @@ struct OpenAPINames {
         kind.rawValue + "\u{0}" + owner + "\u{0}" + wire
     }
 
+    // Each lookup first asks whether there are renames at all: most documents have none, and
+    // making the key costs more than the lookup.
+
     /// The overlay's name for an operation's method, if it gives one.
-    mutating func renamed(operation: String) -> String? { take(Self.key(.operation, "", operation)) }
+    mutating func renamed(operation: String) -> String? {
+        renames.isEmpty ? nil : take(Self.key(.operation, "", operation))
+    }
 
     /// The overlay's name for a parameter's argument, if it gives one.
     mutating func renamed(parameter wire: String, of operation: String) -> String? {
-        take(Self.key(.parameter, operation, wire))
+        renames.isEmpty ? nil : take(Self.key(.parameter, operation, wire))
     }
 
     /// The overlay's name for a property, if it gives one.
-    mutating func renamed(property wire: String, of model: String) -> String? { take(Self.key(.property, model, wire)) }
+    mutating func renamed(property wire: String, of model: String) -> String? {
+        renames.isEmpty ? nil : take(Self.key(.property, model, wire))
+    }
 
     private mutating func take(_ key: String) -> String? {
         guard let rename = renames[key] else { return nil }
@@ -142,6 +149,8 @@ struct OpenAPINames {
     /// of the whole, so two long names that start alike stay apart; the result is its own
     /// `SwiftNaming.memberName`.
     static func shortened(_ name: String) -> String {
+        // No more bytes than the limit means no more characters either.
+        guard name.utf8.count > maximumLength else { return name }
         let characters = Array(name)
         guard characters.count > maximumLength else { return name }
         var cut = maximumLength - 6

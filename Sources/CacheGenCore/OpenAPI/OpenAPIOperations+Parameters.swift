@@ -147,12 +147,13 @@ extension OpenAPIOperations {
             }
             let name = SwiftNaming.numbered(base) { taken.contains($0) }
             taken.insert(name)
-            let label = "\(parameter.place.rawValue) parameter \(quoted(wire)) of \(what)"
-            let advice = OpenAPINames.advice(parameter: wire, of: operation)
+            // The message is made only when there is a warning.
+            let label = { "\(parameter.place.rawValue) parameter \(quoted(wire)) of \(what)" }
+            let advice = { OpenAPINames.advice(parameter: wire, of: operation) }
             if isArbitrary {
-                warn("\(label) has no letter or digit to make a Swift name from, so it is the argument \(name); \(advice)", at: parameter.name.location)
+                warn("\(label()) has no letter or digit to make a Swift name from, so it is the argument \(name); \(advice())", at: parameter.name.location)
             } else if name != base {
-                warn("\(label) becomes the argument \(base) like another parameter, so it is \(name); \(advice)", at: parameter.name.location)
+                warn("\(label()) becomes the argument \(base) like another parameter, so it is \(name); \(advice())", at: parameter.name.location)
             }
             if name != SwiftNaming.argumentName(wire) { result[index].swiftName = name }
         }

@@ -180,6 +180,6 @@ extension OpenAPIOperations {
 
     /// A media type without its parameters, lower case.
     static func essence(_ mediaType: String) -> String {
-        mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        mediaType.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
     }
 }

@@ -20,7 +20,7 @@ extension OpenAPIOperations {
     static func format(of mediaType: String, schema: JSONNode?) -> SpecResponseFormat {
         if schema?["type"]?.value.stringValue == "string", schema?["format"]?.value.stringValue == "binary" { return .data }
         if isJSON(mediaType) { return .json }
-        let essence = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let essence = mediaType.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
         switch essence {
         case "text/event-stream": return .events
         case "application/jsonl", "application/x-ndjson", "application/jsonlines", "application/x-jsonlines": return .jsonLines

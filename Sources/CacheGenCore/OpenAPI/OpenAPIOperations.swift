@@ -172,7 +172,7 @@ struct OpenAPIOperations {
         guard let response = self.response(responses, what: what, hint: SwiftNaming.typeName(name) + "Response", method: upper, file: file) else { return nil }
         let reading = responseReading(responses, file: file)
         let description = [operation["summary"], operation["description"]]
-            .compactMap { $0?.value.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .compactMap { $0?.value.stringValue?.trimmingWhitespaceAndNewlines() }
             .filter { !$0.isEmpty }.joined(separator: "\n\n")
         var endpoint = EndpointSpec(
             name: Named(name: name, location: nameLocation), method: upper, methodLocation: method.keyLocation,
@@ -255,7 +255,7 @@ struct OpenAPIOperations {
 
     /// `application/json`, `application/problem+json`, with or without parameters.
     static func isJSON(_ mediaType: String) -> Bool {
-        let essence = mediaType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let essence = mediaType.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
         return essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
     }
 

@@ -36,14 +36,33 @@ final class OpenAPIReferences {
     private let folder: [Substring]
     /// Why each `$ref` text from each file that led nowhere failed, so a failure is worked
     /// out once.
-    private var failures: [String: Failure] = [:]
+    private var failures: [FollowKey: Failure] = [:]
     /// The `$ref`s warned about, so each is warned about once.
     private var warned: Set<SourceLocation> = []
     /// Reads a file by path.
-    private let read: @Sendable (String) -> Data?
+    let read: @Sendable (String) -> Data?
     /// Where each `$ref` text led from each file: a document refers to a few schemas
-    /// many times, and walking a pointer scans every member of `components.schemas`.
-    private var followed: [String: (node: JSONNode, file: String, key: String, name: String)] = [:]
+    /// many times.
+    private var followed: [FollowKey: (node: JSONNode, file: String, key: String, name: String)] = [:]
+    /// The position of each member of the large objects pointers walk through
+    /// (`components.schemas` holds hundreds), by the object's `file#pointer`, so a pointer
+    /// finds its member by hash instead of comparing it with every key before it.
+    private var memberIndexes: [String: [String: Int]] = [:]
+    /// Objects with fewer members are searched in order.
+    private static let indexedMemberCount = 16
+    /// Where a file part of a `$ref` leads from a folder (`../models/Pet.yaml` from
+    /// `spec/paths/`) and whether that is inside the document's folder, for ASCII paths: a
+    /// document split over many files names the same few files from each of its folders.
+    private var fileTargets: [FollowKey: (path: String, isInside: Bool)] = [:]
+    /// Files read and parsed ahead, on all cores, before anything asks for them
+    /// (`OpenAPIReferences+Prefetch.swift`); each is taken at its first use.
+    var prefetched: [String: Prefetched] = [:]
+
+    /// A `$ref` text (or its file part) as written in a file (or a folder).
+    private struct FollowKey: Hashable {
+        var file: String
+        var text: String
+    }
     /// Warnings about references that led nowhere, each at the `$ref` that failed.
     private(set) var diagnostics: [Diagnostic] = []
 
@@ -64,8 +83,9 @@ final class OpenAPIReferences {
     ///   - read: reads another file's bytes, `nil` when it cannot.
     init(root: JSONNode, file: String, read: @escaping @Sendable (String) -> Data?) {
         documents = [file: root]
-        folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().filter { $0 != "." }
+        folder = Self.pathParts(file, omittingEmpty: false).dropLast().filter { $0 != "." }
         self.read = read
+        prefetchFiles(referencedBy: root, in: file)
     }
 
     /// The `$ref` text of `node` when it is a reference object.
@@ -102,7 +122,7 @@ final class OpenAPIReferences {
         guard hops <= Self.maximumHops else {
             throw Failure(message: "$ref \(quoted(text)) refers to itself (it leads through more than \(Self.maximumHops) references)")
         }
-        let cacheKey = file + "\u{0}" + text
+        let cacheKey = FollowKey(file: file, text: text)
         if let known = followed[cacheKey] { return known }
         if let failure = failures[cacheKey] { throw failure }
         do {
@@ -117,14 +137,12 @@ final class OpenAPIReferences {
 
     /// One step: the node a `$ref` text names, which may itself be a reference.
     private func follow(_ text: String, from file: String) throws(Failure) -> (node: JSONNode, file: String, key: String, name: String) {
-        let hash = text.firstIndex(of: "#")
-        let filePart = String(hash.map { text[..<$0] } ?? text[...])
-        let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
+        let (filePart, pointer) = Self.parts(of: text)
         if filePart.contains("://") {
             throw Failure(message: "$ref \(quoted(text)) points to another server", hint: "cachegen reads only files next to the document")
         }
-        let targetFile = filePart.isEmpty ? file : Self.path(filePart, nextTo: file)
-        guard filePart.isEmpty || isInsideFolder(targetFile) else {
+        let (targetFile, isInside) = filePart.isEmpty ? (file, true) : fileTarget(filePart, from: file)
+        guard isInside else {
             throw Failure(
                 message: "$ref \(quoted(text)) names a file outside the document's folder",
                 hint: "cachegen reads only files in that folder and the folders under it")
@@ -132,11 +150,12 @@ final class OpenAPIReferences {
         let root = try document(targetFile, named: filePart)
         var node = root
         var name = Self.baseName(filePart)
-        let segments = Self.segments(pointer)
-        for segment in segments {
+        // `file#/a/b`: the key of the node reached so far, which names it in `memberIndexes`.
+        var key = targetFile + "#"
+        for segment in Self.segments(pointer) {
             let child: JSONNode?
             switch node.value {
-            case .object: child = node[segment]?.value
+            case .object(let members): child = member(segment, of: members, at: key)
             case .array(let items): child = Int(segment).flatMap { items.indices.contains($0) ? items[$0] : nil }
             default: child = nil
             }
@@ -148,37 +167,95 @@ final class OpenAPIReferences {
             }
             node = child
             name = segment
+            key += "/" + OpenAPISchemas.escaped(segment)
         }
-        let key = targetFile + "#" + segments.map { "/" + OpenAPISchemas.escaped($0) }.joined()
         return (node, targetFile, key, name)
+    }
+
+    /// The value of the member named `name` (the first, as `JSONNode`'s subscript finds it)
+    /// of the object at `key`; large objects are indexed the first time a pointer walks them.
+    private func member(_ name: String, of members: [JSONMember], at key: String) -> JSONNode? {
+        guard members.count >= Self.indexedMemberCount else { return members.first { $0.key == name }?.value }
+        if memberIndexes[key] == nil {
+            var index: [String: Int] = [:]
+            index.reserveCapacity(members.count)
+            for (position, member) in members.enumerated() where index[member.key] == nil { index[member.key] = position }
+            memberIndexes[key] = index
+        }
+        return memberIndexes[key]?[name].map { members[$0].value }
+    }
+
+    /// The file a `$ref`'s file part names from `file`, and whether it is inside the
+    /// document's folder.
+    func fileTarget(_ filePart: String, from file: String) -> (path: String, isInside: Bool) {
+        // The target depends on `file`'s folder only: `spec/paths/` of `spec/paths/pets.yaml`.
+        let folderKey: String? =
+            Self.isASCII(file) ? file.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(file[...$0]) } ?? "" : nil
+        if let folderKey, let known = fileTargets[FollowKey(file: folderKey, text: filePart)] { return known }
+        let path = Self.path(filePart, nextTo: file)
+        let target = (path: path, isInside: isInsideFolder(path))
+        if let folderKey { fileTargets[FollowKey(file: folderKey, text: filePart)] = target }
+        return target
     }
 
     /// Whether `path` is in the document's folder or a folder under it, so a `$ref` never
     /// makes cachegen read a file elsewhere on the machine.
     private func isInsideFolder(_ path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).filter { $0 != "." }
+        let parts = Self.pathParts(path, omittingEmpty: false).filter { $0 != "." }
         guard !parts.contains(".."), parts.count > folder.count, !folder.isEmpty || !path.hasPrefix("/") else { return false }
         return Array(parts.prefix(folder.count)) == folder
     }
 
-    /// The parsed file, read on first use (a failure is kept with each `$ref` text, so a file
-    /// is read once either way).
+    /// The parsed file, read on first use (or taken from those read ahead, the same way); a
+    /// failure is kept with each `$ref` text, so a file is read once either way.
     private func document(_ file: String, named written: String) throws(Failure) -> JSONNode {
         if let root = documents[file] { return root }
-        guard let data = read(file) else {
-            throw Failure(message: "cannot read \(quoted(written)), which a $ref names", hint: "put it next to the document")
-        }
-        do {
-            let root = try OpenAPISource.parse(data, file: file)
+        switch prefetched.removeValue(forKey: file) ?? Self.load(file, read: read) {
+        case .parsed(let root):
             documents[file] = root
             return root
-        } catch {
+        case .unreadable:
+            throw Failure(message: "cannot read \(quoted(written)), which a $ref names", hint: "put it next to the document")
+        case .failed(let error):
             throw Failure(message: "cannot read \(quoted(written)), which a $ref names", hint: "\(error.location): \(error.message)")
         }
     }
 
+    /// What reading a file gave.
+    enum Prefetched: Sendable {
+        /// Its nodes.
+        case parsed(JSONNode)
+        /// It could not be read.
+        case unreadable
+        /// It is not valid JSON or YAML: the reader's error.
+        case failed(Diagnostic)
+    }
+
+    /// Reads and parses one file.
+    static func load(_ file: String, read: @Sendable (String) -> Data?) -> Prefetched {
+        guard let data = read(file) else { return .unreadable }
+        do {
+            return .parsed(try OpenAPISource.parse(data, file: file))
+        } catch {
+            return .failed(error)
+        }
+    }
+
+    /// A `$ref` text split at its first `#`: the file it names (empty for the same file) and
+    /// the pointer after the `#` (empty when there is none).
+    static func parts(of text: String) -> (file: String, pointer: String) {
+        let hash = isASCII(text) ? text.utf8.firstIndex(of: UInt8(ascii: "#")) : text.firstIndex(of: "#")
+        let file = String(hash.map { text[..<$0] } ?? text[...])
+        let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
+        return (file, pointer)
+    }
+
     /// The pointer's segments, unescaped (`~1` is `/`, `~0` is `~`, `%20` a space).
     static func segments(_ pointer: String) -> [String] {
+        // ASCII with nothing to unescape, the usual pointer: split on bytes.
+        if pointer.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "%") }) {
+            return pointer.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }
+        }
         if !pointer.contains(where: { $0 == "~" || $0 == "%" }) {
             return pointer.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         }
@@ -191,8 +268,8 @@ final class OpenAPIReferences {
     /// `relative` next to `file`: in the same folder, `..` and `.` resolved.
     static func path(_ relative: String, nextTo file: String) -> String {
         if relative.hasPrefix("/") { return relative }
-        var parts = file.split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
-        for part in relative.split(separator: "/").map(String.init) {
+        var parts = pathParts(file, omittingEmpty: false).dropLast().map(String.init)
+        for part in pathParts(relative, omittingEmpty: true).map(String.init) {
             if part == "." { continue }
             if part == "..", let last = parts.last, !last.isEmpty, last != "..", last != "." {
                 parts.removeLast()
@@ -205,9 +282,38 @@ final class OpenAPIReferences {
 
     /// A file's name without folders and extension: `schemas/Pet.yaml` → `Pet`.
     static func baseName(_ file: String) -> String {
-        let name = file.split(separator: "/").last.map(String.init) ?? file
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        let name = pathParts(file, omittingEmpty: true).last.map(String.init) ?? file
+        let dot = isASCII(name) ? name.utf8.lastIndex(of: UInt8(ascii: ".")) : name.lastIndex(of: ".")
+        guard let dot, dot != name.startIndex else { return name }
         return String(name[..<dot])
     }
 
+    /// `text.split(separator: "/", omittingEmptySubsequences: omittingEmpty)`.
+    ///
+    /// Implementation note: a document split over many files has thousands of `$ref`s to
+    /// other files, and splitting their paths by `Character` (grapheme by grapheme) cost more
+    /// than reading the files. ASCII text, where every byte is a character, is split on bytes
+    /// into the same pieces; other text still by `Character` (a `/` followed by a combining
+    /// mark is one character, and no separator).
+    static func pathParts(_ text: String, omittingEmpty: Bool) -> [Substring] {
+        let utf8 = text.utf8
+        let parts = utf8.withContiguousStorageIfAvailable { bytes -> [Substring]? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            var parts: [Substring] = []
+            var start = 0
+            for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {
+                if !omittingEmpty || index > start {
+                    parts.append(text[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: index)])
+                }
+                start = index + 1
+            }
+            return parts
+        }
+        return (parts ?? nil) ?? text.split(separator: "/", omittingEmptySubsequences: omittingEmpty)
+    }
+
+    /// Whether every byte of `text` is ASCII, so that bytes and characters are the same.
+    static func isASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 }
+    }
 }

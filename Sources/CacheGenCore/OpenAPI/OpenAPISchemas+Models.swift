@@ -10,7 +10,7 @@ extension OpenAPISchemas {
     /// Builds the model named `name` from its schema.
     mutating func buildModel(named name: Named, _ node: JSONNode, in file: String) -> Model {
         let description = (node["description"]?.value.stringValue ?? node["title"]?.value.stringValue)
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map { $0.trimmingWhitespaceAndNewlines() }
         if let values = Self.stringEnumValues(node) {
             return Model(name: name, description: description, kind: .enumeration(enumValues(values)))
         }
@@ -154,6 +154,8 @@ extension OpenAPISchemas {
     {
         var entries: [(member: JSONMember, file: String)] = []
         var extra: (node: JSONNode, file: String)?
+        // Where each key is in `entries`, so a property named again is found without a scan.
+        var positions: [String: Int] = [:]
         var required: Set<String> = []
         var visited: Set<String> = []
         var stack: [(node: JSONNode, file: String, isRoot: Bool, isVariant: Bool)] = [(node, file, true, false)]
@@ -179,9 +181,10 @@ extension OpenAPISchemas {
                 for name in shape["required"]?.value.elements?.compactMap(\.stringValue) ?? [] { required.insert(name) }
             }
             for member in shape["properties"]?.value.members ?? [] {
-                if let index = entries.firstIndex(where: { $0.member.key == member.key }) {
+                if let index = positions[member.key] {
                     entries[index] = (member, target.file)
                 } else {
+                    positions[member.key] = entries.count
                     entries.append((member, target.file))
                 }
             }
@@ -224,19 +227,22 @@ extension OpenAPISchemas {
                 taken.insert(result[index].name.name)
                 continue
             }
-            let base = OpenAPINames.memberName(wire)
+            // `OpenAPINames.memberName(wire)`, with the plain Swift name kept for the end.
+            let plain = SwiftNaming.memberName(wire)
+            let base = SwiftNaming.isNameless(wire) ? OpenAPINames.spelled(wire) : OpenAPINames.shortened(plain)
             let name = SwiftNaming.numbered(base) { taken.contains($0) }
             taken.insert(name)
-            let what = "property \(quoted(wire)) of \(quoted(model))"
-            let advice = OpenAPINames.advice(property: wire, of: model)
+            // The message is made only when there is a warning: most properties need none.
+            let what = { "property \(quoted(wire)) of \(quoted(model))" }
+            let advice = { OpenAPINames.advice(property: wire, of: model) }
             if SwiftNaming.isNameless(wire) {
                 diagnostics.append(
-                    .warning("\(what) has no letter or digit to make a Swift name from, so it is named \(name); \(advice)", at: result[index].name.location))
+                    .warning("\(what()) has no letter or digit to make a Swift name from, so it is named \(name); \(advice())", at: result[index].name.location))
             } else if name != base {
                 diagnostics.append(
-                    .warning("\(what) becomes \(base) in Swift like an earlier property, so it is named \(name); \(advice)", at: result[index].name.location))
+                    .warning("\(what()) becomes \(base) in Swift like an earlier property, so it is named \(name); \(advice())", at: result[index].name.location))
             }
-            if name != SwiftNaming.memberName(wire) { result[index].name.name = name }
+            if name != plain { result[index].name.name = name }
         }
         return result
     }
@@ -324,7 +330,7 @@ extension OpenAPISchemas {
         if text == nil, OpenAPIReferences.reference(of: node) != nil {
             text = references.resolve(node, in: file)?.node["description"]?.value.stringValue
         }
-        return text.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        return text.map { $0.trimmingWhitespaceAndNewlines() }
     }
 }
 

@@ -134,6 +134,8 @@ struct OpenAPISchemas {
 
     /// A key as a JSON pointer segment (`/` as `~1`, `~` as `~0`).
     static func escaped(_ key: String) -> String {
+        // The usual key, ASCII with neither, is itself (checked on bytes, which is quicker).
+        if key.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "/") }) { return key }
         guard key.contains(where: { $0 == "~" || $0 == "/" }) else { return key }
         return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
@@ -360,7 +362,8 @@ struct OpenAPISchemas {
     /// `name` if it is short enough, else its start and a hash of the whole, so two long
     /// names that share a start stay apart and the same name always shortens the same way.
     static func shortened(_ name: String) -> String {
-        guard name.count > maximumNameLength else { return name }
+        // No more bytes than the limit means no more characters either.
+        guard name.utf8.count > maximumNameLength, name.count > maximumNameLength else { return name }
         var hash: UInt32 = 0x811c_9dc5
         for byte in name.utf8 {
             hash ^= UInt32(byte)

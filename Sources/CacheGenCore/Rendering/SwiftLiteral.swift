@@ -55,14 +55,39 @@ enum SwiftLiteral {
     /// Text safe inside a `///` or `//` comment: one line, no control characters.
     static func commentLines(_ text: String) -> [String] {
         if isPrintableASCII(text) { return [text.trimmingTrailingSpaces()] }
-        // Control characters are single ASCII bytes, so dropping those bytes from the UTF-8 form
-        // drops exactly those scalars and never splits another character. (Filtering the
-        // scalar view appended scalar by scalar and cost more than all the rest of a run.)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        let bytes = Array(text.utf8)
+        return lineRanges(bytes).map { range in
+            // Control characters are single ASCII bytes, so dropping those bytes from the UTF-8
+            // form drops exactly those scalars and never splits another character. (Filtering the
+            // scalar view appended scalar by scalar and cost more than all the rest of a run.)
+            let line = bytes[range]
             let keep: (UInt8) -> Bool = { $0 >= 0x20 && $0 != 0x7F }
-            let kept = line.utf8.allSatisfy(keep) ? String(line) : String(decoding: line.utf8.filter(keep), as: UTF8.self)
-            return kept.trimmingTrailingSpaces()
+            let kept = line.allSatisfy(keep) ? line : ArraySlice(line.filter(keep))
+            // Trailing spaces are trimmed on bytes when the line is ASCII (each byte a
+            // character); other lines go through `Character`s, as before.
+            guard kept.allSatisfy({ $0 < 0x80 }) else { return String(decoding: kept, as: UTF8.self).trimmingTrailingSpaces() }
+            var end = kept.endIndex
+            while end > kept.startIndex, kept[end - 1] == UInt8(ascii: " ") { end -= 1 }
+            return String(decoding: kept[..<end], as: UTF8.self)
         }
+    }
+
+    /// The lines of a text as `text.split(separator: "\n", omittingEmptySubsequences: false)`
+    /// finds them, on bytes: a line feed is always a character of its own except right after
+    /// a carriage return, where the two are one character (`"\r\n"`), which is no `"\n"`.
+    ///
+    /// Implementation note: splitting the `String` by `Character` walked grapheme boundaries
+    /// through the whole of every description, about a twentieth of a run on a large document.
+    private static func lineRanges(_ bytes: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for index in bytes.indices where bytes[index] == ASCII.lineFeed {
+            if index > 0, bytes[index - 1] == ASCII.carriageReturn { continue }
+            ranges.append(start..<index)
+            start = index + 1
+        }
+        ranges.append(start..<bytes.count)
+        return ranges
     }
 }
 
