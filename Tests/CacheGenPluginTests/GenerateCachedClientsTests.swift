@@ -23,7 +23,7 @@ struct GenerateCachedClientsTests {
         let first = try Self.swiftPackage(in: package, ["generate-cached-clients"])
         #expect(first.status == 0, "\(first.output)")
         let names = try FileManager.default.contentsOfDirectory(atPath: generated.path).sorted()
-        #expect(names.count == 41)
+        #expect(names.count == 3)  // a small spec: models, repositories, mocks
         #expect(names.first == "Bank+Mocks0.cachegen.swift")
         let all = try names.map { try String(contentsOf: generated.appending(path: $0), encoding: .utf8) }.joined()
         #expect(all.contains("public protocol AccountRepository: Sendable"))
@@ -31,7 +31,7 @@ struct GenerateCachedClientsTests {
 
         let upToDate = try Self.swiftPackage(in: package, ["generate-cached-clients", "--target", "BankAPI", "--check"])
         #expect(upToDate.status == 0, "\(upToDate.output)")
-        #expect(upToDate.output.contains("cachegen: 41 up to date in"))
+        #expect(upToDate.output.contains("cachegen: 3 up to date in"))
 
         let edited = try names.first { name in
             try String(contentsOf: generated.appending(path: name), encoding: .utf8).contains("struct Account:")
