@@ -22,7 +22,13 @@ public func fuzzSpecPipeline(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
     let errors = first.diagnostics.filter { $0.severity == .error }
     if let files = first.files {
         FuzzCheck.require(errors.isEmpty, "Generator: files produced despite \(errors.count) error(s): \(errors[0])")
-        let names = OutputLayout(forSpec: path).fileNames
+        let names = first.layout.fileNames
+        FuzzCheck.require(first.layout.specName == OutputLayout.specName(of: path), "Generator: the layout names another spec")
+        // The companion files read add to the spec's own bytes, never take from them.
+        let sizes = OutputLayout.Size.allCases
+        FuzzCheck.require(
+            sizes.firstIndex(of: first.layout.size)! >= sizes.firstIndex(of: OutputLayout.Size(inputBytes: bytes.count))!,
+            "Generator: a layout smaller than the spec's own bytes")
         FuzzCheck.require(files.map(\.name) == names, "Generator: files \(files.map(\.name)) are not the layout's \(names)")
         FuzzCheck.require(files.contains { !$0.contents.isEmpty }, "Generator: every file is empty")
     } else {
