@@ -34,7 +34,7 @@ extension Generator {
             bodies[layout.file(of: name, kind: .mocks), default: []].append(rendered[1])
         }
         if let shapes = translator.shapeSection(pieces.compactMap(\.shapes)) {
-            bodies[layout.file(of: "", kind: .shapes), default: []].append(renderer.render(shapes))
+            bodies[layout.shapesFile, default: []].append(renderer.render(shapes))
         }
         let outline = renderer.renderOutline(translator.outline())
         let emptyOutline = renderer.renderOutline(translator.outline(isEmpty: true))

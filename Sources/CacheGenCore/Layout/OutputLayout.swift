@@ -103,11 +103,15 @@ public struct OutputLayout: Sendable, Hashable {
         Kind.allCases.flatMap { kind in (0..<shardCount(kind)).map { File(kind: kind, shard: $0) } }
     }
 
-    /// The file that holds the declaration named `name` of `kind`: by its shard, and the
-    /// shapes in the first repository file when they have none of their own.
+    /// The file that holds the model, repository or mock named `name`, by its shard.
     public func file(of name: String, kind: Kind) -> File {
-        if shardCount(kind) == 0 { return File(kind: .repositories, shard: 0) }
-        return File(kind: kind, shard: Self.shard(of: name, count: shardCount(kind)))
+        File(kind: kind, shard: Self.shard(of: name, count: shardCount(kind)))
+    }
+
+    /// The file that holds the response shapes: their own, or the first repository file in a
+    /// layout without one.
+    public var shapesFile: File {
+        shardCount(.shapes) == 0 ? File(kind: .repositories, shard: 0) : File(kind: .shapes, shard: 0)
     }
 
     /// `Accounts+Models3.cachegen.swift`.
