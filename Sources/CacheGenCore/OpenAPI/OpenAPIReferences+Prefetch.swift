@@ -56,12 +56,12 @@ extension OpenAPIReferences {
                     if key == "$ref", case .string(let text) = members[index].value.value {
                         let filePart = Self.parts(of: text).file
                         if !filePart.isEmpty, seen.insert(filePart).inserted { parts.append(filePart) }
-                    } else if !isUnmapped(key) {
+                    } else if members[index].value.isCollection, !isUnmapped(key) {
                         pending.append(members[index].value)
                     }
                 }
             case .array(let elements):
-                pending.append(contentsOf: elements)
+                for element in elements where element.isCollection { pending.append(element) }
             default:
                 break
             }
@@ -69,9 +69,18 @@ extension OpenAPIReferences {
         return parts
     }
 
-
     /// Keys whose values the mapping never reads: examples and extensions.
     private static func isUnmapped(_ key: String) -> Bool {
         key == "examples" || key == "example" || key.hasPrefix("x-")
+    }
+}
+
+extension JSONNode {
+    /// Whether this is an object or an array, which may hold a `$ref`.
+    fileprivate var isCollection: Bool {
+        switch value {
+        case .object, .array: true
+        default: false
+        }
     }
 }

@@ -17,7 +17,10 @@ final class OpenAPIReferences {
         /// The file the node is in, as locations name it.
         var file: String
         /// `file#pointer`, the same for every `$ref` that leads here.
-        var key: String
+        var key: String { pointerKey ?? file + "#" }
+        /// The key of a node a `$ref` led to; `nil` for a node that is no reference, whose
+        /// key (`file#`) is made only if asked for: most nodes resolved are no references.
+        fileprivate var pointerKey: String?
         /// The last segment of the pointer, or the file's name without extension.
         var name: String
     }
@@ -78,7 +81,7 @@ final class OpenAPIReferences {
     /// `node` itself when it is no reference, else what its chain of `$ref`s leads to;
     /// `nil` (with an error) when the chain is broken or circular.
     func resolve(_ node: JSONNode, in file: String) -> Target? {
-        var current = (node: node, file: file, key: file + "#", name: "")
+        var current = (node: node, file: file, key: String?.none, name: "")
         var hops = 0
         while let member = Self.reference(of: current.node), let text = member.value.stringValue {
             hops += 1
@@ -88,14 +91,14 @@ final class OpenAPIReferences {
             }
             let cacheKey = FollowKey(file: current.file, text: text)
             if let known = followed[cacheKey] {
-                current = known
+                current = (known.node, known.file, known.key, known.name)
                 continue
             }
             guard let next = follow(text, from: current.file, at: member.value.location) else { return nil }
             followed[cacheKey] = next
-            current = next
+            current = (next.node, next.file, next.key, next.name)
         }
-        return Target(node: current.node, file: current.file, key: current.key, name: current.name)
+        return Target(node: current.node, file: current.file, pointerKey: current.key, name: current.name)
     }
 
     /// One step: the node a `$ref` text names, which may itself be a reference.

@@ -339,12 +339,14 @@ struct OpenAPISchemas {
         if !prefix.isEmpty, !carriesPrefix { base = prefix + SwiftNaming.typeName(base) }
         base = Self.shortened(base)
         var name = base
+        var swiftName = SwiftNaming.typeName(name)
         var number = 2
-        while taken.contains(SwiftNaming.typeName(name)) {
+        while taken.contains(swiftName) {
             name = base + String(number)
+            swiftName = SwiftNaming.typeName(name)
             number += 1
         }
-        taken.insert(SwiftNaming.typeName(name))
+        taken.insert(swiftName)
         if filesAllowed { fileModels.insert(name) }
         slots.append(Model(name: Named(name: name, location: location), description: nil, kind: .object([])))
         pending.append((slots.count - 1, node, file))
@@ -372,9 +374,12 @@ struct OpenAPISchemas {
     /// component (`X/allOf/0`, `X/properties/y/items`) the component and the properties on the
     /// way (`XY`), so no model is named after an array index.
     static func readableName(_ target: OpenAPIReferences.Target) -> String {
-        guard let range = target.key.range(of: "#/components/schemas/") else { return target.name }
-        let segments = target.key[range.upperBound...].split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        let key = target.key
+        guard let range = componentSchemasRange(in: key) else { return target.name }
+        let segments = key[range.upperBound...].split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            // Most segments have nothing escaped; Foundation's replacing costs more than the rest.
+            guard segment.utf8.contains(UInt8(ascii: "~")) else { return String(segment) }
+            return segment.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
         guard segments.count > 1 else { return target.name }
         var name = SwiftNaming.typeName(segments[0])
@@ -397,6 +402,22 @@ struct OpenAPISchemas {
             index += 1
         }
         return name
+    }
+
+    /// Where `#/components/schemas/` is in a reference key, as Foundation's `range(of:)`
+    /// finds it; searched on bytes when the key is ASCII (each byte a character), which is
+    /// a twentieth of the cost.
+    private static func componentSchemasRange(in key: String) -> Range<String.Index>? {
+        let needle = "#/components/schemas/"
+        guard OpenAPIReferences.isASCII(key) else { return key.range(of: needle) }
+        let bytes = key.utf8
+        let pattern = needle.utf8
+        var start = bytes.startIndex
+        while let first = bytes[start...].firstIndex(of: UInt8(ascii: "#")) {
+            if bytes[first...].starts(with: pattern) { return first..<bytes.index(first, offsetBy: pattern.count) }
+            start = bytes.index(after: first)
+        }
+        return nil
     }
 
     /// `type?` when `nullable`.
