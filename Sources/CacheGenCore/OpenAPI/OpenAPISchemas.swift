@@ -140,14 +140,15 @@ struct OpenAPISchemas {
         return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
-    /// The type of `node`; `hint` names a model made for an inline schema.
-    mutating func type(of node: JSONNode, in file: String, hint: String) -> Mapped {
+    /// The type of `node`; `hint` names a model made for an inline schema. (It is made only
+    /// then: most schemas are scalars and references, and a hint is a name made and joined.)
+    mutating func type(of node: JSONNode, in file: String, hint: @autoclosure () -> String) -> Mapped {
         if OpenAPIReferences.reference(of: node) != nil {
             guard let target = references.resolve(node, in: file) else { return .leftOut(Self.brokenReference) }
             return referencedType(target)
         }
         let nullable = Self.isNullable(node)
-        let mapped = inlineType(of: node, in: file, hint: hint)
+        let mapped = inlineType(of: node, in: file, hint: hint())
         guard nullable, case .type(let type) = mapped, !type.isOptional else { return mapped }
         return .type(.optional(type))
     }
@@ -171,13 +172,13 @@ struct OpenAPISchemas {
     }
 
     /// An inline schema's type, without its nullability.
-    private mutating func inlineType(of node: JSONNode, in file: String, hint: String) -> Mapped {
-        if let single = Self.singleVariant(node) { return type(of: single, in: file, hint: hint) }
+    private mutating func inlineType(of node: JSONNode, in file: String, hint: @autoclosure () -> String) -> Mapped {
+        if let single = Self.singleVariant(node) { return type(of: single, in: file, hint: hint()) }
         if isModelSchema(node, in: file) {
-            return .type(.model(register(hint, at: node.location, node: node, file: file)))
+            return .type(.model(register(hint(), at: node.location, node: node, file: file)))
         }
         if let parts = node["allOf"]?.value.elements, let first = parts.first(where: { !Self.isAnnotationOnly($0) }) {
-            return type(of: first, in: file, hint: hint)
+            return type(of: first, in: file, hint: hint())
         }
         let types = Self.types(of: node)
         // A value of several types (`type: [string, integer]`) is kept whole.
@@ -192,7 +193,7 @@ struct OpenAPISchemas {
         case "boolean": return .type(.scalar(.bool))
         case "array":
             guard let items = node["items"]?.value else { return .leftOut("an array without \"items\"") }
-            let element = type(of: items, in: file, hint: hint + "Item")
+            let element = type(of: items, in: file, hint: hint() + "Item")
             guard case .type(let elementType) = element else { return element }
             return .type(.array(elementType))
         case "object":
@@ -200,7 +201,7 @@ struct OpenAPISchemas {
             guard let extra = node["additionalProperties"]?.value else { return .type(.scalar(.json)) }
             if extra.boolValue == true { return .type(.dictionary(.scalar(.json))) }
             guard extra.members != nil else { return .type(.scalar(.json)) }
-            let value = type(of: extra, in: file, hint: hint + "Value")
+            let value = type(of: extra, in: file, hint: hint() + "Value")
             guard case .type(let valueType) = value else { return value }
             return .type(.dictionary(valueType))
         case "null": return .leftOut("always null")
