@@ -52,6 +52,9 @@ final class OpenAPIReferences {
     /// Files read and parsed ahead, on all cores, before anything asks for them
     /// (`OpenAPIReferences+Prefetch.swift`); each is taken at its first use.
     var prefetched: [String: Prefetched] = [:]
+    /// The document and its path, whose `$ref`s name the files read ahead: once the first
+    /// `$ref` to another file is followed (a document in one file never pays for the walk).
+    private var prefetchRoot: (node: JSONNode, file: String)?
 
     /// A `$ref` text (or its file part) as written in a file (or a folder).
     private struct FollowKey: Hashable {
@@ -69,7 +72,7 @@ final class OpenAPIReferences {
         documents = [file: root]
         folder = Self.pathParts(file, omittingEmpty: false).dropLast().filter { $0 != "." }
         self.read = read
-        prefetchFiles(referencedBy: root, in: file)
+        prefetchRoot = (root, file)
     }
 
     /// The `$ref` text of `node` when it is a reference object.
@@ -186,6 +189,10 @@ final class OpenAPIReferences {
     private func document(_ file: String, named written: String, at location: SourceLocation) -> JSONNode? {
         if let root = documents[file] { return root }
         guard !unreadable.contains(file) else { return nil }
+        if let root = prefetchRoot {
+            prefetchRoot = nil
+            prefetchFiles(referencedBy: root.node, in: root.file)
+        }
         switch prefetched.removeValue(forKey: file) ?? Self.load(file, read: read) {
         case .parsed(let root):
             documents[file] = root
