@@ -166,15 +166,42 @@ public enum SwiftNaming {
     /// so this reads the name's own UTF-8 storage and writes the result straight into the new
     /// string's storage, with no array of words or bytes in between.
     private static func asciiName(_ name: String, member: Bool) -> String? {
-        if let made = name.utf8.withContiguousStorageIfAvailable({ asciiName($0, member: member) }) { return made }
-        return Array(name.utf8).withUnsafeBufferPointer { asciiName($0, member: member) }
+        let made = name.utf8.withContiguousStorageIfAvailable { asciiName($0, member: member) }
+            ?? Array(name.utf8).withUnsafeBufferPointer { asciiName($0, member: member) }
+        switch made {
+        case .unchanged: return name
+        case .made(let text): return text
+        case .notASCII: return nil
+        }
     }
 
-    private static func asciiName(_ bytes: UnsafeBufferPointer<UInt8>, member: Bool) -> String? {
+    /// What `asciiName` makes of a name.
+    private enum ASCIIName {
+        /// The name is its own Swift name.
+        case unchanged
+        /// Another name.
+        case made(String)
+        /// The name is not ASCII.
+        case notASCII
+    }
+
+    private static func asciiName(_ bytes: UnsafeBufferPointer<UInt8>, member: Bool) -> ASCIIName {
         var lowerAll = true
+        var lettersAndDigits = true
         for byte in bytes {
-            if byte >= 0x80 { return nil }
-            if isLower(byte) { lowerAll = false }
+            if byte >= 0x80 { return .notASCII }
+            if isLower(byte) {
+                lowerAll = false
+            } else if !isUpper(byte) && !isDigit(byte) {
+                lettersAndDigits = false
+            }
+        }
+        // The common case, a name already in the right case (`serviceAccount` as a member,
+        // `AudioResponse` as a type): with letters and digits only and a lower-case letter,
+        // the words are the whole name and only the first can start in lower case, so the
+        // rules below change nothing when that first letter is already right.
+        if lettersAndDigits, !lowerAll, let first = bytes.first, member ? isLower(first) : isUpper(first) {
+            return .unchanged
         }
         // At most every byte, a sign spelled out (`minus` for `-`) and a leading `_`.
         let made = String(unsafeUninitializedCapacity: bytes.count + 6) { out in
@@ -215,7 +242,7 @@ public enum SwiftNaming {
             }
             return count
         }
-        return made.isEmpty ? "_" : made
+        return .made(made.isEmpty ? "_" : made)
     }
 
     private static func capitalized(_ word: String) -> String {

@@ -1,9 +1,9 @@
 /// Reading the files a document's `$ref`s name before they are followed, on all cores.
 ///
 /// A document split over files (DigitalOcean's names about 1,500 of them) spends half its
-/// time reading and parsing them one by one as the mapping reaches each `$ref`. They are
-/// found ahead instead, in rounds: the files the document names, then the files those name,
-/// and so on, each round read and parsed on all cores. Nothing is reported here: a file is
+/// time reading and parsing them one by one as the mapping reaches each `$ref`. When the
+/// first file is needed, they are all found ahead instead, in rounds: the files the document
+/// names, then the files those name, and so on, each round read and parsed on all cores. Nothing is reported here: a file is
 /// taken at its first use exactly as if it were read then, so every message (a file that
 /// cannot be read, a file that is not valid YAML) is the same, at the same `$ref`, in the
 /// same order. A file named only where the mapping never looks is read for nothing; the
@@ -56,12 +56,12 @@ extension OpenAPIReferences {
                     if key == "$ref", case .string(let text) = members[index].value.value {
                         let filePart = Self.parts(of: text).file
                         if !filePart.isEmpty, seen.insert(filePart).inserted { parts.append(filePart) }
-                    } else if !isUnmapped(key) {
+                    } else if members[index].value.isCollection, !isUnmapped(key) {
                         pending.append(members[index].value)
                     }
                 }
             case .array(let elements):
-                pending.append(contentsOf: elements)
+                for element in elements where element.isCollection { pending.append(element) }
             default:
                 break
             }
@@ -69,9 +69,18 @@ extension OpenAPIReferences {
         return parts
     }
 
-
     /// Keys whose values the mapping never reads: examples and extensions.
     private static func isUnmapped(_ key: String) -> Bool {
         key == "examples" || key == "example" || key.hasPrefix("x-")
+    }
+}
+
+extension JSONNode {
+    /// Whether this is an object or an array, which may hold a `$ref`.
+    fileprivate var isCollection: Bool {
+        switch value {
+        case .object, .array: true
+        default: false
+        }
     }
 }

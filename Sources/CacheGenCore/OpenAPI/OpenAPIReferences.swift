@@ -22,7 +22,10 @@ final class OpenAPIReferences {
         /// The file the node is in, as locations name it.
         var file: String
         /// `file#pointer`, the same for every `$ref` that leads here.
-        var key: String
+        var key: String { pointerKey ?? file + "#" }
+        /// The key of a node a `$ref` led to; `nil` for a node that is no reference, whose
+        /// key (`file#`) is made only if asked for: most nodes resolved are no references.
+        fileprivate var pointerKey: String?
         /// The last segment of the pointer, or the file's name without extension.
         var name: String
     }
@@ -57,6 +60,9 @@ final class OpenAPIReferences {
     /// Files read and parsed ahead, on all cores, before anything asks for them
     /// (`OpenAPIReferences+Prefetch.swift`); each is taken at its first use.
     var prefetched: [String: Prefetched] = [:]
+    /// The document and its path, whose `$ref`s name the files read ahead: once the first
+    /// `$ref` to another file is followed (a document in one file never pays for the walk).
+    private var prefetchRoot: (node: JSONNode, file: String)?
 
     /// A `$ref` text (or its file part) as written in a file (or a folder).
     private struct FollowKey: Hashable {
@@ -85,7 +91,7 @@ final class OpenAPIReferences {
         documents = [file: root]
         folder = Self.pathParts(file, omittingEmpty: false).dropLast().filter { $0 != "." }
         self.read = read
-        prefetchFiles(referencedBy: root, in: file)
+        prefetchRoot = (root, file)
     }
 
     /// The `$ref` text of `node` when it is a reference object.
@@ -99,12 +105,13 @@ final class OpenAPIReferences {
     /// caller does instead ("it is read as any JSON"), a warning at the `$ref` says both;
     /// without it the lookup is silent (a use elsewhere warns).
     func resolve(_ node: JSONNode, in file: String, otherwise: String? = nil) -> Target? {
-        var current = (node: node, file: file, key: file + "#", name: "")
+        var current = (node: node, file: file, key: String?.none, name: "")
         var hops = 0
         while let member = Self.reference(of: current.node), let text = member.value.stringValue {
             hops += 1
             do throws(Failure) {
-                current = try step(text, from: current.file, hops: hops)
+                let next = try step(text, from: current.file, hops: hops)
+                current = (next.node, next.file, next.key, next.name)
             } catch {
                 if let otherwise, warned.insert(member.value.location).inserted {
                     diagnostics.append(.warning(error.text(otherwise: otherwise), at: member.value.location))
@@ -112,7 +119,7 @@ final class OpenAPIReferences {
                 return nil
             }
         }
-        return Target(node: current.node, file: current.file, key: current.key, name: current.name)
+        return Target(node: current.node, file: current.file, pointerKey: current.key, name: current.name)
     }
 
     /// The step of a chain that `text` makes from `file`, each worked out once.
@@ -210,6 +217,10 @@ final class OpenAPIReferences {
     /// failure is kept with each `$ref` text, so a file is read once either way.
     private func document(_ file: String, named written: String) throws(Failure) -> JSONNode {
         if let root = documents[file] { return root }
+        if let root = prefetchRoot {
+            prefetchRoot = nil
+            prefetchFiles(referencedBy: root.node, in: root.file)
+        }
         switch prefetched.removeValue(forKey: file) ?? Self.load(file, read: read) {
         case .parsed(let root):
             documents[file] = root
@@ -314,6 +325,8 @@ final class OpenAPIReferences {
 
     /// Whether every byte of `text` is ASCII, so that bytes and characters are the same.
     static func isASCII(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 }
+        // On the string's own storage when it has one: walking the view byte by byte through
+        // its iterator costs many times more.
+        text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 }

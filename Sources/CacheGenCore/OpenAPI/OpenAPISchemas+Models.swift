@@ -198,8 +198,7 @@ extension OpenAPISchemas {
         }
         var properties: [Property] = []
         for (member, memberFile) in entries {
-            let hint = model + SwiftNaming.typeName(member.key)
-            switch type(of: member.value, in: memberFile, hint: hint) {
+            switch type(of: member.value, in: memberFile, hint: model + SwiftNaming.typeName(member.key)) {
             case .leftOut(let reason):
                 warn("property \(quoted(member.key)) of \(quoted(model))", reason, at: member.keyLocation)
             case .type(let type):

@@ -140,8 +140,9 @@ struct OpenAPISchemas {
         return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
-    /// The type of `node`; `hint` names a model made for an inline schema.
-    mutating func type(of node: JSONNode, in file: String, hint: String) -> Mapped {
+    /// The type of `node`; `hint` names a model made for an inline schema. (It is made only
+    /// then: most schemas are scalars and references, and a hint is a name made and joined.)
+    mutating func type(of node: JSONNode, in file: String, hint: @autoclosure () -> String) -> Mapped {
         if OpenAPIReferences.reference(of: node) != nil {
             guard let target = references.resolve(node, in: file, otherwise: "the value is read as any JSON (JSONValue)") else {
                 return .type(.scalar(.json))
@@ -149,7 +150,7 @@ struct OpenAPISchemas {
             return referencedType(target)
         }
         let nullable = Self.isNullable(node)
-        let mapped = inlineType(of: node, in: file, hint: hint)
+        let mapped = inlineType(of: node, in: file, hint: hint())
         guard nullable, case .type(let type) = mapped, !type.isOptional else { return mapped }
         return .type(.optional(type))
     }
@@ -173,13 +174,13 @@ struct OpenAPISchemas {
     }
 
     /// An inline schema's type, without its nullability.
-    private mutating func inlineType(of node: JSONNode, in file: String, hint: String) -> Mapped {
-        if let single = Self.singleVariant(node) { return type(of: single, in: file, hint: hint) }
+    private mutating func inlineType(of node: JSONNode, in file: String, hint: @autoclosure () -> String) -> Mapped {
+        if let single = Self.singleVariant(node) { return type(of: single, in: file, hint: hint()) }
         if isModelSchema(node, in: file) {
-            return .type(.model(register(hint, at: node.location, node: node, file: file)))
+            return .type(.model(register(hint(), at: node.location, node: node, file: file)))
         }
         if let parts = node["allOf"]?.value.elements, let first = parts.first(where: { !Self.isAnnotationOnly($0) }) {
-            return type(of: first, in: file, hint: hint)
+            return type(of: first, in: file, hint: hint())
         }
         let types = Self.types(of: node)
         // A value of several types (`type: [string, integer]`) is kept whole.
@@ -194,7 +195,7 @@ struct OpenAPISchemas {
         case "boolean": return .type(.scalar(.bool))
         case "array":
             guard let items = node["items"]?.value else { return .leftOut("an array without \"items\"") }
-            let element = type(of: items, in: file, hint: hint + "Item")
+            let element = type(of: items, in: file, hint: hint() + "Item")
             guard case .type(let elementType) = element else { return element }
             return .type(.array(elementType))
         case "object":
@@ -202,7 +203,7 @@ struct OpenAPISchemas {
             guard let extra = node["additionalProperties"]?.value else { return .type(.scalar(.json)) }
             if extra.boolValue == true { return .type(.dictionary(.scalar(.json))) }
             guard extra.members != nil else { return .type(.scalar(.json)) }
-            let value = type(of: extra, in: file, hint: hint + "Value")
+            let value = type(of: extra, in: file, hint: hint() + "Value")
             guard case .type(let valueType) = value else { return value }
             return .type(.dictionary(valueType))
         case "null": return .leftOut("always null")
@@ -344,12 +345,14 @@ struct OpenAPISchemas {
         if !prefix.isEmpty, !carriesPrefix { base = prefix + SwiftNaming.typeName(base) }
         base = Self.shortened(base)
         var name = base
+        var swiftName = SwiftNaming.typeName(name)
         var number = 2
-        while taken.contains(SwiftNaming.typeName(name)) {
+        while taken.contains(swiftName) {
             name = base + String(number)
+            swiftName = SwiftNaming.typeName(name)
             number += 1
         }
-        taken.insert(SwiftNaming.typeName(name))
+        taken.insert(swiftName)
         if filesAllowed { fileModels.insert(name) }
         slots.append(Model(name: Named(name: name, location: location), description: nil, kind: .object([])))
         pending.append((slots.count - 1, node, file))
@@ -377,9 +380,12 @@ struct OpenAPISchemas {
     /// component (`X/allOf/0`, `X/properties/y/items`) the component and the properties on the
     /// way (`XY`), so no model is named after an array index.
     static func readableName(_ target: OpenAPIReferences.Target) -> String {
-        guard let range = target.key.range(of: "#/components/schemas/") else { return target.name }
-        let segments = target.key[range.upperBound...].split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        let key = target.key
+        guard let range = componentSchemasRange(in: key) else { return target.name }
+        let segments = key[range.upperBound...].split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            // Most segments have nothing escaped; Foundation's replacing costs more than the rest.
+            guard segment.utf8.contains(UInt8(ascii: "~")) else { return String(segment) }
+            return segment.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
         guard segments.count > 1 else { return target.name }
         var name = SwiftNaming.typeName(segments[0])
@@ -402,6 +408,22 @@ struct OpenAPISchemas {
             index += 1
         }
         return name
+    }
+
+    /// Where `#/components/schemas/` is in a reference key, as Foundation's `range(of:)`
+    /// finds it; searched on bytes when the key is ASCII (each byte a character), which is
+    /// a twentieth of the cost.
+    private static func componentSchemasRange(in key: String) -> Range<String.Index>? {
+        let needle = "#/components/schemas/"
+        guard OpenAPIReferences.isASCII(key) else { return key.range(of: needle) }
+        let bytes = key.utf8
+        let pattern = needle.utf8
+        var start = bytes.startIndex
+        while let first = bytes[start...].firstIndex(of: UInt8(ascii: "#")) {
+            if bytes[first...].starts(with: pattern) { return first..<bytes.index(first, offsetBy: pattern.count) }
+            start = bytes.index(after: first)
+        }
+        return nil
     }
 
     /// `type?` when `nullable`.

@@ -125,7 +125,14 @@ struct SwiftRenderer: Sendable {
     }
 
     func doc(_ lines: DocComment, into writer: inout LineWriter) {
-        for line in lines { writer.write(line.isEmpty ? "///" : "/// " + SwiftLiteral.commentSafe(line)) }
+        for line in lines {
+            // Written in two pieces rather than as one string joined first: a large document
+            // has tens of thousands of doc lines.
+            writer.startLine()
+            writer.append(syntax: line.isEmpty ? "///" : "/// ")
+            if !line.isEmpty { writer.append(SwiftLiteral.commentSafe(line)) }
+            writer.endLine()
+        }
     }
 
     func modifiers(_ visibility: Visibility, isStatic: Bool) -> String {

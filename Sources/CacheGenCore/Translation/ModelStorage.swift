@@ -20,32 +20,34 @@ struct ModelStorage: Sendable {
     private let indirect: [String: Set<String>]
 
     init(spec: Spec) {
+        // Each model name gets a number, in name order; the first model of a name counts.
+        // (Numbers instead of names in the graph: a large document has thousands of models.)
         let models = Dictionary(spec.models.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var edges: [String: [(property: String, target: String)]] = [:]
-        for (name, model) in models {
-            guard case .object(let properties) = model.kind else { continue }
-            edges[name] = properties.compactMap { property in
-                Self.inlineModel(property.type, in: models).map { (property.name.name, $0) }
+        let names = models.keys.sorted()
+        let numbers = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($0.element, $0.offset) })
+        let edges: [[(property: String, target: Int)]] = names.map { name in
+            guard let model = models[name], case .object(let properties) = model.kind else { return [] }
+            return properties.compactMap { property in
+                Self.inlineModel(property.type, in: models).flatMap { numbers[$0] }.map { (property.name.name, $0) }
             }
         }
-        let components = Self.components(of: edges, names: models.keys.sorted())
         // Tarjan finishes a component after every component it reaches, so in that order a
         // model's targets outside its own component always have their depth already.
-        var depth: [String: Int] = [:]
+        var depth = Array(repeating: 0, count: names.count)
         var indirect: [String: Set<String>] = [:]
-        for component in components {
+        for component in Self.components(of: edges) {
             let members = Set(component)
-            for name in component {
+            for model in component {
                 var deepest = 0
-                for edge in edges[name] ?? [] {
-                    let targetDepth = depth[edge.target] ?? 0
+                for edge in edges[model] {
+                    let targetDepth = depth[edge.target]
                     if members.contains(edge.target) || targetDepth >= Self.inlineDepthLimit {
-                        indirect[name, default: []].insert(edge.property)
+                        indirect[names[model], default: []].insert(edge.property)
                     } else {
                         deepest = max(deepest, targetDepth)
                     }
                 }
-                depth[name] = deepest + 1
+                depth[model] = deepest + 1
             }
         }
         self.indirect = indirect
@@ -64,47 +66,47 @@ struct ModelStorage: Sendable {
         return name
     }
 
-    /// The strongly connected components, each finished after every component it reaches,
-    /// by Tarjan's algorithm without recursion (so long chains of models cost linear time).
-    private static func components(of edges: [String: [(property: String, target: String)]], names: [String]) -> [[String]] {
-        var index: [String: Int] = [:]
-        var lowLink: [String: Int] = [:]
-        var onStack: Set<String> = []
-        var stack: [String] = []
-        var components: [[String]] = []
+    /// The strongly connected components of the graph of models `0..<edges.count` (each
+    /// sorted), each finished after every component it reaches, by Tarjan's algorithm without
+    /// recursion (so long chains of models cost linear time), from the roots in order.
+    private static func components(of edges: [[(property: String, target: Int)]]) -> [[Int]] {
+        let count = edges.count
+        var index = [Int?](repeating: nil, count: count)
+        var lowLink = Array(repeating: 0, count: count)
+        var onStack = Array(repeating: false, count: count)
+        var stack: [Int] = []
+        var components: [[Int]] = []
         var counter = 0
-        for root in names where index[root] == nil {
-            var work: [(node: String, next: Int)] = [(root, 0)]
+        for root in 0..<count where index[root] == nil {
+            var work: [(node: Int, next: Int)] = [(root, 0)]
             index[root] = counter
             lowLink[root] = counter
             counter += 1
             stack.append(root)
-            onStack.insert(root)
+            onStack[root] = true
             while let (node, next) = work.last {
-                let successors = edges[node] ?? []
+                let successors = edges[node]
                 if next < successors.count {
                     work[work.count - 1].next += 1
                     let successor = successors[next].target
-                    if index[successor] == nil {
+                    if let successorIndex = index[successor] {
+                        if onStack[successor] { lowLink[node] = min(lowLink[node], successorIndex) }
+                    } else {
                         index[successor] = counter
                         lowLink[successor] = counter
                         counter += 1
                         stack.append(successor)
-                        onStack.insert(successor)
+                        onStack[successor] = true
                         work.append((successor, 0))
-                    } else if onStack.contains(successor), let successorIndex = index[successor] {
-                        lowLink[node] = min(lowLink[node] ?? successorIndex, successorIndex)
                     }
                     continue
                 }
                 work.removeLast()
-                if let parent = work.last?.node, let low = lowLink[node] {
-                    lowLink[parent] = min(lowLink[parent] ?? low, low)
-                }
+                if let parent = work.last?.node { lowLink[parent] = min(lowLink[parent], lowLink[node]) }
                 if lowLink[node] == index[node] {
-                    var component: [String] = []
+                    var component: [Int] = []
                     while let member = stack.popLast() {
-                        onStack.remove(member)
+                        onStack[member] = false
                         component.append(member)
                         if member == node { break }
                     }

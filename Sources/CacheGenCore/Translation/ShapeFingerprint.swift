@@ -3,36 +3,44 @@
 /// It covers the response type and every model reachable from it: each property's JSON
 /// name and type, each enum's values, and the date format. A change to any of them
 /// changes the fingerprint, so entries stored by an older model are simply not found.
-/// Each model is described once, by name, when the fingerprint is made, so shared and
-/// recursive models cost linear time however many response types reach them.
+/// Each model is described once, by name, the first time a fingerprint reaches it, so shared
+/// and recursive models cost linear time however many response types reach them, and
+/// models no cached response reaches (most of a large document's) are never described.
 struct ShapeFingerprint {
-    /// Each model's description, and the models its properties name.
-    private let models: [String: (description: String, references: [String])]
+    /// The models by name; the first of a name counts.
+    private let models: [String: Model]
+    /// Each model's description, and the models its properties name, once described.
+    private var described: [String: (description: String, references: [String])] = [:]
     private let dates: DateFormat
 
     init(spec: Spec) {
-        var models: [String: (description: String, references: [String])] = [:]
-        for model in spec.models where models[model.name.name] == nil {
-            var references: [String] = []
-            switch model.kind {
-            case .object(let properties):
-                for property in properties { references += Self.modelNames(in: property.type) }
-                if let extra = model.additionalProperties { references += Self.modelNames(in: extra.type) }
-            case .taggedUnion(let union):
-                references = union.cases.map(\.model)
-            case .untaggedUnion(let cases):
-                for choice in cases { references += Self.modelNames(in: choice.type) }
-            case .enumeration:
-                break
-            }
-            models[model.name.name] = (Self.describe(model), references)
-        }
-        self.models = models
+        models = Dictionary(spec.models.map { ($0.name.name, $0) }, uniquingKeysWith: { first, _ in first })
         dates = spec.defaults.dates
     }
 
+    /// The description of the model named `name` and the models it names, made on first use.
+    private mutating func shape(of name: String) -> (description: String, references: [String])? {
+        if let known = described[name] { return known }
+        guard let model = models[name] else { return nil }
+        var references: [String] = []
+        switch model.kind {
+        case .object(let properties):
+            for property in properties { references += Self.modelNames(in: property.type) }
+            if let extra = model.additionalProperties { references += Self.modelNames(in: extra.type) }
+        case .taggedUnion(let union):
+            references = union.cases.map(\.model)
+        case .untaggedUnion(let cases):
+            for choice in cases { references += Self.modelNames(in: choice.type) }
+        case .enumeration:
+            break
+        }
+        let shape = (Self.describe(model), references)
+        described[name] = shape
+        return shape
+    }
+
     /// 16 hex digits of FNV-1a 64 over the canonical shape text.
-    func of(_ type: TypeRef) -> String {
+    mutating func of(_ type: TypeRef) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text(of: type).utf8 {
             hash ^= UInt64(byte)
@@ -43,15 +51,15 @@ struct ShapeFingerprint {
     }
 
     /// `dates=…;<type>;<model>{…};…` with the reachable models sorted by name.
-    func text(of type: TypeRef) -> String {
+    mutating func text(of type: TypeRef) -> String {
         var reachable: Set<String> = []
         var pending = Self.modelNames(in: type)
         while let name = pending.popLast() {
-            guard reachable.insert(name).inserted, let model = models[name] else { continue }
-            pending += model.references
+            guard reachable.insert(name).inserted, let shape = shape(of: name) else { continue }
+            pending += shape.references
         }
-        let described = reachable.sorted().compactMap { name in models[name]?.description }
-        return (["dates=\(dates.rawValue)", type.description] + described).joined(separator: ";")
+        let descriptions = reachable.sorted().compactMap { name in described[name]?.description }
+        return (["dates=\(dates.rawValue)", type.description] + descriptions).joined(separator: ";")
     }
 
     private static func describe(_ model: Model) -> String {

@@ -2,7 +2,7 @@
 /// by `Translator+TaggedUnions.swift` and `Translator+UntaggedUnions.swift`.
 extension Translator {
     func model(_ model: Model) -> Declaration {
-        let name = SwiftNaming.typeName(model.name.name)
+        let name = typeName(of: model.name.name)
         let doc = model.description.map(SwiftLiteral.commentLines) ?? []
         switch model.kind {
         case .enumeration(let values):

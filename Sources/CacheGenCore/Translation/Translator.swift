@@ -26,7 +26,7 @@ struct Translator: Sendable {
         self.sourceName = sourceName
         models = ModelIndex(spec)
         storage = ModelStorage(spec: spec)
-        let shapes = ShapeFingerprint(spec: spec)
+        var shapes = ShapeFingerprint(spec: spec)
         var fingerprints: [TypeRef: String] = [:]
         for repository in spec.repositories {
             for endpoint in repository.endpoints where endpoint.cache != nil {
@@ -87,6 +87,11 @@ struct Translator: Sendable {
         return (main, mock, shapeExtension(repository, methods))
     }
 
+    /// The Swift name of the model named `name`, made once in `init`.
+    func typeName(of name: String) -> String {
+        typeNames[name] ?? SwiftNaming.typeName(name)
+    }
+
     /// The Swift type of a spec type.
     func swiftType(_ type: TypeRef) -> SwiftType {
         switch type {
@@ -103,7 +108,7 @@ struct Translator: Sendable {
             case .data: .named("Data")
             case .file: .named("MultipartFile")
             }
-        case .model(let name): .named(typeNames[name] ?? SwiftNaming.typeName(name))
+        case .model(let name): .named(typeName(of: name))
         case .array(let element): .array(swiftType(element))
         case .dictionary(let value): .dictionary(key: .named("String"), value: swiftType(value))
         case .optional(let wrapped): .optional(swiftType(wrapped))

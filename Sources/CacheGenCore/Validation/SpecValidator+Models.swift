@@ -5,8 +5,9 @@ extension SpecValidator {
         if properties.isEmpty, model.additionalProperties == nil {
             warn("model \(quoted(model.name.name)) has no properties", at: model.name.location)
         }
-        var swiftNames: [String: Property] = [:]
-        var wireNames: [String: Property] = [:]
+        // Each name's first property, by its name as written.
+        var swiftNames: [String: Named] = [:]
+        var wireNames: [String: Named] = [:]
         for property in properties {
             checkTypeReference(property.type, at: property.typeLocation)
             let swiftName = SwiftNaming.memberName(property.name.name)
@@ -17,17 +18,17 @@ extension SpecValidator {
                     at: property.name.location)
             } else if let first = swiftNames[swiftName] {
                 report(
-                    "properties \(quoted(first.name.name)) (\(first.name.location.line):\(first.name.location.column)) and \(quoted(property.name.name)) both become \(swiftName) in Swift; rename one and keep the wire name with \"json\"",
+                    "properties \(quoted(first.name)) (\(first.location.line):\(first.location.column)) and \(quoted(property.name.name)) both become \(swiftName) in Swift; rename one and keep the wire name with \"json\"",
                     at: property.name.location)
             } else {
-                swiftNames[swiftName] = property
+                swiftNames[swiftName] = property.name
             }
             if let first = wireNames[property.wireName] {
                 report(
-                    "properties \(quoted(first.name.name)) and \(quoted(property.name.name)) both use the JSON name \(quoted(property.wireName))",
+                    "properties \(quoted(first.name)) and \(quoted(property.name.name)) both use the JSON name \(quoted(property.wireName))",
                     at: property.name.location)
             } else {
-                wireNames[property.wireName] = property
+                wireNames[property.wireName] = property.name
             }
         }
     }

@@ -36,13 +36,15 @@ public enum YAMLReader {
     }
 
     /// Parses UTF-8 bytes; the entry point for callers that already hold an array.
-    static func parse(bytes: [UInt8], file: String) throws(Diagnostic) -> JSONNode {
-        try parse(padding: bytes, file: file)
+    /// - Parameter inParts: whether a large document may be read in parts on all cores
+    ///   (`YAMLReader+Parts.swift`); tests compare the two ways.
+    static func parse(bytes: [UInt8], file: String, inParts: Bool = true) throws(Diagnostic) -> JSONNode {
+        try parse(padding: bytes, file: file, inParts: inParts)
     }
 
     /// Parses `bytes` after appending the scanner's zero padding (in place when the array
     /// is uniquely referenced and has room).
-    private static func parse(padding bytes: consuming [UInt8], file: String) throws(Diagnostic) -> JSONNode {
+    private static func parse(padding bytes: consuming [UInt8], file: String, inParts: Bool = true) throws(Diagnostic) -> JSONNode {
         let count = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: YAMLScanner.padding))
         var start = 0
@@ -63,6 +65,7 @@ public enum YAMLReader {
             throw scanner.failure(
                 "invalid UTF-8 byte 0x\(JSONParser.hex(UInt32(byte), digits: 2)); save the file as UTF-8", at: offset)
         }
+        if inParts, start == 0, let root = parseInParts(bytes, count: count, file: file) { return root }
         var parser = YAMLParser(scanner: scanner)
         return try parser.parseDocument()
     }

@@ -67,10 +67,13 @@ struct YAMLScanner {
 
     /// Makes a scanner for `bytes`, which end with `padding` zero bytes that are not part
     /// of the input.
-    init(paddedBytes bytes: [UInt8], start: Int, file: String) {
+    /// - Parameter line: the number of the input's first line: 1, or for a part of a file
+    ///   (`YAMLReader+Parts.swift`) the line of the file it starts at.
+    init(paddedBytes bytes: [UInt8], start: Int, file: String, line: Int = 1) {
         self.bytes = bytes
         end = bytes.count - Self.padding
         self.file = file
+        self.line = line
         position = start
         lineStart = start
     }
