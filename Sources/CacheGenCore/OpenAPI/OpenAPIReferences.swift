@@ -34,7 +34,7 @@ final class OpenAPIReferences {
     static let maximumHops = 64
 
     /// Files read so far, by path.
-    private var documents: [String: JSONNode]
+    private(set) var documents: [String: JSONNode]
     /// The folders of the document's path, which every file a `$ref` names must be under.
     private let folder: [Substring]
     /// Why each `$ref` text from each file that led nowhere failed, so a failure is worked
@@ -60,6 +60,11 @@ final class OpenAPIReferences {
     /// Files read and parsed ahead, on all cores, before anything asks for them
     /// (`OpenAPIReferences+Prefetch.swift`); each is taken at its first use.
     var prefetched: [String: Prefetched] = [:]
+    /// The document's path: the file whose `components.schemas` recursive references lead into.
+    let rootFile: String
+    /// Where each recursive reference of the document leads (`OpenAPIReferences+Recursive.swift`),
+    /// by the location of its text; worked out when the first one is followed.
+    var recursiveTargets: [SourceLocation: String]?
     /// The document and its path, whose `$ref`s name the files read ahead: once the first
     /// `$ref` to another file is followed (a document in one file never pays for the walk).
     private var prefetchRoot: (node: JSONNode, file: String)?
@@ -73,7 +78,7 @@ final class OpenAPIReferences {
     private(set) var diagnostics: [Diagnostic] = []
 
     /// Why a `$ref` led nowhere, and what the user can do about it.
-    private struct Failure: Error {
+    struct Failure: Error {
         var message: String
         var hint: String? = nil
 
@@ -89,15 +94,24 @@ final class OpenAPIReferences {
     ///   - read: reads another file's bytes, `nil` when it cannot.
     init(root: JSONNode, file: String, read: @escaping @Sendable (String) -> Data?) {
         documents = [file: root]
+        rootFile = file
         folder = Self.pathParts(file, omittingEmpty: false).dropLast().filter { $0 != "." }
         self.read = read
         prefetchRoot = (root, file)
     }
 
     /// The `$ref` text of `node` when it is a reference object.
+    /// A recursive reference (`$recursiveRef`, `$dynamicRef`) counts as one too; `resolve`
+    /// finds where it leads.
     static func reference(of node: JSONNode) -> JSONMember? {
-        guard let member = node["$ref"], member.value.stringValue != nil else { return nil }
-        return member
+        guard case .object(let members) = node.value else { return nil }
+        var recursive: JSONMember?
+        // One pass, looking only at keys that start with `$`: most nodes asked are no references.
+        for member in members where member.key.utf8.first == UInt8(ascii: "$") && member.value.stringValue != nil {
+            if member.key == "$ref" { return member }
+            if recursive == nil, isRecursiveReference(member.key) { recursive = member }
+        }
+        return recursive
     }
 
     /// `node` itself when it is no reference, else what its chain of `$ref`s leads to;
@@ -107,9 +121,10 @@ final class OpenAPIReferences {
     func resolve(_ node: JSONNode, in file: String, otherwise: String? = nil) -> Target? {
         var current = (node: node, file: file, key: String?.none, name: "")
         var hops = 0
-        while let member = Self.reference(of: current.node), let text = member.value.stringValue {
+        while let member = Self.reference(of: current.node), let written = member.value.stringValue {
             hops += 1
             do throws(Failure) {
+                let text = member.key == "$ref" ? written : try enclosingSchema(of: member)
                 let next = try step(text, from: current.file, hops: hops)
                 current = (next.node, next.file, next.key, next.name)
             } catch {

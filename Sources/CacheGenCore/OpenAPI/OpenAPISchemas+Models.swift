@@ -270,7 +270,7 @@ extension OpenAPISchemas {
         var cases: [TaggedUnion.Case] = []
         for variant in variants where !Self.isNullSchema(variant) {
             if OpenAPIReferences.reference(of: variant) == nil {
-                guard let value = tagValue(of: variant, property: propertyName, in: file) else {
+                guard let values = tagValues(of: variant, property: propertyName, in: file), values.count == 1, let value = values.first else {
                     warn(
                         "a variant of \(quoted(name))",
                         "not a $ref to a named schema, and its \(quoted(propertyName)) allows no single value, which a discriminator needs",
@@ -296,7 +296,14 @@ extension OpenAPISchemas {
                 return text == target.name || references.resolve(entry.value.asReference, in: file)?.key == target.key
             }
             if values.isEmpty {
-                cases.append(TaggedUnion.Case(value: target.name, model: model, location: variant.location))
+                // Without a mapping the value is the schema's name, unless the variant's own
+                // property allows only other values (OpenAI's filters: `type` is `eq`, `ne`…):
+                // then those are what the server sends, and the name never is.
+                // A value an earlier variant claimed stays that variant's: the first decodes it.
+                let own = (tagValues(of: target.node, property: propertyName, in: target.file) ?? [])
+                    .filter { value in !cases.contains { $0.value == value } }
+                let implied = own.isEmpty || own.contains(target.name) ? [target.name] : own
+                cases += implied.map { TaggedUnion.Case(value: $0, model: model, location: variant.location) }
             } else {
                 cases += values.map { TaggedUnion.Case(value: $0.key, model: model, location: $0.keyLocation) }
             }
@@ -304,9 +311,10 @@ extension OpenAPISchemas {
         return cases.isEmpty ? nil : TaggedUnion(propertyName: propertyName, cases: cases)
     }
 
-    /// The one value `property` may take in an object schema: its `const`, or its enum of
-    /// one string, looked for in the schema and its `allOf` parts, `$ref`s followed.
-    private func tagValue(of node: JSONNode, property: String, in file: String) -> String? {
+    /// The values `property` may take in an object schema: its `const`, or its enum of
+    /// strings, looked for in the schema and its `allOf` parts, `$ref`s followed; `nil` when
+    /// neither says.
+    private func tagValues(of node: JSONNode, property: String, in file: String) -> [String]? {
         var stack = [(node, file)]
         var seen = 0
         while let (part, partFile) = stack.popLast(), seen < 64 {
@@ -315,8 +323,8 @@ extension OpenAPISchemas {
             if let schema = target.node["properties"]?.value[property]?.value,
                 let resolved = references.resolve(schema, in: target.file)?.node
             {
-                if let value = resolved["const"]?.value.stringValue { return value }
-                if let values = Self.stringEnumValues(resolved), values.count == 1, let value = values[0].stringValue { return value }
+                if let value = resolved["const"]?.value.stringValue { return [value] }
+                if let values = Self.stringEnumValues(resolved)?.compactMap(\.stringValue), !values.isEmpty { return values }
             }
             for child in (target.node["allOf"]?.value.elements ?? []).reversed() { stack.append((child, target.file)) }
         }

@@ -114,6 +114,53 @@ import Testing
         #expect(source.contains("public struct Started: Codable, Sendable, Equatable {\n    public var at: Int?\n    public var type: StartedType\n"))
     }
 
+    @Test func aDiscriminatorWithoutMappingTakesTheValuesTheVariantsOwnPropertyAllows() throws {
+        // OpenAI's filters: `type` is `eq`, `ne`… in one variant and `and`, `or` in the other,
+        // so neither schema's name is ever sent; a variant whose property names it, or says
+        // nothing, is tagged by its name, and a value an earlier variant took stays with it.
+        let schemas = """
+            "Compare": { "type": "object", "properties": { "type": { "type": "string", "enum": ["eq", "ne"] } } },
+            "Group": { "type": "object", "properties": { "type": { "type": "string", "enum": ["and", "eq"] } } },
+            "Named": { "type": "object", "properties": { "type": { "type": "string", "enum": ["Named", "other"] } } },
+            "Plain": { "type": "object", "properties": { "type": { "type": "string" } } },
+            "Filter": { "oneOf": [{ "$ref": "#/components/schemas/Compare" }, { "$ref": "#/components/schemas/Group" },
+              { "$ref": "#/components/schemas/Named" }, { "$ref": "#/components/schemas/Plain" }],
+              "discriminator": { "propertyName": "type" } }
+            """
+        let output = Support.generate(
+            ["api.json": Support.document(paths: Self.getItems(response: "{ \"$ref\": \"#/components/schemas/Filter\" }"), schemas: schemas, version: "3.1.0")],
+            main: "api.json")
+        #expect(Support.messages(output) == [])
+        let source = try #require(output.source)
+        #expect(source.contains("    case eq(Compare)\n    case ne(Compare)\n    case and(Group)\n    case named(Named)\n    case plain(Plain)\n"))
+        #expect(source.contains("        case \"and\":\n            self = .and(try Group(from: decoder))"))
+        #expect(source.contains("try container.encode(\"ne\", forKey: .discriminator)"))
+    }
+
+    @Test func aRecursiveReferenceLeadsToTheSchemaItIsWrittenIn() throws {
+        // `$recursiveRef: "#"` (JSON Schema 2019-09) and `$dynamicRef: "#"` (2020-12) as
+        // OpenAI writes them: a filter whose filters are filters again.
+        let schemas = """
+            "Leaf": { "type": "object", "required": ["type"], "properties": { "type": { "type": "string", "enum": ["leaf"] } } },
+            "Tree": { "type": "object", "properties": {
+              "type": { "type": "string", "enum": ["tree"] },
+              "children": { "type": "array", "items": { "oneOf": [{ "$ref": "#/components/schemas/Leaf" }, { "$recursiveRef": "#" }],
+                "discriminator": { "propertyName": "type" } } },
+              "parent": { "$dynamicRef": "#" },
+              "odd": { "$recursiveRef": "#meta" } } }
+            """
+        let output = Support.generate(
+            ["api.json": Support.document(paths: Self.getItems(response: "{ \"$ref\": \"#/components/schemas/Tree\" }"), schemas: schemas, version: "3.1.0")],
+            main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                "api.json:12:29: warning: $recursiveRef \"#meta\" leads to no schema cachegen can find, so the value is read as any JSON (JSONValue); cachegen follows only $recursiveRef \"#\" inside a schema of the document's components.schemas"
+            ])
+        let source = try #require(output.source)
+        #expect(source.contains("    case leaf(Leaf)\n    case tree(Tree)\n"))
+        #expect(source.contains("    @Indirect public var parent: Tree?\n"))
+    }
+
     @Test func untaggedUnionCasesAreNamedAfterTheirVariantsAndKeptApart() throws {
         let schemas = """
             "Part": { "type": "object", "required": ["text"], "properties": { "text": { "type": "string" } } },
