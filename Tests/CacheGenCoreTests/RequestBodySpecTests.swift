@@ -109,8 +109,8 @@ import Testing
             """#
         #expect(
             diagnostics(spec) == [
-                #"spec.json:4:63: error: query parameter "blob" has type data, which cannot be sent as text; use a scalar, an enum model or an array of them"#,
-                #"spec.json:4:78: error: query parameter "doc" has type file?, which cannot be sent as text; use a scalar, an enum model or an array of them"#,
+                #"spec.json:4:63: error: query parameter "blob" has type data, which cannot be sent as text; use a scalar, an enum model or an array of them, or send it as JSON text with { "type": …, "style": "json" }"#,
+                #"spec.json:4:78: error: query parameter "doc" has type file?, which cannot be sent as text; use a scalar, an enum model or an array of them, or send it as JSON text with { "type": …, "style": "json" }"#,
             ])
     }
 }

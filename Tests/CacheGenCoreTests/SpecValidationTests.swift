@@ -35,6 +35,41 @@ import Testing
                 #"spec.json:11:127: error: endpoint "posted" streams its response, so it cannot invalidate; remove "invalidates""#,
             ])
     }
+    /// A parameter written `{ "type": …, "style": "json" }` is sent as JSON text, whatever its
+    /// type; the object takes only those keys, needs a type, and knows no other style.
+    @Test func parametersAsJSONText() throws {
+        let spec = #"""
+        {
+          "version": 1,
+          "models": { "Filter": { "properties": { "field": "string", "since": "date?" } } },
+          "repositories": { "R": { "endpoints": {
+            "find": { "path": "/f/{where}", "pathParameters": { "where": { "type": "Filter", "style": "json" } },
+              "query": { "filters": { "type": "[Filter]?", "style": "json" }, "extra": { "type": "json?", "style": "json" } },
+              "headers": { "X-Context": { "type": "json?", "style": "json" } }, "response": "string" }
+          } } }
+        }
+        """#
+        #expect(diagnostics(spec) == [])
+        let source = try #require(Generator.generate(Data(spec.utf8), path: "spec.json").source)
+        #expect(source.contains(#"request.setPathParameter("where", json: `where`, coding: JSONCoding(dates: .iso8601))"#))
+        #expect(source.contains(#"request.addQuery("filters", json: filters, coding: JSONCoding(dates: .iso8601), isKey: true)"#))
+        #expect(source.contains(#"request.addHeader("X-Context", json: xContext, coding: JSONCoding(dates: .iso8601), isKey: false)"#))
+        let wrong = #"""
+        {
+          "version": 1,
+          "repositories": { "R": { "endpoints": {
+            "a": { "path": "/a", "query": { "f": { "type": "json", "style": "deepObject" }, "g": { "style": "json" }, "h": { "type": "int", "explode": false } } }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(wrong) == [
+                #"spec.json:4:69: error: "style" cannot be "deepObject"; the one style a spec parameter takes is "json" (the value as JSON text)"#,
+                #"spec.json:4:90: error: parameter "g" needs a "type""#,
+                #"spec.json:4:133: error: unknown key "explode" in parameter "h"; valid keys are "type", "style""#,
+            ])
+    }
+
     /// Key names exist, appear once, and include every path parameter.
     @Test func cacheKeys() {
         let spec = #"""
@@ -192,7 +227,7 @@ import Testing
                 #"spec.json:8:72: error: properties "user_id" and "x" both use the JSON name "user_id""#,
                 #"spec.json:12:5: error: endpoint "getA" becomes the method getA, like "get_a" at 11:5; rename one of them"#,
                 #"spec.json:13:76: error: query parameter "perPage" becomes the argument perPage, like query parameter "per_page" at 13:57; the generated method cannot take both"#,
-                #"spec.json:13:99: error: query parameter "m" has type Item, which cannot be sent as text; use a scalar, an enum model or an array of them"#,
+                #"spec.json:13:99: error: query parameter "m" has type Item, which cannot be sent as text; use a scalar, an enum model or an array of them, or send it as JSON text with { "type": …, "style": "json" }"#,
             ])
     }
 
@@ -254,7 +289,7 @@ import Testing
         """#
         #expect(
             diagnostics(spec) == [
-                #"spec.json:5:118: error: header parameter "X-Thing" has type Thing, which cannot be sent as text; use a scalar, an enum model or an array of them"#
+                #"spec.json:5:118: error: header parameter "X-Thing" has type Thing, which cannot be sent as text; use a scalar, an enum model or an array of them, or send it as JSON text with { "type": …, "style": "json" }"#
             ])
         let source = Generator.generate(Data(spec.replacingOccurrences(of: #", "X-Thing": "Thing""#, with: "").utf8), path: "spec.json").source ?? ""
         #expect(source.contains(#"request.setPathParameter("ids", ids)"#))
@@ -343,7 +378,7 @@ import Testing
         """#
         #expect(
             diagnostics(spec) == [
-                #"spec.json:5:53: error: query parameter "filter" has type json, which cannot be sent as text; use a scalar, an enum model or an array of them"#
+                #"spec.json:5:53: error: query parameter "filter" has type json, which cannot be sent as text; use a scalar, an enum model or an array of them, or send it as JSON text with { "type": …, "style": "json" }"#
             ])
         let valid = spec.replacingOccurrences(of: #""query": { "filter": "json" }, "#, with: "")
         let source = try #require(Generator.generate(Data(valid.utf8), path: "spec.json").source)

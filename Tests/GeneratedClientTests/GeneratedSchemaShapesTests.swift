@@ -94,18 +94,23 @@ import Testing
 
     /// A union path parameter as its case's text, an array of enums in a header joined by
     /// commas, dictionaries as `deepObject` and exploded `form`, an object's properties as
-    /// items of their own, and an array of unions repeated.
+    /// items of their own, an array of unions repeated, and as JSON text both a parameter
+    /// serialized as `content` and an array of objects, which no style writes as text.
     @Test func parametersThatAreNotOneScalarAreSentAsTheDocumentSays() async throws {
         let transport = StubTransport { _ in .json(#"{"id": 7}"#) }
         let images = images(transport)
         _ = try await images.getImage(
             imageId: .integer(7), metadata: ["b": "2", "a": "x y"], labels: ["team": "ios"], created: ShapesGetImageCreated(gt: 10),
-            sizes: [.string(.small), .integer(640)], beta: [.multiAgentV1, .toolsV2], policy: .networkOnly)
+            sizes: [.string(.small), .integer(640)], filter: ShapesGetImageFilter(field: "tag", values: ["a"]),
+            where: [ShapesGetImageWhereItem(scope: "team", since: Date(timeIntervalSince1970: 0))], beta: [.multiAgentV1, .toolsV2],
+            policy: .networkOnly)
         _ = try await images.getImage(imageId: .string("ubuntu-24-04"), policy: .networkOnly)
         let sent = transport.requests
         #expect(
             sent.map(\.url.absoluteString) == [
-                "https://shapes.test/images/7?metadata%5Ba%5D=x%20y&metadata%5Bb%5D=2&team=ios&gt=10&sizes=small&sizes=640",
+                "https://shapes.test/images/7?metadata%5Ba%5D=x%20y&metadata%5Bb%5D=2&team=ios&gt=10&sizes=small&sizes=640"
+                    + "&filter=%7B%22field%22%3A%22tag%22%2C%22values%22%3A%5B%22a%22%5D%7D"
+                    + "&where=%5B%7B%22scope%22%3A%22team%22%2C%22since%22%3A%221970-01-01T00%3A00%3A00Z%22%7D%5D",
                 "https://shapes.test/images/ubuntu-24-04",
             ])
         #expect(sent.first?.headers["beta"] == "multi_agent=v1,tools=v2")

@@ -1,5 +1,5 @@
 /// Path, query and header parameters: the path item's and the operation's merged, typed
-/// by their schemas; cookies and `content`-serialized parameters are left out.
+/// by their schemas (or the schema of their `content`, sent as JSON text); cookies are left out.
 extension OpenAPIOperations {
     /// Headers OpenAPI says a document's parameters cannot set.
     static let ignoredHeaders: Set<String> = ["accept", "content-type", "authorization"]
@@ -37,10 +37,22 @@ extension OpenAPIOperations {
                 continue
             }
             var mapped: OpenAPISchemas.Mapped
+            let hint = SwiftNaming.typeName(name) + SwiftNaming.typeName(wireName)
+            // `content`: one media type whose schema the value has, written as that type says:
+            // JSON as JSON text, plain text as it is.
+            var contentStyle: ParameterStyle?
             if let schema = node["schema"]?.value {
-                mapped = schemas.type(of: schema, in: parameterFile, hint: SwiftNaming.typeName(name) + SwiftNaming.typeName(wireName))
-            } else if node["content"] != nil {
-                mapped = .leftOut("serialized as \"content\", which cachegen does not send")
+                mapped = schemas.type(of: schema, in: parameterFile, hint: hint)
+            } else if let content = node["content"]?.value.members?.first {
+                let isText = content.key.lowercased().hasPrefix("text/plain")
+                if !Self.isJSON(content.key), !isText {
+                    mapped = .leftOut("serialized as \(quoted(content.key)), which cachegen sends only as JSON or plain text")
+                } else if let schema = content.value["schema"]?.value {
+                    mapped = schemas.type(of: schema, in: parameterFile, hint: hint)
+                } else {
+                    mapped = .type(isText ? .scalar(.string) : .scalar(.json))
+                }
+                contentStyle = isText ? nil : .json
             } else {
                 // Neither (as documents converted from Swagger 2 often have): text is what
                 // any parameter is on the wire.
@@ -59,7 +71,7 @@ extension OpenAPIOperations {
                     Parameter(
                         name: Named(name: wireName, location: nameLocation), place: kind,
                         type: required || type.isOptional ? type : .optional(type), typeLocation: location,
-                        style: Self.style(of: node, place: kind, type: type)))
+                        style: node["schema"] == nil && node["content"] != nil ? contentStyle : Self.style(of: node, place: kind, type: type)))
             case .leftOut(let reason):
                 guard !required else {
                     leaveOut(what, "its required \(place) parameter \(quoted(wireName)) is \(reason)", at: nameLocation)
@@ -160,10 +172,13 @@ extension OpenAPIOperations {
         return result
     }
 
-    /// Parameters whose type cannot be sent as text (`ModelIndex.isSendable`: objects outside
-    /// the query, nested arrays, any JSON): an optional one is dropped with a warning, a
-    /// required one leaves its operation out. Run once the models are built, as only then is
-    /// it known which models are enums, objects or unions of text.
+    /// Parameters whose type nests (`ModelIndex.nests`: an array of objects, an object with
+    /// an object inside), which no OpenAPI style writes as text, are sent as JSON text, the
+    /// way the APIs that take them read them (Box's `mdfilters`, an array of filter objects).
+    /// Other parameters cachegen cannot send as their style says (`ModelIndex.isSendable`: a
+    /// flat object outside an exploded query, any JSON) are left out with a warning, an
+    /// optional one alone, a required one with its operation. Run once the models are built,
+    /// as only then is it known which models are enums, objects or unions of text.
     static func textParameters(_ operations: [Operation], models: ModelIndex, diagnostics: inout [Diagnostic]) -> [Operation] {
         operations.compactMap { operation in
             var operation = operation
@@ -172,6 +187,11 @@ extension OpenAPIOperations {
                 if models.isSendable(parameter) {
                     // An enum or a union in the query is one item, not one per property.
                     if parameter.style == .formObject, models.isTextValue(parameter.type.unwrapped) { parameter.style = nil }
+                    keep.append(parameter)
+                    continue
+                }
+                if models.nests(parameter.type) {
+                    parameter.style = .json
                     keep.append(parameter)
                     continue
                 }

@@ -54,6 +54,7 @@ struct ModelIndex: Sendable {
     /// the query, an object whose every property is a text value or a dictionary of text
     /// values, one item per property or entry (`deepObject`, or `form` exploded).
     func isSendable(_ parameter: Parameter) -> Bool {
+        if parameter.style == .json { return true }
         let type = parameter.type.unwrapped
         if isTextValue(type) { return true }
         switch type {
@@ -66,6 +67,25 @@ struct ModelIndex: Sendable {
                 && objectProperties(type) != nil
         default:
             return false
+        }
+    }
+
+    /// Whether a value of `type` nests, so that no OpenAPI style says how it is written as
+    /// text: an array of anything but text values, an object or dictionary with something
+    /// other than a text value inside, or a union that is not one text value. (A flat object
+    /// or dictionary, or any JSON, has a style; whether cachegen writes it is `isSendable`.)
+    func nests(_ type: TypeRef) -> Bool {
+        switch type.unwrapped {
+        case .array(let element): return !isTextValue(element.unwrapped)
+        case .dictionary(let value): return !isTextValue(value.unwrapped)
+        case .model(let name):
+            switch models[name]?.kind {
+            case .object(let properties)?: return properties.contains { !isTextValue($0.type.unwrapped) }
+            case .taggedUnion?: return true
+            case .untaggedUnion?: return !isTextValue(type.unwrapped)
+            default: return false
+            }
+        default: return false
         }
     }
 

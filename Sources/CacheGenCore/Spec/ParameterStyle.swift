@@ -16,4 +16,8 @@ public enum ParameterStyle: String, Sendable, Hashable {
     /// A query object or dictionary as one item per property or entry, `property=value`
     /// (`form`, exploded: OpenAPI's default for objects).
     case formObject
+    /// Any value as one item of JSON text, compact with sorted keys (`filters=[{"a":1}]`):
+    /// an OpenAPI parameter serialized as `content: application/json`, a value no other
+    /// style can write as text, and a spec parameter written `{ "type": …, "style": "json" }`.
+    case json
 }

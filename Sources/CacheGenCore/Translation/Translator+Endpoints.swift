@@ -29,8 +29,7 @@ extension Translator {
         } else {
             arguments.append(.init(label: "cache", value: .literal(.nil)))
         }
-        let dates = Expression.Argument(label: "dates", value: .implicitMember(spec.defaults.dates.rawValue))
-        arguments.append(.init(label: "coding", value: .call(.identifier("JSONCoding"), [dates], wrapping: .whenLong)))
+        arguments.append(.init(label: "coding", value: codingExpression))
         let format = method.endpoint.responseFormat
         if method.endpoint.response != nil, method.isCached, format == .json {
             arguments.append(.init(label: "shape", value: Expression.identifier(live).dot(method.shapeName)))
@@ -59,6 +58,12 @@ extension Translator {
         return PropertyDeclaration(
             visibility: .none, isStatic: true, name: method.name, type: .named("Endpoint"),
             getter: [.expression(.call(.identifier("Endpoint"), arguments, wrapping: .whenLong))])
+    }
+
+    /// `JSONCoding(dates: …)`: how the spec's bodies and JSON parameters are written.
+    private var codingExpression: Expression {
+        let dates = Expression.Argument(label: "dates", value: .implicitMember(spec.defaults.dates.rawValue))
+        return .call(.identifier("JSONCoding"), [dates], wrapping: .whenLong)
     }
 
     private func requestBuilder(_ method: Method) -> FunctionDeclaration {
@@ -91,6 +96,17 @@ extension Translator {
             let wire = Expression.Argument(value: .string(parameter.name.name))
             let value = Expression.Argument(value: parameterValue(argument.value, type: parameter.type))
             let isKey = Expression.Argument(label: "isKey", value: .literal(.boolean(cache?.contains(parameter) ?? false)))
+            if parameter.style == .json {
+                // JSON text with the endpoint's coding, so dates read as in a body.
+                let json = Expression.Argument(label: "json", value: argument.value)
+                let coding = Expression.Argument(label: "coding", value: codingExpression)
+                switch parameter.place {
+                case .path: statements.append(.expression(.call(local.dot("setPathParameter"), [wire, json, coding])))
+                case .query: statements.append(.expression(.call(local.dot("addQuery"), [wire, json, coding, isKey], wrapping: .whenLong)))
+                case .header: statements.append(.expression(.call(local.dot("addHeader"), [wire, json, coding, isKey], wrapping: .whenLong)))
+                }
+                continue
+            }
             let isDeep = parameter.style == .deepObject
             if isDeep || parameter.style == .formObject {
                 if let properties = models.objectProperties(parameter.type) {
@@ -142,7 +158,7 @@ extension Translator {
     /// The runtime's name for a style: `EndpointRequest.QueryArrayStyle` or `.PathStyle`.
     static func runtimeStyle(_ style: ParameterStyle) -> String? {
         switch style {
-        case .deepObject, .formObject: nil
+        case .deepObject, .formObject, .json: nil
         case .repeated: "repeated"
         case .spaceDelimited: "spaceDelimited"
         case .pipeDelimited: "pipeDelimited"

@@ -197,7 +197,7 @@ struct SpecValidator {
         }
         guard isParameterScalar(type) || models.isSendable(parameter) else {
             report(
-                "\(where_()) has type \(parameter.type), which cannot be sent as text; use a scalar, an enum model or an array of them",
+                "\(where_()) has type \(parameter.type), which cannot be sent as text; use a scalar, an enum model or an array of them, or send it as JSON text with { \"type\": …, \"style\": \"json\" }",
                 at: parameter.typeLocation)
             return
         }

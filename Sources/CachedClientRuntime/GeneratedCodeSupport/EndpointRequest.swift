@@ -22,6 +22,9 @@ public struct EndpointRequest: Sendable {
     private var bodyMediaType = "application/json"
     /// The multipart boundary of this request, chosen when its body is set.
     private var boundary: String?
+    /// Why a parameter could not be written as JSON text (`EndpointRequest+JSONParameters`),
+    /// thrown when the request is sent, as a body that cannot be encoded is.
+    var parameterFailure: String?
 
     /// Creates a request for a path template such as `/accounts/{id}`.
     public init(method: String, path: String) {
@@ -241,7 +244,8 @@ public struct EndpointRequest: Sendable {
 
     /// The body bytes, encoded with the given coding; `nil` without a body.
     public func encodedBody(_ coding: JSONCoding) throws -> Data? {
-        try bodyEncoder?(coding, boundary ?? "")
+        if let parameterFailure { throw JSONParameterError(reason: parameterFailure) }
+        return try bodyEncoder?(coding, boundary ?? "")
     }
 
     /// The bytes the cache key's digest is taken of: the body, but a multipart body with a

@@ -202,7 +202,6 @@ import Testing
             Support.messages(output) == [
                 #"api.json:14:15: warning: query parameter "range" of operation "getImage" is left out: its type GetImageRange? cannot be sent as text"#,
                 #"api.json:15:15: warning: header parameter "shape" of operation "getImage" is left out: its type GetImageShape? cannot be sent as text"#,
-                #"api.json:16:15: warning: query parameter "items" of operation "getImage" is left out: its type [GetImageItemsItem]? cannot be sent as text"#,
                 #"api.json:19:28: warning: operation "deleteSnapshots" is left out: its required path parameter "ids" is an array in matrix style, exploded, which cachegen does not send"#,
             ])
         let source = try #require(output.source)
@@ -216,6 +215,7 @@ import Testing
                             request.addQuery("filter", filter?.mapValues(\\.rawValue), style: .deepObject, isKey: false)
                             request.addQuery("gt", effectiveAt?.gt, isKey: false)
                             request.addQuery("sizes", sizes, style: .repeated, isKey: false)
+                            request.addQuery("items", json: items, coding: JSONCoding(dates: .iso8601), isKey: false)
                             request.addHeader("openai-beta", openaiBeta?.map(\\.rawValue), isKey: false)
                 """))
         #expect(source.contains("public indirect enum GetImageImageId: Codable, Sendable, Equatable, RequestParameterValue {"))

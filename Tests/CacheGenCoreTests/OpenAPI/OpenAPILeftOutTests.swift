@@ -76,7 +76,9 @@ import Testing
               "post": { "operationId": "postA", "requestBody": { "content": { "application/xml": {} } },
                 "responses": { "200": { "description": "ok", "content": { "text/html": {} } } } },
               "put": { "operationId": "putA",
-                "parameters": [{ "name": "f", "in": "query", "required": true, "content": { "application/json": {} } }],
+                "parameters": [{ "name": "f", "in": "query", "required": true, "content": { "application/json": {} } },
+                  { "name": "t", "in": "query", "content": { "text/plain": { "schema": { "type": "string" } } } },
+                  { "name": "x", "in": "query", "content": { "application/xml": {} } }],
                 "responses": { "204": { "description": "ok" } } },
               "patch": { "operationId": "patchA",
                 "parameters": [{ "name": "o", "in": "header", "required": true, "schema": { "type": "object", "properties": { "x": { "type": "string" } } } }],
@@ -87,11 +89,13 @@ import Testing
             Support.messages(output) == [
                 "api.json:4:21: warning: operation \"traceA\" is left out: cachegen does not call TRACE",
                 "api.json:5:35: warning: the request body of operation \"getA\" is left out: a GET request carries none here",
-                "api.json:6:30: warning: query parameter \"q\" of operation \"getA\" is left out: its type GetAQ? cannot be sent as text",
                 "api.json:8:37: warning: the request body of operation \"postA\" is left out: it is only application/xml",
-                "api.json:11:30: warning: operation \"putA\" is left out: its required query parameter \"f\" is serialized as \"content\", which cachegen does not send",
-                "api.json:14:30: warning: operation \"patchA\" is left out: its required header parameter \"o\" has type PatchAO, which cannot be sent as text",
+                "api.json:13:17: warning: query parameter \"x\" of operation \"putA\" is left out: it is serialized as \"application/xml\", which cachegen sends only as JSON or plain text",
+                "api.json:16:30: warning: operation \"patchA\" is left out: its required header parameter \"o\" has type PatchAO, which cannot be sent as text",
             ])
+        let source = output.source ?? ""
+        #expect(source.contains(#"request.addQuery("f", json: f, coding: JSONCoding(dates: .iso8601), isKey: false)"#))
+        #expect(source.contains(#"request.addQuery("t", t, isKey: false)"#))
     }
 
     @Test func inputsThatAreNotDocuments() {

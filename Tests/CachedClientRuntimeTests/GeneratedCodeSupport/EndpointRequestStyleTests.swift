@@ -5,7 +5,8 @@ import Testing
 
 /// Parameters written as an OpenAPI document's `style` and `explode` say: query arrays one
 /// item per value or joined by commas, spaces or `|`; query dictionaries one item per entry,
-/// `form` or `deepObject`; path values as `label` or `matrix`; JSON values as `simple` text.
+/// `form` or `deepObject`; path values as `label` or `matrix`; JSON values as `simple` text;
+/// any value as JSON text.
 /// The unstyled calls, which every existing client makes, are unchanged.
 @Suite struct EndpointRequestStyleTests {
     enum Kind: String, Sendable { case dog, cat }
@@ -56,5 +57,45 @@ import Testing
         var request = EndpointRequest(method: "GET", path: "/images/{id}")
         request.setPathParameter("id", JSONValue.integer(7))
         #expect(request.path == "/images/7")
+    }
+
+    struct Filter: Encodable, Sendable {
+        var scope: String
+        var since: Date?
+        var limit: Double?
+    }
+
+    /// A value no style writes as text, or one a document serializes as `content:
+    /// application/json`: compact JSON with sorted keys, dates as the endpoint's coding writes
+    /// them, percent-encoded in the URL; `nil` is not sent.
+    @Test func valuesAsJSONText() throws {
+        var request = EndpointRequest(method: "GET", path: "/search/{where}")
+        let filters = [Filter(scope: "enterprise", since: Date(timeIntervalSince1970: 0)), Filter(scope: "a/b")]
+        request.addQuery("mdfilters", json: filters, coding: JSONCoding(dates: .iso8601), isKey: true)
+        request.addQuery("none", json: [Filter]?.none, coding: JSONCoding(), isKey: true)
+        request.addHeader("X-Filter", json: Filter(scope: "x"), coding: JSONCoding(dates: .secondsSince1970), isKey: false)
+        request.setPathParameter("where", json: ["b": 1, "a": 2], coding: JSONCoding())
+        #expect(
+            request.query.map(\.value) == [#"[{"scope":"enterprise","since":"1970-01-01T00:00:00Z"},{"scope":"a/b"}]"#])
+        #expect(
+            request.encodedQuery
+                == "mdfilters=%5B%7B%22scope%22%3A%22enterprise%22%2C%22since%22%3A%221970-01-01T00%3A00%3A00Z%22%7D%2C%7B%22scope%22%3A%22a%2Fb%22%7D%5D")
+        #expect(request.headers.map(\.value) == [#"{"scope":"x"}"#])
+        #expect(request.path == "/search/%7B%22a%22%3A2%2C%22b%22%3A1%7D")
+        #expect(try request.encodedBody(JSONCoding()) == nil)
+    }
+
+    /// A value JSON cannot write fails the call when it is sent, as a body would, never a crash.
+    @Test func aValueJSONCannotWriteFailsWhenSent() {
+        var request = EndpointRequest(method: "GET", path: "/search")
+        request.addQuery("filter", json: Filter(scope: "x", limit: .infinity), coding: JSONCoding(), isKey: true)
+        #expect(request.query.isEmpty)
+        let endpoint = Endpoint(name: "Search.find", cache: nil)
+        #expect {
+            try endpoint.encodedBody(of: request)
+        } throws: { error in
+            guard case CachedClientError.encodingFailed(let name, let reason) = error else { return false }
+            return name == "Search.find" && reason.hasPrefix("parameter \"filter\" cannot be written as JSON: ")
+        }
     }
 }

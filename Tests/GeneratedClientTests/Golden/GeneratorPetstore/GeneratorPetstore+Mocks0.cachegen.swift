@@ -9,18 +9,18 @@ import Foundation
 /// An `StorePetsRepository` that answers from closures, for previews and tests.
 public struct MockStorePetsRepository: StorePetsRepository {
     /// Answers `listPets`.
-    public var listPetsHandler: @Sendable (_ limit: Int?, _ habitat: StoreListPetsHabitat?, _ feeds: [StoreListPetsFeedsItem]?, _ sort: StoreListPetsSort?, _ filter: StoreListPetsFilter, _ since: Date?, _ myRequestUUID: UUID?, _ policy: CachePolicy?) async throws -> CachedValue<[StorePet]>
+    public var listPetsHandler: @Sendable (_ limit: Int?, _ habitat: StoreListPetsHabitat?, _ feeds: [StoreListPetsFeedsItem]?, _ sort: StoreListPetsSort?, _ filter: StoreListPetsFilter, _ since: Date?, _ jsonFilters: [StorePetFilter]?, _ myRequestUUID: UUID?, _ policy: CachePolicy?) async throws -> CachedValue<[StorePet]>
 
     /// Answers `createPet`.
-    public var createPetHandler: @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet
+    public var createPetHandler: @Sendable (_ xExtraArguments: StoreCodeError?, _ body: StoreCreatePetRequest) async throws -> StorePet
 
     /// Answers `createPetWithForm`.
     public var createPetWithFormHandler: @Sendable (_ body: StoreCreatePetRequest) async throws -> Void
 
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
-        listPets: @escaping @Sendable (_ limit: Int?, _ habitat: StoreListPetsHabitat?, _ feeds: [StoreListPetsFeedsItem]?, _ sort: StoreListPetsSort?, _ filter: StoreListPetsFilter, _ since: Date?, _ myRequestUUID: UUID?, _ policy: CachePolicy?) async throws -> CachedValue<[StorePet]> = { _, _, _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "StorePetsRepository.listPets") },
-        createPet: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> StorePet = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPet") },
+        listPets: @escaping @Sendable (_ limit: Int?, _ habitat: StoreListPetsHabitat?, _ feeds: [StoreListPetsFeedsItem]?, _ sort: StoreListPetsSort?, _ filter: StoreListPetsFilter, _ since: Date?, _ jsonFilters: [StorePetFilter]?, _ myRequestUUID: UUID?, _ policy: CachePolicy?) async throws -> CachedValue<[StorePet]> = { _, _, _, _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "StorePetsRepository.listPets") },
+        createPet: @escaping @Sendable (_ xExtraArguments: StoreCodeError?, _ body: StoreCreatePetRequest) async throws -> StorePet = { _, _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPet") },
         createPetWithForm: @escaping @Sendable (_ body: StoreCreatePetRequest) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetsRepository.createPetWithForm") }
     ) {
         self.listPetsHandler = listPets
@@ -36,10 +36,11 @@ public struct MockStorePetsRepository: StorePetsRepository {
         sort: StoreListPetsSort?,
         filter: StoreListPetsFilter,
         since: Date?,
+        jsonFilters: [StorePetFilter]?,
         myRequestUUID: UUID?,
         policy: CachePolicy?
     ) async throws -> CachedValue<[StorePet]> {
-        try await self.listPetsHandler(limit, habitat, feeds, sort, filter, since, myRequestUUID, policy)
+        try await self.listPetsHandler(limit, habitat, feeds, sort, filter, since, jsonFilters, myRequestUUID, policy)
     }
 
     /// Yields the value of `listPetsHandler` once.
@@ -50,15 +51,16 @@ public struct MockStorePetsRepository: StorePetsRepository {
         sort: StoreListPetsSort?,
         filter: StoreListPetsFilter,
         since: Date?,
+        jsonFilters: [StorePetFilter]?,
         myRequestUUID: UUID?
     ) -> AsyncThrowingStream<CachedValue<[StorePet]>, any Error> {
         let handler = self.listPetsHandler
-        return MockStream.once { try await handler(limit, habitat, feeds, sort, filter, since, myRequestUUID, nil) }
+        return MockStream.once { try await handler(limit, habitat, feeds, sort, filter, since, jsonFilters, myRequestUUID, nil) }
     }
 
     /// Calls `createPetHandler`.
-    public func createPet(body: StoreCreatePetRequest) async throws -> StorePet {
-        try await self.createPetHandler(body)
+    public func createPet(xExtraArguments: StoreCodeError?, body: StoreCreatePetRequest) async throws -> StorePet {
+        try await self.createPetHandler(xExtraArguments, body)
     }
 
     /// Calls `createPetWithFormHandler`.

@@ -12,7 +12,7 @@ public protocol StorePetsRepository: Sendable {
     ///
     /// You can fetchall the pets here
     ///
-    /// `GET /pets`. Cached for 1 minute per limit, habitat, feeds, sort, filter and since; shown offline for up to 1 day.
+    /// `GET /pets`. Cached for 1 minute per limit, habitat, feeds, sort, filter, since and jsonFilters; shown offline for up to 1 day.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
     func listPets(
@@ -22,6 +22,7 @@ public protocol StorePetsRepository: Sendable {
         sort: StoreListPetsSort?,
         filter: StoreListPetsFilter,
         since: Date?,
+        jsonFilters: [StorePetFilter]?,
         myRequestUUID: UUID?,
         policy: CachePolicy?
     ) async throws -> CachedValue<[StorePet]>
@@ -37,13 +38,14 @@ public protocol StorePetsRepository: Sendable {
         sort: StoreListPetsSort?,
         filter: StoreListPetsFilter,
         since: Date?,
+        jsonFilters: [StorePetFilter]?,
         myRequestUUID: UUID?
     ) -> AsyncThrowingStream<CachedValue<[StorePet]>, any Error>
 
     /// Create a pet
     ///
     /// `POST /pets`. Never cached: every call goes to the network.
-    func createPet(body: StoreCreatePetRequest) async throws -> StorePet
+    func createPet(xExtraArguments: StoreCodeError?, body: StoreCreatePetRequest) async throws -> StorePet
 
     /// Create a pet using a url form
     ///
@@ -60,6 +62,7 @@ extension StorePetsRepository {
         sort: StoreListPetsSort? = nil,
         filter: StoreListPetsFilter,
         since: Date? = nil,
+        jsonFilters: [StorePetFilter]? = nil,
         myRequestUUID: UUID? = nil,
         policy: CachePolicy = .networkFirst
     ) async throws -> CachedValue<[StorePet]> {
@@ -70,6 +73,7 @@ extension StorePetsRepository {
             sort: sort,
             filter: filter,
             since: since,
+            jsonFilters: jsonFilters,
             myRequestUUID: myRequestUUID,
             policy: Optional(policy)
         )
@@ -84,8 +88,14 @@ extension StorePetsRepository {
             sort: nil,
             filter: filter,
             since: nil,
+            jsonFilters: nil,
             myRequestUUID: nil
         )
+    }
+
+    /// Calls `createPet` without the optional arguments.
+    public func createPet(body: StoreCreatePetRequest) async throws -> StorePet {
+        try await self.createPet(xExtraArguments: nil, body: body)
     }
 }
 
@@ -101,9 +111,10 @@ extension StorePetsRepository {
         sort: StoreListPetsSort? = nil,
         filter: StoreListPetsFilter,
         since: Date? = nil,
+        jsonFilters: [StorePetFilter]? = nil,
         myRequestUUID: UUID? = nil
     ) -> CachedQuery<[StorePet]> {
-        CachedQuery { policy in try await self.listPets(limit: limit, habitat: habitat, feeds: feeds, sort: sort, filter: filter, since: since, myRequestUUID: myRequestUUID, policy: policy) }
+        CachedQuery { policy in try await self.listPets(limit: limit, habitat: habitat, feeds: feeds, sort: sort, filter: filter, since: since, jsonFilters: jsonFilters, myRequestUUID: myRequestUUID, policy: policy) }
     }
 }
 #endif
@@ -124,7 +135,7 @@ public struct LiveStorePetsRepository: StorePetsRepository {
     ///
     /// You can fetchall the pets here
     ///
-    /// `GET /pets`. Cached for 1 minute per limit, habitat, feeds, sort, filter and since; shown offline for up to 1 day.
+    /// `GET /pets`. Cached for 1 minute per limit, habitat, feeds, sort, filter, since and jsonFilters; shown offline for up to 1 day.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
     public func listPets(
@@ -134,6 +145,7 @@ public struct LiveStorePetsRepository: StorePetsRepository {
         sort: StoreListPetsSort?,
         filter: StoreListPetsFilter,
         since: Date?,
+        jsonFilters: [StorePetFilter]?,
         myRequestUUID: UUID?,
         policy: CachePolicy?
     ) async throws -> CachedValue<[StorePet]> {
@@ -145,6 +157,7 @@ public struct LiveStorePetsRepository: StorePetsRepository {
                 sort: sort,
                 filter: filter,
                 since: since,
+                jsonFilters: jsonFilters,
                 myRequestUUID: myRequestUUID
             ),
             endpoint: Endpoints.listPets,
@@ -160,6 +173,7 @@ public struct LiveStorePetsRepository: StorePetsRepository {
         sort: StoreListPetsSort?,
         filter: StoreListPetsFilter,
         since: Date?,
+        jsonFilters: [StorePetFilter]?,
         myRequestUUID: UUID?
     ) -> AsyncThrowingStream<CachedValue<[StorePet]>, any Error> {
         self.client.updates(
@@ -170,6 +184,7 @@ public struct LiveStorePetsRepository: StorePetsRepository {
                 sort: sort,
                 filter: filter,
                 since: since,
+                jsonFilters: jsonFilters,
                 myRequestUUID: myRequestUUID
             ),
             endpoint: Endpoints.listPets
@@ -179,8 +194,11 @@ public struct LiveStorePetsRepository: StorePetsRepository {
     /// Create a pet
     ///
     /// `POST /pets`. Never cached: every call goes to the network.
-    public func createPet(body: StoreCreatePetRequest) async throws -> StorePet {
-        try await self.client.response(for: Requests.createPet(body: body), endpoint: Endpoints.createPet)
+    public func createPet(xExtraArguments: StoreCodeError?, body: StoreCreatePetRequest) async throws -> StorePet {
+        try await self.client.response(
+            for: Requests.createPet(xExtraArguments: xExtraArguments, body: body),
+            endpoint: Endpoints.createPet
+        )
     }
 
     /// Create a pet using a url form
@@ -215,6 +233,7 @@ public struct LiveStorePetsRepository: StorePetsRepository {
             sort: StoreListPetsSort?,
             filter: StoreListPetsFilter,
             since: Date?,
+            jsonFilters: [StorePetFilter]?,
             myRequestUUID: UUID?
         ) -> EndpointRequest {
             var request = EndpointRequest(method: "GET", path: "/pets")
@@ -226,12 +245,19 @@ public struct LiveStorePetsRepository: StorePetsRepository {
             request.addQuery("filter[name]", filter.name, isKey: true)
             request.addQuery("filter[state]", filter.state, isKey: true)
             request.addQuery("since", since, isKey: true)
+            request.addQuery("jsonFilters", json: jsonFilters, coding: JSONCoding(dates: .iso8601), isKey: true)
             request.addHeader("My-Request-UUID", myRequestUUID, isKey: false)
             return request
         }
 
-        static func createPet(body: StoreCreatePetRequest) -> EndpointRequest {
+        static func createPet(xExtraArguments: StoreCodeError?, body: StoreCreatePetRequest) -> EndpointRequest {
             var request = EndpointRequest(method: "POST", path: "/pets")
+            request.addHeader(
+                "X-Extra-Arguments",
+                json: xExtraArguments,
+                coding: JSONCoding(dates: .iso8601),
+                isKey: false
+            )
             request.setJSONBody(body, isKey: false)
             return request
         }

@@ -71,7 +71,7 @@ public struct MockShapesSettingsRepository: ShapesSettingsRepository {
 /// An `ShapesImagesRepository` that answers from closures, for previews and tests.
 public struct MockShapesImagesRepository: ShapesImagesRepository {
     /// Answers `getImage`.
-    public var getImageHandler: @Sendable (_ imageId: ShapesGetImageImageId, _ metadata: [String: String]?, _ labels: [String: String]?, _ created: ShapesGetImageCreated?, _ sizes: [ShapesSize]?, _ beta: [ShapesGetImageBetaItem]?, _ policy: CachePolicy?) async throws -> CachedValue<ShapesImage>
+    public var getImageHandler: @Sendable (_ imageId: ShapesGetImageImageId, _ metadata: [String: String]?, _ labels: [String: String]?, _ created: ShapesGetImageCreated?, _ sizes: [ShapesSize]?, _ filter: ShapesGetImageFilter?, _ where: [ShapesGetImageWhereItem]?, _ beta: [ShapesGetImageBetaItem]?, _ policy: CachePolicy?) async throws -> CachedValue<ShapesImage>
 
     /// Answers `putImageBytes`.
     public var putImageBytesHandler: @Sendable (_ imageId: String, _ body: Data, _ contentType: String?) async throws -> Void
@@ -87,7 +87,7 @@ public struct MockShapesImagesRepository: ShapesImagesRepository {
 
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
-        getImage: @escaping @Sendable (_ imageId: ShapesGetImageImageId, _ metadata: [String: String]?, _ labels: [String: String]?, _ created: ShapesGetImageCreated?, _ sizes: [ShapesSize]?, _ beta: [ShapesGetImageBetaItem]?, _ policy: CachePolicy?) async throws -> CachedValue<ShapesImage> = { _, _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "ShapesImagesRepository.getImage") },
+        getImage: @escaping @Sendable (_ imageId: ShapesGetImageImageId, _ metadata: [String: String]?, _ labels: [String: String]?, _ created: ShapesGetImageCreated?, _ sizes: [ShapesSize]?, _ filter: ShapesGetImageFilter?, _ where: [ShapesGetImageWhereItem]?, _ beta: [ShapesGetImageBetaItem]?, _ policy: CachePolicy?) async throws -> CachedValue<ShapesImage> = { _, _, _, _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "ShapesImagesRepository.getImage") },
         putImageBytes: @escaping @Sendable (_ imageId: String, _ body: Data, _ contentType: String?) async throws -> Void = { _, _, _ in throw MockNotImplemented(endpoint: "ShapesImagesRepository.putImageBytes") },
         uploadImage: @escaping @Sendable (_ body: ShapesUploadImageRequest) async throws -> ShapesImage = { _ in throw MockNotImplemented(endpoint: "ShapesImagesRepository.uploadImage") },
         complete: @escaping @Sendable (_ body: ShapesCompleteRequest) async throws -> ShapesTextPart = { _ in throw MockNotImplemented(endpoint: "ShapesImagesRepository.complete") },
@@ -107,10 +107,12 @@ public struct MockShapesImagesRepository: ShapesImagesRepository {
         labels: [String: String]?,
         created: ShapesGetImageCreated?,
         sizes: [ShapesSize]?,
+        filter: ShapesGetImageFilter?,
+        where: [ShapesGetImageWhereItem]?,
         beta: [ShapesGetImageBetaItem]?,
         policy: CachePolicy?
     ) async throws -> CachedValue<ShapesImage> {
-        try await self.getImageHandler(imageId, metadata, labels, created, sizes, beta, policy)
+        try await self.getImageHandler(imageId, metadata, labels, created, sizes, filter, `where`, beta, policy)
     }
 
     /// Yields the value of `getImageHandler` once.
@@ -120,10 +122,12 @@ public struct MockShapesImagesRepository: ShapesImagesRepository {
         labels: [String: String]?,
         created: ShapesGetImageCreated?,
         sizes: [ShapesSize]?,
+        filter: ShapesGetImageFilter?,
+        where: [ShapesGetImageWhereItem]?,
         beta: [ShapesGetImageBetaItem]?
     ) -> AsyncThrowingStream<CachedValue<ShapesImage>, any Error> {
         let handler = self.getImageHandler
-        return MockStream.once { try await handler(imageId, metadata, labels, created, sizes, beta, nil) }
+        return MockStream.once { try await handler(imageId, metadata, labels, created, sizes, filter, `where`, beta, nil) }
     }
 
     /// Calls `putImageBytesHandler`.

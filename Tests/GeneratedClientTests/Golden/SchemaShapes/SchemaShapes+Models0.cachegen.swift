@@ -584,6 +584,56 @@ public struct ShapesGetImageCreated: Codable, Sendable, Equatable {
     }
 }
 
+public struct ShapesGetImageFilter: Codable, Sendable, Equatable {
+    public var field: String?
+    public var values: [String]?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(field: String? = nil, values: [String]? = nil) {
+        self.field = field
+        self.values = values
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.field = try container.decodeIfPresent(String.self, forKey: WireKey("field"))
+        self.values = try container.decodeIfPresent([String].self, forKey: WireKey("values"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.field, forKey: WireKey("field"))
+        try container.encodeIfPresent(self.values, forKey: WireKey("values"))
+    }
+}
+
+public struct ShapesGetImageWhereItem: Codable, Sendable, Equatable {
+    public var scope: String?
+    public var since: Date?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(scope: String? = nil, since: Date? = nil) {
+        self.scope = scope
+        self.since = since
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.scope = try container.decodeIfPresent(String.self, forKey: WireKey("scope"))
+        self.since = try container.decodeIfPresent(Date.self, forKey: WireKey("since"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encodeIfPresent(self.scope, forKey: WireKey("scope"))
+        try container.encodeIfPresent(self.since, forKey: WireKey("since"))
+    }
+}
+
 public struct ShapesUploadImageRequest: Codable, Sendable, Equatable {
     public var file: MultipartFile
     public var caption: String?

@@ -177,7 +177,7 @@ public struct LiveShapesSettingsRepository: ShapesSettingsRepository {
 public protocol ShapesImagesRepository: Sendable {
     /// Parameters that are not one scalar, each sent as the document says.
     ///
-    /// `GET /images/{image_id}`. Cached for 1 minute per image_id, metadata, labels, created and sizes; shown offline for up to 1 day.
+    /// `GET /images/{image_id}`. Cached for 1 minute per image_id, metadata, labels, created, sizes, filter and where; shown offline for up to 1 day.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
     func getImage(
@@ -186,6 +186,8 @@ public protocol ShapesImagesRepository: Sendable {
         labels: [String: String]?,
         created: ShapesGetImageCreated?,
         sizes: [ShapesSize]?,
+        filter: ShapesGetImageFilter?,
+        where: [ShapesGetImageWhereItem]?,
         beta: [ShapesGetImageBetaItem]?,
         policy: CachePolicy?
     ) async throws -> CachedValue<ShapesImage>
@@ -200,6 +202,8 @@ public protocol ShapesImagesRepository: Sendable {
         labels: [String: String]?,
         created: ShapesGetImageCreated?,
         sizes: [ShapesSize]?,
+        filter: ShapesGetImageFilter?,
+        where: [ShapesGetImageWhereItem]?,
         beta: [ShapesGetImageBetaItem]?
     ) -> AsyncThrowingStream<CachedValue<ShapesImage>, any Error>
 
@@ -229,6 +233,8 @@ extension ShapesImagesRepository {
         labels: [String: String]? = nil,
         created: ShapesGetImageCreated? = nil,
         sizes: [ShapesSize]? = nil,
+        filter: ShapesGetImageFilter? = nil,
+        where: [ShapesGetImageWhereItem]? = nil,
         beta: [ShapesGetImageBetaItem]? = nil,
         policy: CachePolicy = .networkFirst
     ) async throws -> CachedValue<ShapesImage> {
@@ -238,6 +244,8 @@ extension ShapesImagesRepository {
             labels: labels,
             created: created,
             sizes: sizes,
+            filter: filter,
+            where: `where`,
             beta: beta,
             policy: Optional(policy)
         )
@@ -247,7 +255,16 @@ extension ShapesImagesRepository {
     public func getImageStream(
         imageId: ShapesGetImageImageId
     ) -> AsyncThrowingStream<CachedValue<ShapesImage>, any Error> {
-        self.getImageStream(imageId: imageId, metadata: nil, labels: nil, created: nil, sizes: nil, beta: nil)
+        self.getImageStream(
+            imageId: imageId,
+            metadata: nil,
+            labels: nil,
+            created: nil,
+            sizes: nil,
+            filter: nil,
+            where: nil,
+            beta: nil
+        )
     }
 
     /// Calls `putImageBytes` without the optional arguments.
@@ -267,9 +284,11 @@ extension ShapesImagesRepository {
         labels: [String: String]? = nil,
         created: ShapesGetImageCreated? = nil,
         sizes: [ShapesSize]? = nil,
+        filter: ShapesGetImageFilter? = nil,
+        where: [ShapesGetImageWhereItem]? = nil,
         beta: [ShapesGetImageBetaItem]? = nil
     ) -> CachedQuery<ShapesImage> {
-        CachedQuery { policy in try await self.getImage(imageId: imageId, metadata: metadata, labels: labels, created: created, sizes: sizes, beta: beta, policy: policy) }
+        CachedQuery { policy in try await self.getImage(imageId: imageId, metadata: metadata, labels: labels, created: created, sizes: sizes, filter: filter, where: `where`, beta: beta, policy: policy) }
     }
 }
 #endif
@@ -286,7 +305,7 @@ public struct LiveShapesImagesRepository: ShapesImagesRepository {
 
     /// Parameters that are not one scalar, each sent as the document says.
     ///
-    /// `GET /images/{image_id}`. Cached for 1 minute per image_id, metadata, labels, created and sizes; shown offline for up to 1 day.
+    /// `GET /images/{image_id}`. Cached for 1 minute per image_id, metadata, labels, created, sizes, filter and where; shown offline for up to 1 day.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
     public func getImage(
@@ -295,6 +314,8 @@ public struct LiveShapesImagesRepository: ShapesImagesRepository {
         labels: [String: String]?,
         created: ShapesGetImageCreated?,
         sizes: [ShapesSize]?,
+        filter: ShapesGetImageFilter?,
+        where: [ShapesGetImageWhereItem]?,
         beta: [ShapesGetImageBetaItem]?,
         policy: CachePolicy?
     ) async throws -> CachedValue<ShapesImage> {
@@ -305,6 +326,8 @@ public struct LiveShapesImagesRepository: ShapesImagesRepository {
                 labels: labels,
                 created: created,
                 sizes: sizes,
+                filter: filter,
+                where: `where`,
                 beta: beta
             ),
             endpoint: Endpoints.getImage,
@@ -319,6 +342,8 @@ public struct LiveShapesImagesRepository: ShapesImagesRepository {
         labels: [String: String]?,
         created: ShapesGetImageCreated?,
         sizes: [ShapesSize]?,
+        filter: ShapesGetImageFilter?,
+        where: [ShapesGetImageWhereItem]?,
         beta: [ShapesGetImageBetaItem]?
     ) -> AsyncThrowingStream<CachedValue<ShapesImage>, any Error> {
         self.client.updates(
@@ -328,6 +353,8 @@ public struct LiveShapesImagesRepository: ShapesImagesRepository {
                 labels: labels,
                 created: created,
                 sizes: sizes,
+                filter: filter,
+                where: `where`,
                 beta: beta
             ),
             endpoint: Endpoints.getImage
@@ -398,6 +425,8 @@ public struct LiveShapesImagesRepository: ShapesImagesRepository {
             labels: [String: String]?,
             created: ShapesGetImageCreated?,
             sizes: [ShapesSize]?,
+            filter: ShapesGetImageFilter?,
+            where: [ShapesGetImageWhereItem]?,
             beta: [ShapesGetImageBetaItem]?
         ) -> EndpointRequest {
             var request = EndpointRequest(method: "GET", path: "/images/{image_id}")
@@ -407,6 +436,8 @@ public struct LiveShapesImagesRepository: ShapesImagesRepository {
             request.addQuery("gt", created?.gt, isKey: true)
             request.addQuery("lt", created?.lt, isKey: true)
             request.addQuery("sizes", sizes, style: .repeated, isKey: true)
+            request.addQuery("filter", json: filter, coding: JSONCoding(dates: .iso8601), isKey: true)
+            request.addQuery("where", json: `where`, coding: JSONCoding(dates: .iso8601), isKey: true)
             request.addHeader("beta", beta?.map(\.rawValue), isKey: false)
             return request
         }
