@@ -58,12 +58,6 @@ extension OpenAPIOperations {
                 // any parameter is on the wire.
                 mapped = .type(.scalar(.string))
             }
-            if case .type(let type) = mapped, kind == .path, case .array = type.unwrapped, node["explode"]?.value.boolValue == true,
-                let style = node["style"]?.value.stringValue, style == "label" || style == "matrix"
-            {
-                // `.a.b` and `;id=a;id=b`; unexploded arrays (`.a,b`, `;id=a,b`) are sent.
-                mapped = .leftOut("an array in \(style) style, exploded, which cachegen does not send")
-            }
             switch mapped {
             case .type(let type):
                 let location = node["schema"]?.value.location ?? nameLocation
@@ -93,23 +87,25 @@ extension OpenAPIOperations {
 
     /// How the document asks a parameter to be written (`style`, `explode`), where that
     /// differs from cachegen's own way: query arrays exploded (OpenAPI's default) or joined
-    /// by spaces or `|`; query objects and dictionaries as `deepObject` or exploded `form`
-    /// (OpenAPI's default); path values as `label` or `matrix`. Headers are always `simple`,
-    /// and arrays there and in paths are joined by commas.
+    /// by spaces or `|`; query objects, dictionaries and any JSON as `deepObject`, exploded
+    /// `form` (OpenAPI's default) or one text; path values as `label` or `matrix`. Headers are
+    /// always `simple`, as are paths by default: arrays joined by commas, objects as one text,
+    /// `k,v` or, exploded, `k=v`.
     static func style(of node: JSONNode, place: ParameterPlace, type: TypeRef) -> ParameterStyle? {
         let style = node["style"]?.value.stringValue
+        let isObject: Bool
+        switch type.unwrapped {
+        case .model, .dictionary, .scalar(.json): isObject = true
+        default: isObject = false
+        }
         switch place {
         case .query:
             guard case .array = type.unwrapped else {
                 if style == "deepObject" { return .deepObject }
-                switch type.unwrapped {
-                case .model, .dictionary:
-                    // An enum or a union is one value, whatever the style says; only an object is
-                    // sent property by property, which the translator checks once models are built.
-                    let exploded = node["explode"]?.value.boolValue ?? true
-                    return (style == nil || style == "form") && exploded ? .formObject : nil
-                default: return nil
-                }
+                // An enum or a union is one value, whatever the style says; only an object is
+                // sent property by property, which the translator checks once models are built.
+                guard isObject, style == nil || style == "form" else { return nil }
+                return node["explode"]?.value.boolValue ?? true ? .formObject : .objectJoined
             }
             guard node["explode"]?.value.boolValue ?? (style == nil || style == "form") else {
                 switch style {
@@ -120,13 +116,17 @@ extension OpenAPIOperations {
             }
             return .repeated
         case .path:
+            let explodedArray = node["explode"]?.value.boolValue == true && { if case .array = type.unwrapped { true } else { false } }()
             switch style {
-            case "label": return .label
-            case "matrix": return .matrix
-            default: return nil
+            case "label": return explodedArray ? .labelExploded : .label
+            case "matrix": return explodedArray ? .matrixExploded : .matrix
+            default: break
             }
+            fallthrough
         case .header:
-            return nil
+            // `simple`, the only style of a header and the default of a path.
+            guard isObject else { return nil }
+            return node["explode"]?.value.boolValue == true ? .objectPairs : .objectJoined
         }
     }
 
@@ -186,7 +186,11 @@ extension OpenAPIOperations {
             for var parameter in operation.endpoint.parameters {
                 if models.isSendable(parameter) {
                     // An enum or a union in the query is one item, not one per property.
-                    if parameter.style == .formObject, models.isTextValue(parameter.type.unwrapped) { parameter.style = nil }
+                    if parameter.style == .formObject || parameter.style == .objectJoined || parameter.style == .objectPairs,
+                        models.isTextValue(parameter.type.unwrapped)
+                    {
+                        parameter.style = nil
+                    }
                     keep.append(parameter)
                     continue
                 }

@@ -54,9 +54,14 @@ struct ModelIndex: Sendable {
     /// the query, an object whose every property is a text value or a dictionary of text
     /// values, one item per property or entry (`deepObject`, or `form` exploded).
     func isSendable(_ parameter: Parameter) -> Bool {
-        if parameter.style == .json { return true }
         let type = parameter.type.unwrapped
         if isTextValue(type) { return true }
+        switch parameter.style {
+        case .json?: return true
+        case .objectJoined?, .objectPairs?: return isFlatObject(type)
+        case .formObject?, .deepObject?: if type == .scalar(.json) { return parameter.place == .query }
+        default: break
+        }
         switch type {
         case .array(let element):
             return isTextValue(element)
@@ -67,6 +72,16 @@ struct ModelIndex: Sendable {
                 && objectProperties(type) != nil
         default:
             return false
+        }
+    }
+
+    /// Whether a value of `type` is an object whose every value is text (an object model, a
+    /// dictionary), or any JSON, which the object styles write as one text.
+    func isFlatObject(_ type: TypeRef) -> Bool {
+        switch type {
+        case .scalar(.json): return true
+        case .dictionary(let value): return isTextValue(value.unwrapped)
+        default: return objectProperties(type) != nil
         }
     }
 

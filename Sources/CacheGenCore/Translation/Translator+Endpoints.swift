@@ -107,6 +107,32 @@ extension Translator {
                 }
                 continue
             }
+            if parameter.style == .objectJoined || parameter.style == .objectPairs
+                || (parameter.type.unwrapped == .scalar(.json) && (parameter.style == .formObject || parameter.style == .deepObject))
+            {
+                // An object (or any JSON) in the styles OpenAPI gives objects, written from its JSON.
+                let style: String
+                switch parameter.style {
+                case .objectPairs?: style = "pairs"
+                case .objectJoined?: style = "joined"
+                case .deepObject?: style = "deepObject"
+                default: style = "form"
+                }
+                let object = Expression.Argument(label: "object", value: argument.value)
+                let arguments = [wire, object, .init(label: "style", value: .implicitMember(style)), .init(label: "coding", value: codingExpression)]
+                switch parameter.place {
+                case .path: statements.append(.expression(.call(local.dot("setPathParameter"), arguments, wrapping: .whenLong)))
+                case .query: statements.append(.expression(.call(local.dot("addQuery"), arguments + [isKey], wrapping: .whenLong)))
+                case .header: statements.append(.expression(.call(local.dot("addHeader"), arguments + [isKey], wrapping: .whenLong)))
+                }
+                continue
+            }
+            if parameter.style == .labelExploded || parameter.style == .matrixExploded {
+                let style = Expression.Argument(label: "style", value: .implicitMember(parameter.style == .labelExploded ? "label" : "matrix"))
+                let values = Expression.Argument(label: "exploding", value: value.value)
+                statements.append(.expression(.call(local.dot("setPathParameter"), [wire, values, style])))
+                continue
+            }
             let isDeep = parameter.style == .deepObject
             if isDeep || parameter.style == .formObject {
                 if let properties = models.objectProperties(parameter.type) {
@@ -158,7 +184,7 @@ extension Translator {
     /// The runtime's name for a style: `EndpointRequest.QueryArrayStyle` or `.PathStyle`.
     static func runtimeStyle(_ style: ParameterStyle) -> String? {
         switch style {
-        case .deepObject, .formObject, .json: nil
+        case .deepObject, .formObject, .json, .objectJoined, .objectPairs, .labelExploded, .matrixExploded: nil
         case .repeated: "repeated"
         case .spaceDelimited: "spaceDelimited"
         case .pipeDelimited: "pipeDelimited"

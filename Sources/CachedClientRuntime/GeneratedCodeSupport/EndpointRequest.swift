@@ -162,6 +162,25 @@ public struct EndpointRequest: Sendable {
         path = Self.replacingPlaceholder(name, with: written, in: path)
     }
 
+    /// Replaces `{name}` in the path with `text`, already percent-encoded.
+    mutating func replacePlaceholder(_ name: String, with text: String) {
+        path = Self.replacingPlaceholder(name, with: text, in: path)
+    }
+
+    /// Replaces `{name}` in the path with an array written in `style`, exploded: `.a.b`
+    /// (`label`) or `;name=a;name=b` (`matrix`), each value percent-encoded.
+    public mutating func setPathParameter<Element: RequestParameterValue>(_ name: String, exploding values: [Element], style: PathStyle) {
+        let encoded = values.map { PercentEncoding.encodePathSegment($0.requestParameterText) }
+        let written: String
+        switch style {
+        case .label: written = encoded.map { "." + $0 }.joined()
+        case .matrix:
+            let prefix = ";" + PercentEncoding.encodePathSegment(name) + "="
+            written = encoded.map { prefix + $0 }.joined()
+        }
+        path = Self.replacingPlaceholder(name, with: written, in: path)
+    }
+
     /// Replaces `{name}` in the path with an enum's raw value, written in `style`.
     public mutating func setPathParameter<E: RawRepresentable & Sendable>(_ name: String, _ value: E, style: PathStyle)
     where E.RawValue == String {

@@ -98,4 +98,42 @@ import Testing
             return name == "Search.find" && reason.hasPrefix("parameter \"filter\" cannot be written as JSON: ")
         }
     }
+
+    struct Range: Encodable, Sendable {
+        var gt: Int
+        var lt: Int?
+        var at: Date?
+    }
+
+    /// Objects in the styles OpenAPI gives them, in key order, `nil` properties left out, dates
+    /// as the coding writes them; any JSON the same; a value that is no object as its text.
+    @Test func objectStyles() {
+        var request = EndpointRequest(method: "GET", path: "/r/{a}/{b}")
+        let range = Range(gt: 10, lt: nil, at: Date(timeIntervalSince1970: 0))
+        let coding = JSONCoding(dates: .iso8601)
+        request.addQuery("range", object: range, style: .joined, coding: coding, isKey: true)
+        request.addQuery("range", object: range, style: .form, coding: coding, isKey: true)
+        request.addQuery("range", object: range, style: .deepObject, coding: coding, isKey: false)
+        request.addQuery("free", object: JSONValue.string("x"), style: .form, coding: coding, isKey: true)
+        request.addQuery("none", object: Range?.none, style: .form, coding: coding, isKey: true)
+        request.addHeader("X-Range", object: range, style: .pairs, coding: coding, isKey: false)
+        request.addHeader("X-Joined", object: ["b": 2, "a": "x y"] as JSONValue, style: .joined, coding: coding, isKey: false)
+        request.setPathParameter("a", object: ["gt": 1, "a/b": "c,d"] as JSONValue, style: .pairs, coding: coding)
+        request.setPathParameter("b", object: Range(gt: 1, lt: 2), style: .joined, coding: coding)
+        #expect(
+            request.query.map { "\($0.name)=\($0.value)" } == [
+                "range=at,1970-01-01T00:00:00Z,gt,10", "at=1970-01-01T00:00:00Z", "gt=10", "range[at]=1970-01-01T00:00:00Z",
+                "range[gt]=10", "free=x",
+            ])
+        #expect(request.headers.map(\.value) == ["at=1970-01-01T00:00:00Z,gt=10", "a,x y,b,2"])
+        #expect(request.path == "/r/a%2Fb=c%2Cd,gt=1/gt,1,lt,2")
+    }
+
+    /// Path arrays exploded: `.a.b` (`label`) and `;id=a;id=b` (`matrix`), each value encoded.
+    @Test func explodedPathArrays() {
+        var request = EndpointRequest(method: "DELETE", path: "/s/{ids}/{tags}")
+        request.setPathParameter("ids", exploding: [1, 2], style: .matrix)
+        request.setPathParameter("tags", exploding: ["a/b", "c"], style: .label)
+        #expect(request.path == "/s/;ids=1;ids=2/.a%2Fb.c")
+    }
 }
