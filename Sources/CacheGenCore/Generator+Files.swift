@@ -15,7 +15,7 @@ extension Generator {
         let repositories = spec.repositories
         // Each piece is independent: translated, rendered and freed on its own core.
         // A repository's shapes are returned as declarations, to be rendered together in one section.
-        let pieces = concurrentMap(count: modelShards.count + repositories.count) {
+        let pieces = Parallel.map(count: modelShards.count + repositories.count) {
             index -> (texts: [String], shapes: TypeDeclaration?) in
             if index < modelShards.count {
                 return (modelShards[index].isEmpty ? [] : [renderer.render(translator.modelSection(modelShards[index]))], nil)
@@ -42,57 +42,6 @@ extension Generator {
             let sections = bodies[file] ?? []
             return GeneratedFile(
                 name: layout.fileName(file), contents: sections.isEmpty ? emptyOutline : ([outline] + sections).joined())
-        }
-    }
-
-    /// `first()` and `second()` at the same time, each on a core of its own when there are two.
-    static func both<First: Sendable, Second: Sendable>(
-        _ first: @Sendable () -> First, _ second: @Sendable () -> Second
-    ) -> (First, Second) {
-        let results = Results<Either<First, Second>>(count: 2)
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            results.set(index == 0 ? .first(first()) : .second(second()), at: index)
-        }
-        let values = results.values
-        guard case .first(let one)? = values[0], case .second(let two)? = values[1] else {
-            preconditionFailure("concurrentPerform ran both")
-        }
-        return (one, two)
-    }
-
-    /// One of the two results of `both`.
-    private enum Either<First: Sendable, Second: Sendable>: Sendable {
-        case first(First)
-        case second(Second)
-    }
-
-    /// `transform` of `0..<count` on every core, in order.
-    static func concurrentMap<Value: Sendable>(count: Int, _ transform: @Sendable (Int) -> Value) -> [Value] {
-        let results = Results<Value>(count: count)
-        DispatchQueue.concurrentPerform(iterations: count) { index in results.set(transform(index), at: index) }
-        return results.values.map { value in
-            guard let value else { preconditionFailure("concurrentPerform ran every index") }
-            return value
-        }
-    }
-
-    /// One slot per index; `concurrentPerform` fills them from several threads.
-    private final class Results<Value: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [Value?]
-
-        init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-        func set(_ value: Value, at index: Int) {
-            lock.lock()
-            slots[index] = value
-            lock.unlock()
-        }
-
-        var values: [Value?] {
-            lock.lock()
-            defer { lock.unlock() }
-            return slots
         }
     }
 }

@@ -62,7 +62,7 @@ public enum Generator {
         // The translator is made while the validator runs, on the other core; when the
         // validator finds an error it is thrown away unused. (Making it needs no valid spec:
         // it only indexes the models and describes the cached responses' shapes.)
-        let (diagnostics, translator) = both(
+        let (diagnostics, translator) = Parallel.both(
             { validated(spec, readDiagnostics) },
             // Only the endpoints `include` / `exclude` choose, and the models they reach.
             { Translator(spec: spec.selected(), sourceName: sourceName) })

@@ -16,7 +16,7 @@ extension OpenAPIReferences {
         let read = self.read
         while !round.isEmpty {
             let files = round
-            let loaded = Generator.concurrentMap(count: files.count) { index in
+            let loaded = Parallel.map(count: files.count) { index in
                 let outcome = Self.load(files[index], read: read)
                 guard case .parsed(let node) = outcome else { return (outcome, [String]()) }
                 return (outcome, Self.referencedFileParts(in: node))

@@ -43,7 +43,7 @@ extension YAMLReader {
         let starts = partStarts(bytes, count: count)
         guard starts.count > 1 else { return nil }
         let ends = starts.dropFirst().map(\.offset) + [count]
-        let parts = Generator.concurrentMap(count: starts.count) { index -> (root: JSONNode, aliasExpansion: Int)? in
+        let parts = Parallel.map(count: starts.count) { index -> (root: JSONNode, aliasExpansion: Int)? in
             parsePart(bytes, from: starts[index], to: ends[index], file: file)
         }
         var members: [JSONMember] = []
