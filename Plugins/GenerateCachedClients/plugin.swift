@@ -36,6 +36,9 @@ struct GenerateCachedClients: CommandPlugin {
                               target that has a spec).
           --output <dir>      The folder for the Swift files (with spec files, or one target).
           --access <level>    public (default) or internal.
+          --mocks <which>     included (default): Mock… repositories with the clients;
+                              excluded: without them; only: just them, with --module <name>
+                              naming the module of the clients they import.
           --check             Write nothing; exit 1 when the checked-in files are out of date.
 
         EXIT STATUS: the plugin ends with 0 on success, 1 for spec errors or stale output,
@@ -107,7 +110,7 @@ struct GenerateCachedClients: CommandPlugin {
     /// Whether `argument` is the value of the option before it (`--output Generated`).
     private func isOptionValue(_ argument: String, in arguments: [String]) -> Bool {
         guard let index = arguments.firstIndex(of: argument), index > 0 else { return false }
-        return ["--output", "-o", "--access"].contains(arguments[index - 1])
+        return ["--output", "-o", "--access", "--layout", "--mocks", "--module"].contains(arguments[index - 1])
     }
 
     /// The target's folder (`Target.directoryURL` needs tools version 6.1, and `Path.string` is deprecated).

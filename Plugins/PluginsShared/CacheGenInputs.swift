@@ -23,12 +23,13 @@ struct CacheGenInputs: Sendable {
     }
 
     /// The warnings for a target, one line each: a document without an overlay says what to
-    /// add, and a target with no spec at all says so (unless a document already explained it).
-    func warnings(targetName: String, plugin: String) -> [String] {
+    /// add, and a target with no spec at all says so (unless a document already explained it,
+    /// or it is a test target that gets the mocks of the targets it tests).
+    func warnings(targetName: String, plugin: String, testsOthers: Bool = false) -> [String] {
         let documents = documentsWithoutOverlay.map { document in
             "\(plugin) found the OpenAPI document \(document.lastPathComponent) in target '\(targetName)' but no overlay for it; add \(Self.overlayName(for: document)) with { \"openapi\": \"\(document.lastPathComponent)\" } next to it to generate a cached client"
         }
-        guard specs.isEmpty, documents.isEmpty else { return documents }
+        guard specs.isEmpty, documents.isEmpty, !testsOthers else { return documents }
         return [
             "\(plugin) found no spec in target '\(targetName)'; add a file named Name.cachegen.json to its sources, or remove the plugin"
         ]
@@ -132,13 +133,16 @@ struct CacheGenInputs: Sendable {
         return size(inputBytes: bytes)
     }
 
-    /// Mirrors `OutputLayout(forSpec:size:).fileNames`: plugins cannot link library targets.
-    static func outputFileNames(for spec: URL, size: String) -> [String] {
+    /// Mirrors `OutputLayout(forSpec:size:mocks:).fileNames`: plugins cannot link library
+    /// targets. `mocks` is `included`, `excluded` (no mock files) or `only` (only those).
+    static func outputFileNames(for spec: URL, size: String, mocks: String = "included") -> [String] {
         var name = spec.lastPathComponent
         for suffix in [".json", ".yaml", ".yml", ".cachegen"] where name.hasSuffix(suffix) {
             name.removeLast(suffix.count)
         }
-        let shards = sizes.first { $0.0 == size }?.1 ?? []
+        let shards = (sizes.first { $0.0 == size }?.1 ?? []).filter { kind, _ in
+            mocks == "excluded" ? kind != "Mocks" : mocks == "only" ? kind == "Mocks" : true
+        }
         return shards.flatMap { kind, count in (0..<count).map { "\(name)+\(kind)\($0).cachegen.swift" } }
     }
 }

@@ -16,11 +16,22 @@ public enum Generator {
         /// (`OutputLayout.Size(inputBytes:)`). The build plugin passes the size it named
         /// its outputs for.
         public var size: OutputLayout.Size?
+        /// Whether mocks are written with the clients, without them, or alone.
+        public var mocks: OutputLayout.Mocks
+        /// The module that holds the clients, which the files of `mocks: .only` import
+        /// (`@testable` when `access` is internal).
+        public var clientModule: String?
 
-        /// Creates options; public API and files sized to the input by default.
-        public init(access: AccessLevel = .public, size: OutputLayout.Size? = nil) {
+        /// Creates options; public API, files sized to the input and mocks with the clients by
+        /// default.
+        public init(
+            access: AccessLevel = .public, size: OutputLayout.Size? = nil, mocks: OutputLayout.Mocks = .included,
+            clientModule: String? = nil
+        ) {
             self.access = access
             self.size = size
+            self.mocks = mocks
+            self.clientModule = clientModule
         }
     }
 
@@ -54,7 +65,8 @@ public enum Generator {
     ) -> Output {
         let counted = CountingReader(read, initial: data.count)
         let (readSpec, readDiagnostics) = self.read(data, path: path, read: counted.read)
-        let layout = OutputLayout(forSpec: path, size: options.size ?? OutputLayout.Size(inputBytes: counted.bytes))
+        let layout = OutputLayout(
+            forSpec: path, size: options.size ?? OutputLayout.Size(inputBytes: counted.bytes), mocks: options.mocks)
         guard let spec = readSpec, !readDiagnostics.contains(where: { $0.severity == .error }) else {
             return Output(files: nil, diagnostics: readSpec.map { validated($0, readDiagnostics) } ?? readDiagnostics, layout: layout)
         }
@@ -70,7 +82,8 @@ public enum Generator {
             return Output(files: nil, diagnostics: diagnostics, layout: layout)
         }
         let renderer = SwiftRenderer(access: options.access)
-        let files = files(translator, renderer: renderer, layout: layout)
+        let clients = options.clientModule.map { SwiftFile.Import(module: $0, isTestable: options.access == .internal) }
+        let files = files(translator, renderer: renderer, layout: layout, importing: layout.mocks == .only ? clients : nil)
         return Output(files: files, diagnostics: diagnostics, layout: layout)
     }
 

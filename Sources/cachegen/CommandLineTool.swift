@@ -31,7 +31,8 @@ struct CommandLineTool {
 
         COMMANDS:
           generate <spec>... --output <dir> [--access public|internal] [--check]
-                   [--layout small|medium|large]
+                   [--layout small|medium|large] [--mocks included|excluded|only]
+                   [--module <name>]
                       Write each spec's Swift files into <dir>: Name+Models0.cachegen.swift
                       and the rest of a set sized to the spec (--layout: small is 3 files,
                       medium 11, large 41; by default from the bytes of the files read, under
@@ -39,6 +40,9 @@ struct CommandLineTool {
                       errors; a file is rewritten only when its bytes change, and files an
                       earlier run wrote for the spec that are no longer in the set are removed.
                       With --check, write nothing and exit 1 when <dir> is out of date.
+                      --mocks: the Mock… repositories with the clients (the default),
+                      without them (an app's target), or alone (a test target), importing
+                      the clients' module, --module.
           validate <spec>...
                       Check specs and report every problem as file:line:column: error: …
           init [<spec>]
@@ -83,6 +87,8 @@ struct CommandLineTool {
         var outputDirectory: String?
         var access = AccessLevel.public
         var size: OutputLayout.Size?
+        var mocks = OutputLayout.Mocks.included
+        var module: String?
         var check = false
     }
 
@@ -92,7 +98,7 @@ struct CommandLineTool {
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
-            case "--output", "-o", "--access", "--layout":
+            case "--output", "-o", "--access", "--layout", "--mocks", "--module":
                 guard index + 1 < arguments.count else {
                     return usageError("\(argument) needs a value")
                 }
@@ -107,6 +113,13 @@ struct CommandLineTool {
                         return usageError("--layout must be 'small', 'medium' or 'large', not '\(value)'")
                     }
                     options.size = size
+                } else if argument == "--mocks" {
+                    guard let mocks = OutputLayout.Mocks(rawValue: value) else {
+                        return usageError("--mocks must be 'included', 'excluded' or 'only', not '\(value)'")
+                    }
+                    options.mocks = mocks
+                } else if argument == "--module" {
+                    options.module = value
                 } else {
                     options.outputDirectory = value
                 }
@@ -124,6 +137,9 @@ struct CommandLineTool {
             index += 1
         }
         guard !options.specs.isEmpty else { return usageError("generate needs at least one spec file") }
+        if options.mocks == .only, options.module == nil {
+            return usageError("--mocks only needs --module <name>, the module that holds the clients")
+        }
         guard let directory = options.outputDirectory else {
             return usageError("generate needs --output <dir>, the folder for the Swift files")
         }
@@ -139,7 +155,9 @@ struct CommandLineTool {
                 failed = true
                 continue
             }
-            let result = Generator.generate(data, path: spec, options: .init(access: options.access, size: options.size))
+            let result = Generator.generate(
+                data, path: spec,
+                options: .init(access: options.access, size: options.size, mocks: options.mocks, clientModule: options.module))
             report(result.diagnostics)
             if let files = result.files { sets.append(OutputSet(layout: result.layout, files: files)) } else { failed = true }
         }

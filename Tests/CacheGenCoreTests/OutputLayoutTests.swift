@@ -74,6 +74,37 @@ import Testing
                 """)
     }
 
+    /// Without mocks, an app's files hold the clients and, for each mock, a declaration that
+    /// says where it went; mocks alone import the clients' module (`@testable` when they are
+    /// internal) and hold nothing else.
+    @Test func mocksIncludedExcludedOrAlone() throws {
+        let data = try Data(contentsOf: Self.musicSpec)
+        let all = try #require(Generator.generate(data, path: "Music.cachegen.json").source)
+        let app = Generator.generate(data, path: "Music.cachegen.json", options: .init(mocks: .excluded))
+        #expect(app.layout.fileNames == ["Music+Models0.cachegen.swift", "Music+Repositories0.cachegen.swift"])
+        let appSource = try #require(app.source)
+        #expect(!appSource.contains("MockNotImplemented"))
+        #expect(
+            appSource.contains(
+                #"""
+                /// `MockChartRepository` is generated in the targets that test this one; see the README's "Testing with mocks".
+                @available(*, unavailable, message: "MockChartRepository is generated in test targets: add plugins: [.plugin(name: \"CacheGenPlugin\", package: \"cachegen\")] to the test target; in the app, use the live repository (README: Testing with mocks)")
+                public struct MockChartRepository {
+                }
+                """#))
+        for access in AccessLevel.allCases {
+            let tests = Generator.generate(data, path: "Music.cachegen.json", options: .init(access: access, mocks: .only, clientModule: "MusicApp"))
+            #expect(tests.layout.fileNames == ["Music+Mocks0.cachegen.swift"])
+            let source = try #require(tests.source)
+            #expect(source.contains(access == .public ? "\nimport MusicApp\n" : "\n@testable import MusicApp\n"))
+            #expect(!source.contains("struct LiveChartRepository") && !source.contains("enum Genre"))
+        }
+        // Mocks alone are the mock sections of the whole output, word for word.
+        let alone = try #require(Generator.generate(data, path: "Music.cachegen.json", options: .init(mocks: .only, clientModule: "M")).source)
+        let mockSection = try #require(alone.range(of: "// MARK: - "))
+        #expect(all.contains(alone[mockSection.lowerBound...]))
+    }
+
     /// Adding a model changes its own shard's file and no other.
     @Test func addingAModelMovesNothingElse() throws {
         let text = try String(contentsOf: Self.musicSpec, encoding: .utf8)

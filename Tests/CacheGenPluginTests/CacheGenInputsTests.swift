@@ -12,6 +12,11 @@ import Testing
                 #expect(
                     CacheGenInputs.outputFileNames(for: URL(fileURLWithPath: "/p/\(name)"), size: size.rawValue)
                         == OutputLayout(forSpec: "/p/\(name)", size: size).fileNames)
+                for mocks in OutputLayout.Mocks.allCases {
+                    #expect(
+                        CacheGenInputs.outputFileNames(for: URL(fileURLWithPath: "/p/\(name)"), size: size.rawValue, mocks: mocks.rawValue)
+                            == OutputLayout(forSpec: "/p/\(name)", size: size, mocks: mocks).fileNames)
+                }
             }
             let layout = OutputLayout(forSpec: "x", size: size)
             let mirrored = CacheGenInputs.sizes.first { $0.0 == size.rawValue }?.1 ?? []

@@ -28,6 +28,8 @@ import Testing
         #expect(run(["generate", "a.json", "-o", "x", "--access", "open"]).err == ["error: --access must be 'public' or 'internal', not 'open'"])
         #expect(run(["generate", "a.json", "-o", "x", "--verbose"]).err == ["error: unknown option '--verbose' for generate"])
         #expect(run(["generate", "a/X.cachegen.json", "b/X.cachegen.json", "-o", "x"]).err == ["error: two specs would both write X+*.cachegen.swift; rename one of them"])
+        #expect(run(["generate", "a.json", "-o", "x", "--mocks", "none"]).err == ["error: --mocks must be 'included', 'excluded' or 'only', not 'none'"])
+        #expect(run(["generate", "a.json", "-o", "x", "--mocks", "only"]).err == ["error: --mocks only needs --module <name>, the module that holds the clients"])
         #expect(run(["validate"]).err == ["error: validate needs at least one spec file"])
         for arguments in [["frobnicate"], ["generate"], ["validate", "--strict", "a.json"]] {
             #expect(run(arguments).status == .usage)
@@ -199,6 +201,21 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: output.path)
         #expect(Set(left) == Set(OutputLayout(forSpec: spec, size: .small).fileNames + kept))
         #expect(run(["generate", spec, "--output", output.path, "--check"]).status == .success)
+    }
+
+    /// Mocks without the clients and the clients without mocks, into one folder in turn: each
+    /// run writes its files and removes the other's.
+    @Test func mocksGoWhereTheyAreAskedFor() throws {
+        let directory = try TemporaryDirectory()
+        let spec = Self.examples.appendingPathComponent("Music.cachegen.json").path
+        let output = directory.url.appendingPathComponent("Generated").path
+        #expect(run(["generate", spec, "--output", output, "--mocks", "only", "--module", "MusicApp"]).status == .success)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output) == ["Music+Mocks0.cachegen.swift"])
+        let mocks = try String(contentsOfFile: output + "/Music+Mocks0.cachegen.swift", encoding: .utf8)
+        #expect(mocks.contains("import Foundation\nimport MusicApp\n"))
+        let clients = run(["generate", spec, "--output", output, "--mocks", "excluded"])
+        #expect(clients.out == ["cachegen: 2 written, 0 unchanged, 1 stale removed in \(output)"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).sorted() == ["Music+Models0.cachegen.swift", "Music+Repositories0.cachegen.swift"])
     }
 
     @Test func everyMalformedSpecExitsOneWithLocatedErrors() throws {

@@ -9,10 +9,12 @@ struct SwiftFile: Sendable, Hashable {
     var sections: [Section]
 
     /// One imported module, optionally with an SPI group (`@_spi(Generated) import …`) for the
-    /// runtime's declarations that only generated code uses.
+    /// runtime's declarations that only generated code uses, or `@testable` for a module whose
+    /// clients are internal.
     struct Import: Sendable, Hashable {
         var module: String
         var spi: String? = nil
+        var isTestable = false
     }
 
     /// A group of declarations under a `// MARK: -` line.

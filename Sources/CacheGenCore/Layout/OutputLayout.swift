@@ -40,6 +40,19 @@ public struct OutputLayout: Sendable, Hashable {
         }
     }
 
+    /// Which of a spec's declarations are written: an app compiles its clients, and mocks go
+    /// where tests are.
+    public enum Mocks: String, Sendable, Hashable, CaseIterable {
+        /// Models, repositories and mocks: the CLI's default, and a test target's own specs.
+        case included
+        /// Models and repositories, and for each mock a declaration that says where it went:
+        /// what an app's target compiles.
+        case excluded
+        /// Only the mocks, importing the module that holds the clients: what a test target
+        /// compiles for the specs of the targets it depends on.
+        case only
+    }
+
     /// What one file holds.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Models, by the hash of their spec name.
@@ -68,10 +81,14 @@ public struct OutputLayout: Sendable, Hashable {
     /// How many files the spec gets.
     public let size: Size
 
+    /// Which declarations are written: a kind that is not has no files.
+    public let mocks: Mocks
+
     /// The layout for a spec, overlay or document file; folders and the `.cachegen.json`,
     /// `.json`, `.yaml` or `.yml` suffix are dropped (`petstore.yaml` → `petstore`).
-    public init(forSpec path: String, size: Size) {
+    public init(forSpec path: String, size: Size, mocks: Mocks = .included) {
         self.size = size
+        self.mocks = mocks
         specName = Self.specName(of: path)
     }
 
@@ -87,7 +104,12 @@ public struct OutputLayout: Sendable, Hashable {
 
     /// How many files of `kind` a spec of this size gets.
     public func shardCount(_ kind: Kind) -> Int {
-        switch (size, kind) {
+        switch (mocks, kind) {
+        case (.excluded, .mocks): return 0
+        case (.only, .models), (.only, .repositories), (.only, .shapes): return 0
+        default: break
+        }
+        return switch (size, kind) {
         case (.small, .shapes): 0
         case (.small, _): 1
         case (.medium, .models), (.medium, .repositories): 4

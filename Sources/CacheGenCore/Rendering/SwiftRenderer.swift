@@ -14,7 +14,8 @@ struct SwiftRenderer: Sendable {
         guard !file.imports.isEmpty else { return writer.text }
         writer.blank()
         for module in file.imports {
-            writer.write(module.spi.map { "@_spi(\($0)) import \(module.module)" } ?? "import \(module.module)")
+            let attribute = module.spi.map { "@_spi(\($0)) " } ?? (module.isTestable ? "@testable " : "")
+            writer.write(attribute + "import " + module.module)
         }
         return writer.text
     }

@@ -1,6 +1,19 @@
 /// `Mock…` repositories answering from closures, for previews and tests; a missing
 /// handler throws `MockNotImplemented` rather than inventing data.
 extension Translator {
+    /// In an app's target, whose mocks are generated where its tests are: a declaration of
+    /// the mock's name that cannot be used, whose message says where the mock went, so a test
+    /// written before mocks moved fails with that message instead of "cannot find in scope".
+    /// A test target's own mock of the name shadows it.
+    func mockElsewhere(_ repository: Repository) -> TypeDeclaration {
+        let name = "Mock" + SwiftNaming.typeName(repository.name.name)
+        let message =
+            "\(name) is generated in test targets: add plugins: [.plugin(name: \"CacheGenPlugin\", package: \"cachegen\")] to the test target; in the app, use the live repository (README: Testing with mocks)"
+        return TypeDeclaration(
+            doc: ["`\(name)` is generated in the targets that test this one; see the README's \"Testing with mocks\"."],
+            kind: .struct, name: name, attributes: ["@available(*, unavailable, message: \(SwiftLiteral.string(message)))"])
+    }
+
     func mockRepository(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration {
         let name = SwiftNaming.typeName(repository.name.name)
         var handlers: [Declaration] = []
