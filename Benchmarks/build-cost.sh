@@ -37,6 +37,9 @@ runs=${RUNS:-1} edits=${EDITS:-1} release=${RELEASE:-0}
 # What an app's target compiles: the clients without mocks (the build plugin's default for a
 # target that is not a test target); MOCKS=included measures what it compiled before.
 mocks=${MOCKS:-excluded}
+# GENERATE, a JSON object such as '{ "queries": false }', generates through an overlay with that
+# `generate` (the constructs to leave out); default: every construct.
+constructs=${GENERATE:-}
 cap_kb=$(( ${CAP_MB:-10240} * 1024 ))
 mkdir -p "$work"
 
@@ -129,7 +132,14 @@ generate() {
     echo "public let empty = 0" >"$out/Empty.swift"
   elif [ "$side" = A ]; then
     rm -f "$out/Empty.swift"
-    "$cachegen" generate "$document" --output "$out" --mocks "$mocks" >/dev/null
+    if [ -n "$constructs" ]; then
+      # An overlay beside the document, named as it is, so the files keep their names.
+      local overlay="${document%.json}.cachegen.json"
+      printf '{ "openapi": "%s", "generate": %s }\n' "$(basename "$document")" "$constructs" >"$overlay"
+      "$cachegen" generate "$overlay" --output "$out" --mocks "$mocks" >/dev/null
+    else
+      "$cachegen" generate "$document" --output "$out" --mocks "$mocks" >/dev/null
+    fi
   else
     rm -f "$out/Empty.swift"
     "$sog" generate --config "$work/openapi-generator-config.yaml" --output-directory "$out" "$document" >/dev/null 2>&1

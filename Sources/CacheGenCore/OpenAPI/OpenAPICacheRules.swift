@@ -6,7 +6,7 @@ struct OpenAPICacheRules {
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
         /// The overlay's top level.
-        static let overlay = ["$schema", "openapi", "typePrefix", "defaults", "include", "exclude", "operations", "names"]
+        static let overlay = ["$schema", "openapi", "typePrefix", "defaults", "generate", "include", "exclude", "operations", "names"]
         /// `x-cachegen` at the document's root.
         static let documentRoot = ["defaults"]
         /// `defaults` in either place.
@@ -22,6 +22,8 @@ struct OpenAPICacheRules {
     private(set) var defaults: CacheSettings = .standard
     /// The retry rule of GET operations that state none.
     private(set) var defaultRetry: SpecRetry?
+    /// The constructs the overlay turns off (`generate`).
+    private(set) var constructs = Constructs()
     /// The overlay's rules by operation name.
     private var rules: [String: JSONMember] = [:]
     /// Problems in the rules, read through the spec parser's value readers.
@@ -41,6 +43,7 @@ struct OpenAPICacheRules {
         }
         guard let overlay, let members = values.object(overlay, "the overlay", allowed: Keys.overlay) else { return }
         if let node = members["defaults"]?.value { readDefaults(node) }
+        if let node = members["generate"]?.value { constructs = values.constructs(node) }
         if let node = members["typePrefix"]?.value, let text = values.string(node, "\"typePrefix\"") {
             if text.isEmpty || SwiftNaming.typeName(text) != text {
                 values.diagnostics.append(

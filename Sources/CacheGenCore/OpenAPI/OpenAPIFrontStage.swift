@@ -134,10 +134,11 @@ enum OpenAPIFrontStage {
             diagnostics.append(
                 .warning("the document has no operations to generate a client from; only its schemas become models", at: root.location))
         }
-        let spec = Spec(
+        var spec = Spec(
             file: file, version: 1, baseURL: baseURL(root),
             defaults: Defaults(cache: rules.defaults, jsonKeys: .exact, dates: .iso8601), models: models,
             repositories: repositories, selection: chosen)
+        spec.constructs = rules.constructs
         var seen: Set<Diagnostic> = []
         let stages: [[Diagnostic]] = [
             references.diagnostics, schemas.diagnostics, mapper.diagnostics, diagnostics, rules.diagnostics,

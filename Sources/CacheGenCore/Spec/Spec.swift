@@ -17,6 +17,24 @@ public struct Spec: Sendable, Hashable {
     public var repositories: [Repository]
     /// Which endpoints to generate (`include` / `exclude`); all by default.
     public var selection = Selection()
+    /// Which constructs each endpoint gets besides its method (`generate`); all by default.
+    public var constructs = Constructs()
+}
+
+/// The `generate` object: the constructs an app may turn off when it does not use them, so
+/// that it does not compile them. Each is on unless set to `false`.
+public struct Constructs: Sendable, Hashable {
+    /// `…Query` live query factories (and `…PagedQuery` for paged endpoints).
+    public var queries = true
+    /// `…Stream` methods: the stored value, then the fresh one.
+    public var streams = true
+    /// `…Pages` sequences of paged endpoints (and their paged queries).
+    public var pages = true
+    /// Overloads that leave out optional arguments and the policy.
+    public var overloads = true
+
+    /// Every construct on.
+    public init() {}
 }
 
 /// Where something was written, and under which name.

@@ -8,7 +8,8 @@ struct SpecParser {
 
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
-        static let root = ["$schema", "version", "baseURL", "defaults", "include", "exclude", "models", "repositories"]
+        static let root = ["$schema", "version", "baseURL", "defaults", "generate", "include", "exclude", "models", "repositories"]
+        static let constructs = ["queries", "streams", "pages", "overloads"]
         static let defaults = ["cache", "jsonKeys", "dates", "retry"]
         static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
         static let objectModel = ["description", "properties"]
@@ -65,9 +66,11 @@ struct SpecParser {
         let selection = Selection(
             include: members["include"].flatMap { parseFilter($0.value, key: "include") },
             exclude: members["exclude"].flatMap { parseFilter($0.value, key: "exclude") })
-        return Spec(
+        var spec = Spec(
             file: file, version: version, baseURL: baseURL, defaults: defaults, models: models,
             repositories: repositories, selection: selection)
+        if let node = members["generate"]?.value { spec.constructs = constructs(node) }
+        return spec
     }
 
     // MARK: - Sections

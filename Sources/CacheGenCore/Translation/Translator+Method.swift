@@ -9,11 +9,14 @@ extension Translator {
         let responseType: SwiftType?
         let isCached: Bool
         let defaultPolicy: String
+        /// Whether the method has a `…Stream` twin: a cached one, unless the spec turns streams off.
+        let hasStream: Bool
 
         init(
             endpoint: EndpointSpec, repository: String, arguments: [Argument], responseType: SwiftType?, isCached: Bool,
-            defaultPolicy: String
+            defaultPolicy: String, hasStream: Bool
         ) {
+            self.hasStream = hasStream
             self.endpoint = endpoint
             self.repository = repository
             baseName = endpoint.swiftName ?? SwiftNaming.memberName(endpoint.name.name)
@@ -55,7 +58,6 @@ extension Translator {
             var value: Expression { .identifier(SwiftNaming.parameterValue(name)) }
         }
 
-        var hasStream: Bool { isCached }
         /// Whether the method returns the response's events as an `EventStream`, at once and
         /// without throwing: the request is sent when the sequence is iterated.
         var isEventStream: Bool { endpoint.responseFormat.isStream }
@@ -131,6 +133,6 @@ extension Translator {
         return Method(
             endpoint: endpoint, repository: repository.name.name, arguments: arguments,
             responseType: responseType, isCached: cache != nil,
-            defaultPolicy: cache?.settings.policy.rawValue ?? "networkFirst")
+            defaultPolicy: cache?.settings.policy.rawValue ?? "networkFirst", hasStream: cache != nil && spec.constructs.streams)
     }
 }

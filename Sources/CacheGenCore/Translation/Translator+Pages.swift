@@ -83,7 +83,7 @@ extension Translator {
     /// The `…Pages` method of a cached endpoint with link paging, for the protocol (`body` nil),
     /// `Live…` (through the client) or `Mock…` (one page from its handler); `nil` for others.
     func linkPages(_ method: Method, in place: LinkPagesPlace) -> FunctionDeclaration? {
-        guard method.isCached, method.linkRelation != nil, let response = method.responseType else { return nil }
+        guard spec.constructs.pages, method.isCached, method.linkRelation != nil, let response = method.responseType else { return nil }
         var declaration = pagesDeclaration(method, response: response, visibility: place == .requirement ? .none : .api)
         // As the protocol's other requirements: no defaults (the extension has the short form).
         declaration.parameters = declaration.parameters.map { parameter in
@@ -146,7 +146,7 @@ extension Translator {
     /// The paged live query factory of a paged endpoint, for the query extension: a
     /// `CachedPagedQuery` over its `…Pages` method.
     func pagedQueryFactory(_ method: Method) -> FunctionDeclaration? {
-        guard method.isCached, method.endpoint.paging != nil, let response = method.responseType,
+        guard spec.constructs.pages, method.isCached, method.endpoint.paging != nil, let response = method.responseType,
             let responseRef = method.endpoint.response
         else { return nil }
         if case .cursor(let path, _)? = method.endpoint.paging?.kind, cursorKeyPath(path, in: responseRef) == nil { return nil }

@@ -74,13 +74,13 @@ struct Translator: Sendable {
     ) -> (repository: SwiftFile.Section, mock: SwiftFile.Section, shapes: TypeDeclaration?) {
         let methods = repository.endpoints.map { method($0, in: repository) }
         let title = SwiftNaming.typeName(repository.name.name)
+        let constructs = spec.constructs
         let main = SwiftFile.Section(
             title: title,
-            declarations: [
-                .type(repositoryProtocol(repository, methods)),
-                .type(repositoryExtension(repository, methods)),
-            ] + (queryExtension(repository, methods).map { [.type($0)] } ?? [])
-                + (pagesExtension(repository, methods).map { [.type($0)] } ?? []) + [
+            declarations: [.type(repositoryProtocol(repository, methods))]
+                + (constructs.overloads ? [.type(repositoryExtension(repository, methods))] : [])
+                + (constructs.queries ? queryExtension(repository, methods).map { [.type($0)] } ?? [] : [])
+                + (constructs.pages ? pagesExtension(repository, methods).map { [.type($0)] } ?? [] : []) + [
                 .type(liveRepository(repository, methods)),
             ])
         let mock = SwiftFile.Section(title: "\(title) mock", declarations: withMock ? [.type(mockRepository(repository, methods))] : [])
