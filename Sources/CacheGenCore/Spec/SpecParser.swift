@@ -9,7 +9,7 @@ struct SpecParser {
     /// Keys of each object, in the order the schema lists them.
     enum Keys {
         static let root = ["$schema", "version", "baseURL", "defaults", "include", "exclude", "models", "repositories"]
-        static let defaults = ["cache", "jsonKeys", "dates", "retry"]
+        static let defaults = ["cache", "jsonKeys", "dates", "retry", "idempotencyHeader"]
         static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
         static let objectModel = ["description", "properties"]
         static let enumModel = ["description", "enum"]
@@ -17,7 +17,7 @@ struct SpecParser {
         static let repository = ["description", "endpoints"]
         static let endpoint = [
             "method", "path", "pathParameters", "query", "headers", "body", "response", "description", "cache",
-            "invalidates", "retry", "paging",
+            "invalidates", "retry", "paging", "offline",
         ]
         static let endpointCache = ["ttl", "key", "policy", "maxStale", "scope"]
         static let response = ["type", "format"]
@@ -86,6 +86,9 @@ struct SpecParser {
             defaults.dates = value
         }
         if let node = members["retry"]?.value { defaults.retry = retryRule(node) }
+        if let node = members["idempotencyHeader"]?.value, let name = idempotencyHeader(node) {
+            defaults.idempotencyHeader = name
+        }
         return defaults
     }
 
@@ -238,6 +241,7 @@ struct SpecParser {
             retry: members["retry"].flatMap { retryRule($0.value) } ?? (method == "GET" ? defaults.retry : nil),
             paging: members["paging"].flatMap { pagingRule($0.value) }, responseFormat: responseFormat)
         endpoint.bodyEncoding = bodyEncoding
+        endpoint.offline = members["offline"].flatMap { offlineRule($0.value, idempotencyHeader: defaults.idempotencyHeader) }
         return endpoint
     }
 

@@ -9,6 +9,9 @@ extension Translator {
         let responseType: SwiftType?
         let isCached: Bool
         let defaultPolicy: String
+        /// Whether the call may wait in the client's outbox (`"offline": "queue"`) and so
+        /// returns a `MutationResult`.
+        let isQueued: Bool
 
         init(
             endpoint: EndpointSpec, repository: String, arguments: [Argument], responseType: SwiftType?, isCached: Bool,
@@ -21,9 +24,12 @@ extension Translator {
             self.responseType = responseType
             self.isCached = isCached
             self.defaultPolicy = defaultPolicy
+            isQueued = endpoint.offline != nil && !isCached && !endpoint.responseFormat.isStream
             let cachedValue = SwiftType.generic("CachedValue", [responseType ?? .void])
             if endpoint.responseFormat.isStream {
                 returnType = .generic("EventStream", [responseType ?? .named("String")])
+            } else if isQueued {
+                returnType = .generic("MutationResult", [responseType ?? .void])
             } else {
                 returnType = responseType == nil ? nil : isCached ? cachedValue : responseType
             }
