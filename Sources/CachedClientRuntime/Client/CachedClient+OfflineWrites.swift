@@ -19,7 +19,14 @@ extension CachedClient {
     /// time, scopes side by side; a scope stops at its first mutation that cannot reach the
     /// server (it is tried again on the timer, on `networkBecameAvailable()` or on the next
     /// call of this). Failed mutations are skipped. Returns when the replay has ended.
+    /// One replay runs at a time; a call while one runs waits for another pass after it.
     public func replayPendingMutations() async {
+        await mutationQueue.replay { [weak self] in await self?.replayPass() }
+        await scheduleReplayIfWaiting()
+    }
+
+    /// One pass over the waiting scopes of the current partition.
+    private func replayPass() async {
         let partition = self.partition
         do {
             try await mutationQueue.load(partition: partition)
@@ -33,7 +40,6 @@ extension CachedClient {
                 group.addTask { await self.replay(scope: scope, partition: partition) }
             }
         }
-        await scheduleReplayIfWaiting()
     }
 
     /// Sends a failed mutation again: its failure is cleared and it waits in its scope's
@@ -114,13 +120,14 @@ extension CachedClient {
             return .sent(try await mutate(keyed, endpoint: endpoint, invalidating: invalidations))
         }
         guard await mutationQueue.add(stored) else {
+            // Sent after those: by the replay that runs, or on the next signal or tick.
             emitMutation(.mutationQueued, stored, message: "waits for earlier mutations")
-            startReplay()
+            await scheduleReplayIfWaiting()
             return .queued(id: stored.id)
         }
         switch await attempt(stored, immediately: true) {
         case .sent(let response):
-            startReplay()  // mutations of the scope that arrived meanwhile
+            if await mutationQueue.hasWaiting { startReplay() }  // mutations of the scope that arrived meanwhile
             return .sent(try endpoint.storedBody(of: response))
         case .waiting:
             return .queued(id: stored.id)

@@ -20,6 +20,9 @@ actor MutationQueue {
     private var busyScopes: Set<String> = []
     /// The replay timer, while mutations wait.
     var timer: Task<Void, Never>?
+    /// The replay running now, and whether another pass was asked for while it ran.
+    private var replaying: Task<Void, Never>?
+    private var replayAgain = false
 
     init(store: any CacheStore) {
         if let outbox = store as? any MutationOutbox {
@@ -132,6 +135,31 @@ actor MutationQueue {
                 id: record.id, endpoint: record.endpoint, createdAt: record.createdAt, attempts: record.attempts,
                 state: state)
         })
+    }
+
+    /// Runs `pass` unless a replay runs; then asks that one for another pass and waits for
+    /// it, so that a caller returns only after a pass that started after its call.
+    func replay(_ pass: @escaping @Sendable () async -> Void) async {
+        if let running = replaying {
+            replayAgain = true
+            await running.value
+            return
+        }
+        let task = Task {
+            repeat { await pass() } while await self.continueReplay()
+        }
+        replaying = task
+        await task.value
+    }
+
+    /// Whether another pass was asked for; if not, the replay ends here.
+    private func continueReplay() -> Bool {
+        if replayAgain {
+            replayAgain = false
+            return true
+        }
+        replaying = nil
+        return false
     }
 
     /// Ends the replay timer.
