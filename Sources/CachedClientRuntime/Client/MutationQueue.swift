@@ -87,6 +87,9 @@ actor MutationQueue {
     /// Ends the sending of `mutation`: replaced by `updated` (still waiting, or failed), or
     /// gone with `nil`; its scope is free again.
     func finish(_ mutation: QueuedMutation, updated: QueuedMutation?) {
+        // An attempt that outlived a switch of partition must not free a scope of the
+        // partition loaded since, which may share its name.
+        guard loaded == .some(mutation.partition) else { return }
         sending.remove(mutation.id)
         busyScopes.remove(mutation.scope)
         if let index = records.firstIndex(where: { $0.id == mutation.id }) {

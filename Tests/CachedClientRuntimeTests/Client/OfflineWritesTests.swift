@@ -291,3 +291,21 @@ enum OfflineFixtures {
         }
     }
 }
+
+@Suite struct MutationQueueTests {
+    @Test func anAttemptThatOutlivesAPartitionSwitchLeavesTheNewPartitionsScopeBusy() async throws {
+        let store = MemoryCacheStore()
+        let queue = MutationQueue(store: store)
+        try await queue.load(partition: "user-1")
+        let old = store.enqueueMutation(queuedMutation("a", partition: "user-1"))
+        #expect(await queue.add(old))  // being sent
+        _ = store.enqueueMutation(queuedMutation("b", partition: "user-2"))
+        try await queue.load(partition: "user-2")
+        let claimed = try #require(await queue.claimNext(in: "/notes", partition: "user-2"))
+        #expect(claimed.query.first?.value == "b")
+        await queue.finish(old, updated: nil)  // the old partition's answer arrives
+        #expect(await queue.claimNext(in: "/notes", partition: "user-2") == nil)  // still busy
+        await queue.finish(claimed, updated: nil)
+        #expect(queue.list.items.isEmpty)
+    }
+}
