@@ -149,7 +149,7 @@ actor MutationQueue {
             return
         }
         let task = Task {
-            repeat { await pass() } while await self.continueReplay()
+            repeat { await pass() } while self.continueReplay()
         }
         replaying = task
         await task.value
