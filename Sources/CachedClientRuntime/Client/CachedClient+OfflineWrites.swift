@@ -46,9 +46,16 @@ extension CachedClient {
     /// order as before. `false` when there is no such mutation or it has not failed.
     @discardableResult
     public func retryMutation(id: String) async -> Bool {
-        guard var mutation = await mutationQueue.record(id: id), mutation.failure != nil, !mutation.method.isEmpty else {
+        guard let held = await mutationQueue.record(id: id), held.failure != nil, !held.method.isEmpty else { return false }
+        // The queue holds no bodies: the record is read back whole before it is written again.
+        let stored: QueuedMutation?
+        do {
+            stored = try await mutationQueue.outbox.queuedMutation(held)
+        } catch {
+            emitMutation(.error, held, message: "outbox read failed: \(safeDescription(of: error))")
             return false
         }
+        guard var mutation = stored, mutation.failure != nil, !mutation.method.isEmpty else { return false }
         mutation.failure = nil
         guard await mutationQueue.replace(mutation) else { return false }
         do {
@@ -230,7 +237,25 @@ extension CachedClient {
     /// Sends the scope's waiting mutations in order until one cannot reach the server.
     private func replay(scope: String, partition: String?) async {
         while let next = await mutationQueue.claimNext(in: scope, partition: partition) {
-            if case .waiting = await attempt(next, immediately: false) { return }
+            // The queue holds no bodies: each is read from the outbox when it is sent.
+            let stored: QueuedMutation?
+            do {
+                stored = try await mutationQueue.outbox.queuedMutation(next)
+            } catch {
+                emitMutation(.error, next, message: "outbox read failed: \(safeDescription(of: error))")
+                await mutationQueue.finish(next, updated: next)
+                return
+            }
+            guard let mutation = stored else {
+                await mutationQueue.finish(next, updated: nil)  // discarded or removed meanwhile
+                continue
+            }
+            if mutation.failure != nil {
+                emitMutation(.mutationFailed, mutation, message: mutation.failure?.description)
+                await mutationQueue.finish(next, updated: mutation)  // unreadable since it was listed
+                continue
+            }
+            if case .waiting = await attempt(mutation, immediately: false) { return }
         }
     }
 

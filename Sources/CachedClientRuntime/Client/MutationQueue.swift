@@ -42,7 +42,7 @@ actor MutationQueue {
         // Another load (or a switch) may have finished while this one read.
         if loaded == .some(partition) { return }
         loaded = .some(partition)
-        records = found
+        records = found.map(\.withoutBody)
         sending = []
         busyScopes = []
         publish()
@@ -54,7 +54,7 @@ actor MutationQueue {
         guard loaded == .some(mutation.partition) else { return false }
         let waitsBehind = busyScopes.contains(mutation.scope)
             || records.contains { $0.scope == mutation.scope && $0.failure == nil }
-        records.append(mutation)
+        records.append(mutation.withoutBody)
         if !waitsBehind {
             busyScopes.insert(mutation.scope)
             sending.insert(mutation.id)
@@ -93,7 +93,7 @@ actor MutationQueue {
         sending.remove(mutation.id)
         busyScopes.remove(mutation.scope)
         if let index = records.firstIndex(where: { $0.id == mutation.id }) {
-            if let updated { records[index] = updated } else { records.remove(at: index) }
+            if let updated { records[index] = updated.withoutBody } else { records.remove(at: index) }
         }
         publish()
     }
@@ -109,7 +109,7 @@ actor MutationQueue {
         guard !sending.contains(mutation.id), let index = records.firstIndex(where: { $0.id == mutation.id }) else {
             return false
         }
-        records[index] = mutation
+        records[index] = mutation.withoutBody
         publish()
         return true
     }
@@ -165,6 +165,9 @@ actor MutationQueue {
         return false
     }
 
+    /// The body bytes held in memory: none, bodies stay in the outbox (for tests).
+    var heldBodyBytes: Int { records.reduce(0) { $0 + ($1.body?.count ?? 0) } }
+
     /// Ends the replay timer.
     func stopTimer() {
         timer?.cancel()
@@ -180,5 +183,14 @@ actor MutationQueue {
     /// Clears the timer when it ends by itself.
     func timerEnded() {
         timer = nil
+    }
+}
+
+extension QueuedMutation {
+    /// The record as the queue holds it: without its body, which is read back when sent.
+    var withoutBody: QueuedMutation {
+        var light = self
+        light.body = nil
+        return light
     }
 }

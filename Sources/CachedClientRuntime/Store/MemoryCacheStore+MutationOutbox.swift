@@ -18,6 +18,11 @@ extension MemoryCacheStore: MutationOutbox {
         outbox.withLock { $0.mutations[partition] ?? [] }
     }
 
+    /// The stored mutation with the same partition and id.
+    public func queuedMutation(_ mutation: QueuedMutation) -> QueuedMutation? {
+        outbox.withLock { $0.mutations[mutation.partition]?.first { $0.id == mutation.id } }
+    }
+
     /// Replaces the mutation with the same partition and id, if it is still there.
     public func updateMutation(_ mutation: QueuedMutation) {
         outbox.withLock { outbox in

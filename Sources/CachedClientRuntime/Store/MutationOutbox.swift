@@ -26,9 +26,21 @@ public protocol MutationOutbox: Sendable {
     func enqueueMutation(_ mutation: QueuedMutation) async throws -> QueuedMutation
     /// One partition's mutations (`nil`: those made signed out), in `sequence` order.
     func queuedMutations(partition: String?) async throws -> [QueuedMutation]
+    /// The stored record of `mutation` (the same partition, sequence and id), body included;
+    /// `nil` when it is gone. The client keeps only what the list shows in memory and reads
+    /// a body when it sends it, so its memory does not grow with the bodies waiting.
+    func queuedMutation(_ mutation: QueuedMutation) async throws -> QueuedMutation?
     /// Replaces the stored mutation with the same partition and id (its attempts or its
     /// failure changed); nothing when it is gone.
     func updateMutation(_ mutation: QueuedMutation) async throws
     /// Removes the mutation with the same partition and id; nothing when it is gone.
     func removeMutation(_ mutation: QueuedMutation) async throws
+}
+
+extension MutationOutbox {
+    /// Finds the record in `queuedMutations(partition:)`: correct for any outbox; both
+    /// built-in stores read the one record.
+    public func queuedMutation(_ mutation: QueuedMutation) async throws -> QueuedMutation? {
+        try await queuedMutations(partition: mutation.partition).first { $0.id == mutation.id }
+    }
 }

@@ -87,6 +87,7 @@ enum OfflineFixtures {
         #expect(client.pendingMutations.items.map(\.id) == [firstID, second.queuedID])
         #expect(client.pendingMutations.items.map(\.state) == [.queued, .queued])
         #expect(client.pendingMutations.items.map(\.attempts) == [1, 0])
+        #expect(await client.mutationQueue.heldBodyBytes == 0)  // bodies stay in the outbox
         #expect(events.kinds == [.mutationSending, .mutationQueued, .mutationQueued])
         let stored = try await client.mutationQueue.outbox.queuedMutations(partition: "user-1")
 
@@ -156,9 +157,9 @@ enum OfflineFixtures {
         #expect(events.all.contains { $0.kind == .mutationFailed && $0.key == bad && $0.message == "status 422: refused by the server" })
         #expect(events.all.contains { $0.kind == .mutationSent && $0.key == good })
 
-        // A retry sends it again, with the same key.
+        // A retry sends it again, body and key as before.
         #expect(await client.retryMutation(id: bad))
-        #expect(server.requests.count == 3)
+        #expect(OfflineFixtures.texts(server.requests) == ["bad", "good", "bad"])
         #expect(server.requests[2].headers["Idempotency-Key"] == server.requests[0].headers["Idempotency-Key"])
         #expect(client.pendingMutations.items.map(\.state) == [.failed(failure)])
 

@@ -68,10 +68,15 @@ func queuedMutation(
             second.failure = MutationFailure(status: 422, message: "refused", body: Data(#"{"error":"title"}"#.utf8))
             try await store.updateMutation(second)
             #expect(try await reopen().queuedMutations(partition: "user-1") == [first, second])
+            #expect(try await reopen().queuedMutation(second) == second)
+            var elsewhere = first
+            elsewhere.partition = "user-2"
+            #expect(try await store.queuedMutation(elsewhere) == nil)
             try await store.removeMutation(first)
             try await store.removeMutation(first)  // gone already: not an error
             #expect(try await reopen().queuedMutations(partition: "user-1") == [second])
             try await store.removeMutation(second)
+            #expect(try await store.queuedMutation(second) == nil)
             try await store.updateMutation(second)  // gone: not brought back
             #expect(try await reopen().queuedMutations(partition: "user-1").isEmpty)
         }

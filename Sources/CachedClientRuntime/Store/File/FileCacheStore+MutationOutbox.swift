@@ -45,6 +45,13 @@ extension FileCacheStore: MutationOutbox {
         }
     }
 
+    /// Reads the mutation's one file; `nil` when it is gone.
+    public func queuedMutation(_ mutation: QueuedMutation) async throws -> QueuedMutation? {
+        let path = outboxPath(partition: mutation.partition) + "/" + Self.outboxName(mutation)
+        guard POSIX.exists(path) else { return nil }
+        return readRecord(path, sequence: mutation.sequence, id: mutation.id, partition: mutation.partition)
+    }
+
     /// Rewrites the mutation's file, unless it is gone (sent, discarded or signed out).
     public func updateMutation(_ mutation: QueuedMutation) async throws {
         let folder = outboxPath(partition: mutation.partition)
