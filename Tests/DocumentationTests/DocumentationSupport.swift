@@ -30,6 +30,7 @@ let bankServer: StubTransport.Responder = { request in
     switch (request.method, request.url.path) {
     case ("GET", "/v1/accounts"): try .json([sampleAccount])
     case ("GET", "/v1/accounts/a1"): try .json(sampleAccount)
+    case ("PATCH", "/v1/accounts/a1"): try .json(sampleAccount)
     case ("POST", "/v1/transfers"): try .json(Transfer(id: "t1", status: .pending, createdAt: Date(timeIntervalSince1970: 0)))
     default: HTTPResponse(statusCode: 404)
     }

@@ -238,9 +238,12 @@ public final class FixtureServer: @unchecked Sendable {
         public var status: Int?
         /// Bytes of the response on the wire: status line, header fields and body.
         public var responseBytes: Int?
+        /// For a route with an idempotency header: whether this request was applied (its key
+        /// was new) or answered as a repeat; `nil` for other routes.
+        public var applied: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case method, path, headers, body, status
+            case method, path, headers, body, status, applied
             case responseBytes = "response_bytes"
         }
 

@@ -41,6 +41,15 @@ Bodies that are not text, and streams:
   GET /__control/closed?path=/p&count=N
                                  waits (up to 10 s) until N connections to /p were closed by the
                                  client while held, and answers {"closed": n}; no test sleeps.
+Idempotency keys, for queued mutations:
+  "idempotency": "Idempotency-Key"
+                                 the route applies a request once per value of that header: the
+                                 first request with a key is applied (its log entry says
+                                 "applied": true) and answered; a repeat is not applied
+                                 ("applied": false) and gets the same answer with
+                                 `Idempotent-Replayed: true`, as Stripe-style servers do. A key
+                                 counts as applied when the request arrives, before any
+                                 "delay_ms", so a client killed while waiting finds it applied.
 Request bodies are checked byte for byte with an "expect" field:
   "expect": {"content_type": "application/x-www-form-urlencoded",
              "body": "exact text" | "body_base64": "…"}
@@ -87,6 +96,7 @@ class State:
         self.requests = []
         self.closed = {}  # path -> held streams the client closed
         self.closed_changed = threading.Condition(self.lock)
+        self.applied_keys = set()  # idempotency keys of requests applied
 
     def add_route(self, spec):
         if not isinstance(spec, dict) or "path" not in spec:
@@ -112,6 +122,7 @@ class State:
             "stream": [str(chunk).encode("utf-8") for chunk in spec["stream"]] if spec.get("stream") is not None else None,
             "hold": bool(spec.get("hold", False)),
             "expect": spec.get("expect"),
+            "idempotency": spec.get("idempotency"),
         }
         if "json" in spec and not any(k.lower() == "content-type" for k in route["headers"]):
             route["headers"]["Content-Type"] = "application/json"
@@ -144,6 +155,7 @@ class State:
             self.routes.clear()
             self.requests.clear()
             self.closed.clear()
+            self.applied_keys.clear()
 
     def count_closed(self, path):
         with self.lock:
@@ -161,6 +173,9 @@ STATE = State()
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # The head and the body are two writes: with Nagle's algorithm the body waits for the
+    # client's delayed ACK (40 ms on Linux) on a kept-alive connection.
+    disable_nagle_algorithm = True
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass  # keep test output clean
@@ -182,8 +197,19 @@ class Handler(BaseHTTPRequestHandler):
         if route is None:
             self.send_json(404, {"error": "no route", "method": self.command, "path": self.path}, entry)
             return
+        replayed = False
+        if route["idempotency"]:
+            key = self.headers.get(route["idempotency"])
+            with STATE.lock:
+                replayed = key is not None and key in STATE.applied_keys
+                if key is not None:
+                    STATE.applied_keys.add(key)
+                entry["applied"] = not replayed
         if route["delay_ms"] > 0:
             time.sleep(route["delay_ms"] / 1000)
+        if replayed:
+            self.send_bytes(route["status"], dict(route["headers"], **{"Idempotent-Replayed": "true"}), route["body"], entry)
+            return
         if route["bearer"] is not None and self.headers.get("Authorization") != "Bearer " + str(route["bearer"]):
             self.send_json(401, {"error": "unauthorized"}, entry)
             return

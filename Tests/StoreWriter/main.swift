@@ -8,6 +8,9 @@ import Foundation
 // - `StoreWriter churn <store folder> <gate file> <seconds> <seed>` and
 //   `StoreWriter sign-out <store folder> <gate file> <seconds>`: the two roles of the
 //   many-processes test (`FileCacheStoreManyProcessesTests`). See `ManyProcessesFixture`.
+// - `StoreWriter queue <store folder> <base URL> <path> <count>` and
+//   `StoreWriter send <store folder> <base URL> <path>`: the offline-writes tests
+//   (`OfflineWritesIntegrationTests`). See `OfflineFixture`.
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch (arguments.first, arguments.count) {
 case (_, 1):
@@ -20,8 +23,13 @@ case ("churn", 5):
 case ("sign-out", 4):
     guard let seconds = Double(arguments[3]) else { fallthrough }
     await ManyProcessesFixture.signOut(directory: arguments[1], gate: arguments[2], seconds: seconds)
+case ("queue", 5):
+    guard let count = Int(arguments[4]) else { fallthrough }
+    try await OfflineFixture.queue(directory: arguments[1], baseURL: arguments[2], path: arguments[3], count: count)
+case ("send", 4):
+    try await OfflineFixture.send(directory: arguments[1], baseURL: arguments[2], path: arguments[3])
 default:
     FileHandle.standardError.write(Data(
-        "usage: StoreWriter <store folder> | remove-partition <folder> <partition> | churn <folder> <gate> <seconds> <seed> | sign-out <folder> <gate> <seconds>\n".utf8))
+        "usage: StoreWriter <store folder> | remove-partition <folder> <partition> | churn <folder> <gate> <seconds> <seed> | sign-out <folder> <gate> <seconds> | queue <folder> <base URL> <path> <count> | send <folder> <base URL> <path>\n".utf8))
     exit(2)
 }

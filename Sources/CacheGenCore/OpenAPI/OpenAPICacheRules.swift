@@ -10,9 +10,9 @@ struct OpenAPICacheRules {
         /// `x-cachegen` at the document's root.
         static let documentRoot = ["defaults"]
         /// `defaults` in either place.
-        static let defaults = ["cache", "retry"]
+        static let defaults = ["cache", "retry", "idempotencyHeader"]
         /// One operation's rule.
-        static let operation = ["cache", "ttl", "key", "policy", "maxStale", "scope", "invalidates", "retry", "paging"]
+        static let operation = ["cache", "ttl", "key", "policy", "maxStale", "scope", "invalidates", "retry", "paging", "offline"]
     }
 
     /// Put before every model and repository name, so two documents' `Pet`s can live
@@ -24,6 +24,8 @@ struct OpenAPICacheRules {
     private(set) var defaultRetry: SpecRetry?
     /// The constructs the overlay turns off (`generate`).
     private(set) var constructs = Constructs()
+    /// The header field of idempotency keys of queued operations.
+    private(set) var idempotencyHeader = SpecParser.standardIdempotencyHeader
     /// The overlay's rules by operation name.
     private var rules: [String: JSONMember] = [:]
     /// Problems in the rules, read through the spec parser's value readers.
@@ -61,6 +63,7 @@ struct OpenAPICacheRules {
     private mutating func readDefaults(_ node: JSONNode) {
         guard let members = values.object(node, "\"defaults\"", allowed: Keys.defaults) else { return }
         if let retry = members["retry"]?.value { defaultRetry = values.retryRule(retry) }
+        if let node = members["idempotencyHeader"]?.value, let name = values.idempotencyHeader(node) { idempotencyHeader = name }
         guard let cache = members["cache"]?.value,
             let fields = values.object(cache, "\"defaults.cache\"", allowed: SpecParser.Keys.defaultCache)
         else { return }
@@ -98,6 +101,7 @@ struct OpenAPICacheRules {
         }
         if let node = fields["retry"]?.value { endpoint.retry = values.retryRule(node) }
         if let node = fields["paging"]?.value { endpoint.paging = values.pagingRule(node) }
+        if let node = fields["offline"]?.value { endpoint.offline = values.offlineRule(node, idempotencyHeader: idempotencyHeader) }
         let settingKeys = ["ttl", "key", "policy", "maxStale", "scope"]
         if let node = fields["cache"]?.value {
             guard let flag = node.boolValue else {

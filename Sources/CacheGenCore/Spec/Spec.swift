@@ -63,6 +63,8 @@ public struct Defaults: Sendable, Hashable {
     public var dates: DateFormat
     /// The retry rule of GET endpoints that state none; `nil` leaves it to the client's `RetryPolicy`.
     public var retry: SpecRetry?
+    /// The header field of the idempotency key of `"offline": "queue"` endpoints.
+    public var idempotencyHeader = SpecParser.standardIdempotencyHeader
 
     /// The defaults of a spec that states none.
     public static let standard = Defaults(cache: .standard, jsonKeys: .exact, dates: .iso8601)
@@ -346,6 +348,9 @@ public struct EndpointSpec: Sendable, Hashable {
     public var responseFormat: SpecResponseFormat = .json
     /// The media types the response may come in, for `Accept`; `nil` for the format's own.
     public var accept: String?
+    /// `"offline": "queue"`: a call that cannot reach the server waits in the outbox; `nil`
+    /// when it fails instead.
+    public var offline: SpecOffline?
 
     /// Whether a call returns one value that may be cached: a JSON response with a type,
     /// bytes or text; never a stream.

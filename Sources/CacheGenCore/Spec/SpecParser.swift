@@ -10,7 +10,7 @@ struct SpecParser {
     enum Keys {
         static let root = ["$schema", "version", "baseURL", "defaults", "generate", "include", "exclude", "models", "repositories"]
         static let constructs = ["queries", "streams", "pages", "overloads"]
-        static let defaults = ["cache", "jsonKeys", "dates", "retry"]
+        static let defaults = ["cache", "jsonKeys", "dates", "retry", "idempotencyHeader"]
         static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
         static let objectModel = ["description", "properties"]
         static let enumModel = ["description", "enum"]
@@ -18,7 +18,7 @@ struct SpecParser {
         static let repository = ["description", "endpoints"]
         static let endpoint = [
             "method", "path", "pathParameters", "query", "headers", "body", "response", "description", "cache",
-            "invalidates", "retry", "paging",
+            "invalidates", "retry", "paging", "offline",
         ]
         static let endpointCache = ["ttl", "key", "policy", "maxStale", "scope"]
         static let response = ["type", "format"]
@@ -90,6 +90,9 @@ struct SpecParser {
             defaults.dates = value
         }
         if let node = members["retry"]?.value { defaults.retry = retryRule(node) }
+        if let node = members["idempotencyHeader"]?.value, let name = idempotencyHeader(node) {
+            defaults.idempotencyHeader = name
+        }
         return defaults
     }
 
@@ -242,6 +245,7 @@ struct SpecParser {
             retry: members["retry"].flatMap { retryRule($0.value) } ?? (method == "GET" ? defaults.retry : nil),
             paging: members["paging"].flatMap { pagingRule($0.value) }, responseFormat: responseFormat)
         endpoint.bodyEncoding = bodyEncoding
+        endpoint.offline = members["offline"].flatMap { offlineRule($0.value, idempotencyHeader: defaults.idempotencyHeader) }
         return endpoint
     }
 

@@ -13,6 +13,11 @@ extension Translator {
             let names = endpoint.invalidates.map { "`\(SwiftNaming.memberName($0.name))`" }
             doc.append("A success removes the stored entries of " + Self.list(names) + ".")
         }
+        if method.isQueued, let offline = endpoint.offline {
+            doc.append(
+                "Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; "
+                    + "it is sent later, in order, with the same `\(offline.idempotencyHeader)`.")
+        }
         var parameters: [String] = []
         if let contentType = method.arguments.first(where: \.isContentType) {
             parameters.append(

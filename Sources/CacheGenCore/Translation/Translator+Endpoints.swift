@@ -51,6 +51,12 @@ extension Translator {
         if let accept = method.endpoint.accept {
             arguments.append(.init(label: "accept", value: .string(accept)))
         }
+        if method.isQueued, let offline = method.endpoint.offline {
+            let rule: Expression = offline.idempotencyHeader == SpecParser.standardIdempotencyHeader
+                ? .implicitMember("queue")
+                : .call(.identifier("OfflineRule"), [.init(label: "idempotencyHeader", value: .string(offline.idempotencyHeader))])
+            arguments.append(.init(label: "offline", value: rule))
+        }
         // Computed, not a `static let`: a stored constant costs the compiler a lazy global
         // (initialiser, token, accessor) per endpoint and is checked again by every build's
         // module job, while building the value per call costs about 300 instructions (+2% on

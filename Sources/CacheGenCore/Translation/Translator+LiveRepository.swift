@@ -41,7 +41,10 @@ extension Translator {
                 if !invalidations.isEmpty {
                     arguments.append(.init(label: "invalidating", value: .array(invalidations, wrapping: .whenLong)))
                 }
-                call = .call(client.dot(method.responseType == nil ? "perform" : "response"), arguments, wrapping: .whenLong)
+                let function = method.isQueued
+                    ? (method.responseType == nil ? "queueablePerform" : "queueableResponse")
+                    : (method.responseType == nil ? "perform" : "response")
+                call = .call(client.dot(function), arguments, wrapping: .whenLong)
             }
             members.append(
                 .function(

@@ -11,6 +11,9 @@ extension Translator {
         let defaultPolicy: String
         /// Whether the method has a `…Stream` twin: a cached one, unless the spec turns streams off.
         let hasStream: Bool
+        /// Whether the call may wait in the client's outbox (`"offline": "queue"`) and so
+        /// returns a `MutationResult`.
+        let isQueued: Bool
 
         init(
             endpoint: EndpointSpec, repository: String, arguments: [Argument], responseType: SwiftType?, isCached: Bool,
@@ -24,9 +27,12 @@ extension Translator {
             self.responseType = responseType
             self.isCached = isCached
             self.defaultPolicy = defaultPolicy
+            isQueued = endpoint.offline != nil && !isCached && !endpoint.responseFormat.isStream
             let cachedValue = SwiftType.generic("CachedValue", [responseType ?? .void])
             if endpoint.responseFormat.isStream {
                 returnType = .generic("EventStream", [responseType ?? .named("String")])
+            } else if isQueued {
+                returnType = .generic("MutationResult", [responseType ?? .void])
             } else {
                 returnType = responseType == nil ? nil : isCached ? cachedValue : responseType
             }

@@ -68,6 +68,7 @@ struct SpecValidator {
                 checkTypes(endpoint)
                 checkBodyEncoding(endpoint)
                 checkCacheRule(endpoint)
+                checkOffline(endpoint)
                 checkInvalidates(endpoint, in: repository)
                 checkPaging(endpoint)
             }

@@ -38,18 +38,21 @@ extension CachedClient {
     }
 
     /// Removes every entry, on disk and in memory, and the writes still on their way to the
-    /// store: "Clear cache" on a settings screen.
+    /// store: "Clear cache" on a settings screen. Queued mutations of every user go too.
     public func removeAll() async throws {
         try await remove(.all, matching: { _ in true }) { try await $0.removeAll() }
+        await removeQueuedMutations(partition: nil)
     }
 
-    /// Removes one user's entries, on disk and in memory, for sign-out; shared entries and
+    /// Removes one user's entries, on disk and in memory, for sign-out, with the mutations
+    /// queued under that user (never sent under the next one's token); shared entries and
     /// other users' stay. Answers still in flight for that user, and their writes still on
     /// their way to the store, are not stored.
     public func removeAll(partition: String) async throws {
         try await remove(.partition(partition), matching: { $0.partition == partition }) {
             try await $0.removeAll(partition: partition)
         }
+        await removeQueuedMutations(partition: partition)
     }
 
     /// Removes every entry of one endpoint (`Repository.method`), in every partition, with

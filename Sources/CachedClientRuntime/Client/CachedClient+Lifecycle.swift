@@ -5,9 +5,11 @@ import Foundation
 extension CachedClient {
     /// Tell the client the network is back (from `NWPathMonitor` or the like): every live
     /// query over it that is stale or failed refetches, and each checks that its entries
-    /// were not removed elsewhere meanwhile. Cheap when no query is held.
+    /// were not removed elsewhere meanwhile; mutations waiting in the outbox are sent (see
+    /// `replayPendingMutations()`). Cheap when no query is held and nothing waits.
     public func networkBecameAvailable() {
         queries.broadcast(.lifecycle)
+        startReplay()
     }
 
     /// Tell the client the app became active (`scenePhase == .active`): as

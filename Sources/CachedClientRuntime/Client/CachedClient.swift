@@ -47,6 +47,10 @@ public final class CachedClient: Sendable {
     let canonicalBase: String
     /// How requests are collapsed with other processes through a `CacheStoreLeasing` store.
     let collapsing: RequestCollapsing
+    /// The outbox of offline writes for the signed-in user, and what may be sent next.
+    let mutationQueue: MutationQueue
+    /// When queued mutations are sent again.
+    let offlineReplay: OfflineReplay
 
     /// The most body bytes the in-memory layer holds, whatever `memoryCacheLimit` says, so
     /// that a few large lists cannot take an app's memory.
@@ -76,6 +80,9 @@ public final class CachedClient: Sendable {
     ///     bytes of bodies); 0 turns it off.
     ///   - collapsing: how identical requests of many processes become one when the store
     ///     adopts `CacheStoreLeasing`; ignored otherwise.
+    ///   - offline: when mutations queued by endpoints marked `"offline": "queue"` are sent
+    ///     again (at launch, every 30 seconds while any wait, on `networkBecameAvailable()`);
+    ///     its clock is injectable for tests.
     public init(
         baseURL: URL,
         store: any CacheStore = MemoryCacheStore(),
@@ -87,7 +94,8 @@ public final class CachedClient: Sendable {
         now: @escaping @Sendable () -> Date = { Date() },
         events: @escaping @Sendable (CacheEvent) -> Void = { _ in },
         memoryCacheLimit: Int = 100,
-        collapsing: RequestCollapsing = RequestCollapsing()
+        collapsing: RequestCollapsing = RequestCollapsing(),
+        offline: OfflineReplay = .standard
     ) {
         self.baseURL = baseURL
         self.store = store
@@ -102,6 +110,9 @@ public final class CachedClient: Sendable {
         self.writes = WriteBehind { store.removals(since: $0) }
         self.canonicalBase = CacheKey.canonicalBase(baseURL)
         self.collapsing = collapsing
+        self.mutationQueue = MutationQueue(store: store)
+        self.offlineReplay = offline
+        if offline.replaysAtLaunch { startReplay() }
     }
 
     /// The signed-in user; user-scoped entries are stored and looked up under it.
@@ -133,6 +144,7 @@ public final class CachedClient: Sendable {
         currentPartition.withLock { $0 = PartitionState(partition: partition, switches: $0.switches + 1) }
         memory.removeAll { key in key.partition != nil && key.partition != partition }
         queries.broadcast(.partitionChanged)
+        startReplay()
     }
 
     // MARK: - Entry points called by generated code
@@ -239,7 +251,7 @@ public final class CachedClient: Sendable {
     }
 
     /// Sends an uncached request; after a 2xx answer applies `invalidations` and returns the body.
-    private func mutate(
+    func mutate(
         _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation]
     ) async throws -> Data {
         let body = try endpoint.encodedBody(of: request)

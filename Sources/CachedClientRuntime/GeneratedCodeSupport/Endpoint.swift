@@ -25,11 +25,15 @@ public struct Endpoint: Sendable, Hashable {
     /// The `Accept` field sent with the request; `nil` for the format's own (`application/json`
     /// for JSON).
     public var accept: String?
+    /// For a mutation marked `"offline": "queue"`, how it waits for the network; `nil`
+    /// otherwise (it fails when the network does).
+    public var offline: OfflineRule?
 
     /// Creates an endpoint description.
     public init(
         name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "", retry: RetryRule? = nil,
-        nextLinkRelation: String? = nil, format: ResponseFormat = .json, accept: String? = nil
+        nextLinkRelation: String? = nil, format: ResponseFormat = .json, accept: String? = nil,
+        offline: OfflineRule? = nil
     ) {
         self.name = name
         self.cache = cache
@@ -39,6 +43,7 @@ public struct Endpoint: Sendable, Hashable {
         self.nextLinkRelation = nextLinkRelation
         self.format = format
         self.accept = accept
+        self.offline = offline
     }
 
     /// The `Accept` field sent with the request.

@@ -33,6 +33,12 @@ public struct Invalidation: Sendable, Hashable {
         self.path = request.path
     }
 
+    /// An invalidation read back from an outbox record.
+    init(endpointName: String, path: String?) {
+        self.endpoint = endpointName
+        self.path = path
+    }
+
     /// Whether an entry under `key` is one this invalidation removes.
     func matches(_ key: CacheKey) -> Bool {
         key.endpoint == endpoint && (path == nil || key.path == path)

@@ -8,6 +8,9 @@ public final class MemoryCacheStore: CacheStore {
     /// Bumped under the entries' lock by every `removeAll…`, so it moves together with what it
     /// counts, with the scopes of the latest removals.
     private let removals = Locked(Removals())
+    /// Queued mutations by partition (see `MemoryCacheStore+MutationOutbox.swift`), removed
+    /// with their partition.
+    let outbox = Locked(MemoryOutbox())
 
     /// Creates an empty store.
     public init() {}
@@ -27,14 +30,17 @@ public final class MemoryCacheStore: CacheStore {
         entries.withLock { _ = $0.removeValue(forKey: key.text) }
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry and every queued mutation.
     public func removeAll() {
         removing(.everything) { $0.removeAll() }
+        outbox.withLock { $0.mutations.removeAll() }
     }
 
-    /// Forgets one partition's entries, as sign-out does; shared entries stay.
+    /// Forgets one partition's entries and queued mutations, as sign-out does; shared
+    /// entries stay.
     public func removeAll(partition: String) {
         removing(.partition(partition)) { entries in entries = entries.filter { $0.value.key.partition != partition } }
+        outbox.withLock { _ = $0.mutations.removeValue(forKey: partition) }
     }
 
     /// Forgets one endpoint's entries in every partition.

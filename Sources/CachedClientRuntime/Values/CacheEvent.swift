@@ -32,13 +32,25 @@ public struct CacheEvent: Sendable, Equatable, CustomStringConvertible {
         /// A transient failure (lost connection, timeout, 502/503/504, 429) is sent again
         /// after a wait; the message says why, which retry and how long the wait.
         case retry
+        /// A mutation of an endpoint marked `"offline": "queue"` waits in the outbox (it could
+        /// not reach the server, or mutations of its scope wait before it); `key` is its id.
+        case mutationQueued
+        /// A queued mutation is being sent; `key` is its id.
+        case mutationSending
+        /// A queued mutation went through and left the outbox; `key` is its id.
+        case mutationSent
+        /// A queued mutation was refused for good (a 4xx other than 429) or is unreadable; the
+        /// message says why. `key` is its id.
+        case mutationFailed
+        /// The app discarded a queued mutation, or sign-out removed it; `key` is its id.
+        case mutationDiscarded
     }
 
     /// What happened.
     public var kind: Kind
     /// `Repository.method` of the call.
     public var endpoint: String
-    /// The first 16 hex digits of the key digest.
+    /// The first 16 hex digits of the key digest; for the `mutation…` kinds, the mutation's id.
     public var key: String
     /// The entry's age in seconds, when an entry was involved.
     public var age: Double?

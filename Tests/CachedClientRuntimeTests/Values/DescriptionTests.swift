@@ -67,7 +67,7 @@ import Testing
     @Test func everyEventKindIsListed() {
         #expect(CacheEvent.Kind.allCases.map(\.rawValue) == [
             "hit", "miss", "stale", "fallback", "store", "evict", "revalidated", "error", "collapsed", "collapseTimeout",
-            "retry",
+            "retry", "mutationQueued", "mutationSending", "mutationSent", "mutationFailed", "mutationDiscarded",
         ])
     }
 }

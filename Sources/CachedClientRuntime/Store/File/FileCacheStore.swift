@@ -39,6 +39,9 @@ public final class FileCacheStore: CacheStore {
     let state = Locked(State())
     /// The removal counter shared by every store on the folder, in any process.
     let removals: RemovalCounter
+    /// The last sequence number given to a queued mutation, by outbox folder (see
+    /// `FileCacheStore+MutationOutbox.swift`).
+    let outboxSequences = Locked<[String: UInt64]>([:])
     /// The deletion of trash found when the store was opened, if there was any; for tests.
     let trashCleanup: Task<Void, Never>?
 

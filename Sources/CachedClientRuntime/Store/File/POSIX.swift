@@ -147,6 +147,13 @@ enum POSIX {
         }
     }
 
+    /// Flushes an open file's bytes to the device, for records that must survive a crash
+    /// of the machine, not only of the process (queued mutations; entries never need it).
+    @inline(__always)
+    static func synchronize(_ fd: Int32, path: String) throws(FileCacheStoreError) {
+        _ = try call("flush", path) { fsync(fd) }
+    }
+
     /// Sets an open file's permissions.
     @inline(__always)
     static func setPermissions(_ fd: Int32, _ mode: mode_t, path: String) throws(FileCacheStoreError) {

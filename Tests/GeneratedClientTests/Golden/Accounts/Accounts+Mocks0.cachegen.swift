@@ -21,7 +21,7 @@ public struct MockAccountRepository: AccountRepository {
     public var getProfileHandler: @Sendable () async throws -> Profile
 
     /// Answers `updateAccount`.
-    public var updateAccountHandler: @Sendable (_ id: String, _ body: AccountUpdate) async throws -> Account
+    public var updateAccountHandler: @Sendable (_ id: String, _ body: AccountUpdate) async throws -> MutationResult<Account>
 
     /// Answers `createTransfer`.
     public var createTransferHandler: @Sendable (_ body: TransferRequest) async throws -> Transfer
@@ -35,7 +35,7 @@ public struct MockAccountRepository: AccountRepository {
         getAccount: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Account> = { _, _ in throw MockNotImplemented(endpoint: "AccountRepository.getAccount") },
         getTransactions: @escaping @Sendable (_ accountId: String, _ cursor: String?, _ category: TransactionCategory?, _ includePending: Bool?, _ xApiVersion: String, _ policy: CachePolicy?) async throws -> CachedValue<TransactionPage> = { _, _, _, _, _, _ in throw MockNotImplemented(endpoint: "AccountRepository.getTransactions") },
         getProfile: @escaping @Sendable () async throws -> Profile = { throw MockNotImplemented(endpoint: "AccountRepository.getProfile") },
-        updateAccount: @escaping @Sendable (_ id: String, _ body: AccountUpdate) async throws -> Account = { _, _ in throw MockNotImplemented(endpoint: "AccountRepository.updateAccount") },
+        updateAccount: @escaping @Sendable (_ id: String, _ body: AccountUpdate) async throws -> MutationResult<Account> = { _, _ in throw MockNotImplemented(endpoint: "AccountRepository.updateAccount") },
         createTransfer: @escaping @Sendable (_ body: TransferRequest) async throws -> Transfer = { _ in throw MockNotImplemented(endpoint: "AccountRepository.createTransfer") },
         deleteTransfer: @escaping @Sendable (_ id: String) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "AccountRepository.deleteTransfer") }
     ) {
@@ -100,7 +100,7 @@ public struct MockAccountRepository: AccountRepository {
     }
 
     /// Calls `updateAccountHandler`.
-    public func updateAccount(id: String, body: AccountUpdate) async throws -> Account {
+    public func updateAccount(id: String, body: AccountUpdate) async throws -> MutationResult<Account> {
         try await self.updateAccountHandler(id, body)
     }
 

@@ -65,7 +65,8 @@ public protocol AccountRepository: Sendable {
     ///
     /// `PATCH /accounts/{id}`. Never cached: every call goes to the network.
     /// A success removes the stored entries of `getAccount` and `getAccounts`.
-    func updateAccount(id: String, body: AccountUpdate) async throws -> Account
+    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order, with the same `Idempotency-Key`.
+    func updateAccount(id: String, body: AccountUpdate) async throws -> MutationResult<Account>
 
     /// `POST /transfers`. Never cached: every call goes to the network.
     /// A success removes the stored entries of `getAccounts`, `getAccount` and `getTransactions`.
@@ -288,8 +289,9 @@ public struct LiveAccountRepository: AccountRepository {
     ///
     /// `PATCH /accounts/{id}`. Never cached: every call goes to the network.
     /// A success removes the stored entries of `getAccount` and `getAccounts`.
-    public func updateAccount(id: String, body: AccountUpdate) async throws -> Account {
-        try await self.client.response(
+    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order, with the same `Idempotency-Key`.
+    public func updateAccount(id: String, body: AccountUpdate) async throws -> MutationResult<Account> {
+        try await self.client.queueableResponse(
             for: Requests.updateAccount(id: id, body: body),
             endpoint: Endpoints.updateAccount,
             invalidating: [
@@ -355,7 +357,12 @@ public struct LiveAccountRepository: AccountRepository {
             Endpoint(name: "AccountRepository.getProfile", cache: nil, coding: JSONCoding(dates: .iso8601))
         }
         static var updateAccount: Endpoint {
-            Endpoint(name: "AccountRepository.updateAccount", cache: nil, coding: JSONCoding(dates: .iso8601))
+            Endpoint(
+                name: "AccountRepository.updateAccount",
+                cache: nil,
+                coding: JSONCoding(dates: .iso8601),
+                offline: .queue
+            )
         }
         static var createTransfer: Endpoint {
             Endpoint(name: "AccountRepository.createTransfer", cache: nil, coding: JSONCoding(dates: .iso8601))

@@ -21,7 +21,7 @@ public struct MockChartRepository: ChartRepository {
     public var searchTracksHandler: @Sendable (_ body: TrackSearch, _ policy: CachePolicy?) async throws -> CachedValue<[Track]>
 
     /// Answers `reportPlay`.
-    public var reportPlayHandler: @Sendable (_ body: PlayReport) async throws -> Void
+    public var reportPlayHandler: @Sendable (_ body: PlayReport) async throws -> MutationResult<Void>
 
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
@@ -29,7 +29,7 @@ public struct MockChartRepository: ChartRepository {
         getTrack: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Track> = { _, _ in throw MockNotImplemented(endpoint: "ChartRepository.getTrack") },
         getArtist: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Artist> = { _, _ in throw MockNotImplemented(endpoint: "ChartRepository.getArtist") },
         searchTracks: @escaping @Sendable (_ body: TrackSearch, _ policy: CachePolicy?) async throws -> CachedValue<[Track]> = { _, _ in throw MockNotImplemented(endpoint: "ChartRepository.searchTracks") },
-        reportPlay: @escaping @Sendable (_ body: PlayReport) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "ChartRepository.reportPlay") }
+        reportPlay: @escaping @Sendable (_ body: PlayReport) async throws -> MutationResult<Void> = { _ in throw MockNotImplemented(endpoint: "ChartRepository.reportPlay") }
     ) {
         self.getTopChartHandler = getTopChart
         self.getTrackHandler = getTrack
@@ -92,7 +92,7 @@ public struct MockChartRepository: ChartRepository {
     }
 
     /// Calls `reportPlayHandler`.
-    public func reportPlay(body: PlayReport) async throws {
+    public func reportPlay(body: PlayReport) async throws -> MutationResult<Void> {
         try await self.reportPlayHandler(body)
     }
 }

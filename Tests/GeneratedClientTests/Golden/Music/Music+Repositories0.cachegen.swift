@@ -68,7 +68,8 @@ public protocol ChartRepository: Sendable {
     func searchTracksStream(body: TrackSearch) -> AsyncThrowingStream<CachedValue<[Track]>, any Error>
 
     /// `POST /plays`. Nothing to cache: the response has no body.
-    func reportPlay(body: PlayReport) async throws
+    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order, with the same `X-Request-Id`.
+    func reportPlay(body: PlayReport) async throws -> MutationResult<Void>
 }
 
 extension ChartRepository {
@@ -220,8 +221,9 @@ public struct LiveChartRepository: ChartRepository {
     }
 
     /// `POST /plays`. Nothing to cache: the response has no body.
-    public func reportPlay(body: PlayReport) async throws {
-        try await self.client.perform(Requests.reportPlay(body: body), endpoint: Endpoints.reportPlay)
+    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order, with the same `X-Request-Id`.
+    public func reportPlay(body: PlayReport) async throws -> MutationResult<Void> {
+        try await self.client.queueablePerform(Requests.reportPlay(body: body), endpoint: Endpoints.reportPlay)
     }
 
     private enum Endpoints {
@@ -258,7 +260,12 @@ public struct LiveChartRepository: ChartRepository {
             )
         }
         static var reportPlay: Endpoint {
-            Endpoint(name: "ChartRepository.reportPlay", cache: nil, coding: JSONCoding(dates: .millisecondsSince1970))
+            Endpoint(
+                name: "ChartRepository.reportPlay",
+                cache: nil,
+                coding: JSONCoding(dates: .millisecondsSince1970),
+                offline: OfflineRule(idempotencyHeader: "X-Request-Id")
+            )
         }
     }
 

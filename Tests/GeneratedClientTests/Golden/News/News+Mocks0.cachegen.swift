@@ -24,7 +24,7 @@ public struct MockNewsRepository: NewsRepository {
     public var getCommentsHandler: @Sendable (_ id: String, _ perPage: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[Comment]>
 
     /// Answers `addComment`.
-    public var addCommentHandler: @Sendable (_ id: String, _ body: CommentDraft) async throws -> Comment
+    public var addCommentHandler: @Sendable (_ id: String, _ body: CommentDraft) async throws -> MutationResult<Comment>
 
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
@@ -33,7 +33,7 @@ public struct MockNewsRepository: NewsRepository {
         getArticle: @escaping @Sendable (_ id: String, _ policy: CachePolicy?) async throws -> CachedValue<Article> = { _, _ in throw MockNotImplemented(endpoint: "NewsRepository.getArticle") },
         search: @escaping @Sendable (_ q: String, _ page: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[ArticleSummary]> = { _, _, _ in throw MockNotImplemented(endpoint: "NewsRepository.search") },
         getComments: @escaping @Sendable (_ id: String, _ perPage: Int?, _ policy: CachePolicy?) async throws -> CachedValue<[Comment]> = { _, _, _ in throw MockNotImplemented(endpoint: "NewsRepository.getComments") },
-        addComment: @escaping @Sendable (_ id: String, _ body: CommentDraft) async throws -> Comment = { _, _ in throw MockNotImplemented(endpoint: "NewsRepository.addComment") }
+        addComment: @escaping @Sendable (_ id: String, _ body: CommentDraft) async throws -> MutationResult<Comment> = { _, _ in throw MockNotImplemented(endpoint: "NewsRepository.addComment") }
     ) {
         self.getSectionsHandler = getSections
         self.getHeadlinesHandler = getHeadlines
@@ -117,7 +117,7 @@ public struct MockNewsRepository: NewsRepository {
     }
 
     /// Calls `addCommentHandler`.
-    public func addComment(id: String, body: CommentDraft) async throws -> Comment {
+    public func addComment(id: String, body: CommentDraft) async throws -> MutationResult<Comment> {
         try await self.addCommentHandler(id, body)
     }
 }

@@ -86,7 +86,8 @@ public protocol NewsRepository: Sendable {
 
     /// `POST /articles/{id}/comments`. Never cached: every call goes to the network.
     /// A success removes the stored entries of `getComments`.
-    func addComment(id: String, body: CommentDraft) async throws -> Comment
+    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order, with the same `Idempotency-Key`.
+    func addComment(id: String, body: CommentDraft) async throws -> MutationResult<Comment>
 }
 
 extension NewsRepository {
@@ -323,8 +324,9 @@ public struct LiveNewsRepository: NewsRepository {
 
     /// `POST /articles/{id}/comments`. Never cached: every call goes to the network.
     /// A success removes the stored entries of `getComments`.
-    public func addComment(id: String, body: CommentDraft) async throws -> Comment {
-        try await self.client.response(
+    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order, with the same `Idempotency-Key`.
+    public func addComment(id: String, body: CommentDraft) async throws -> MutationResult<Comment> {
+        try await self.client.queueableResponse(
             for: Requests.addComment(id: id, body: body),
             endpoint: Endpoints.addComment,
             invalidating: [
@@ -382,7 +384,12 @@ public struct LiveNewsRepository: NewsRepository {
             )
         }
         static var addComment: Endpoint {
-            Endpoint(name: "NewsRepository.addComment", cache: nil, coding: JSONCoding(dates: .iso8601))
+            Endpoint(
+                name: "NewsRepository.addComment",
+                cache: nil,
+                coding: JSONCoding(dates: .iso8601),
+                offline: .queue
+            )
         }
     }
 

@@ -1,0 +1,32 @@
+import Foundation
+
+extension FixtureServer {
+    /// Serves `value` as JSON for `method path`, applying each value of the `header` field
+    /// once: a repeat is answered the same but logged with `applied == false` (see
+    /// `RecordedRequest.applied`). `delayMilliseconds` waits after the key counts as applied,
+    /// so a client killed while waiting has been applied; `times` puts the route in front of
+    /// the others for that many requests, as for `setRoute`.
+    public func setIdempotentRoute(
+        _ path: String, method: String = "POST", status: Int = 201, json value: some Encodable,
+        header: String = "Idempotency-Key", delayMilliseconds: Int = 0, times: Int? = nil
+    ) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let route = IdempotentRoute(
+            method: method, path: path, status: status, headers: ["Content-Type": "application/json"],
+            body: String(decoding: try encoder.encode(value), as: UTF8.self), delay_ms: delayMilliseconds, times: times,
+            idempotency: header)
+        _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
+    }
+
+    private struct IdempotentRoute: Encodable {
+        var method: String
+        var path: String
+        var status: Int
+        var headers: [String: String]
+        var body: String
+        var delay_ms: Int
+        var times: Int?
+        var idempotency: String
+    }
+}
