@@ -28,6 +28,17 @@ copy_demo() {
     rm -rf "$1/.build" "$1"/.build-* "$1/.swiftpm" "$1/Package.resolved"
     sed -i.bak "s|path: \"../..\"|path: \"$snapshot\"|" "$1/Package.swift" && rm "$1/Package.swift.bak"
     grep -q "path: \"$snapshot\"" "$1/Package.swift" || { echo "could not point $1/Package.swift at $snapshot" >&2; exit 1; }
+    # The app alone: its test target (which gets the mocks) is not what an app's build pays for.
+    python3 - "$1/Package.swift" <<'PY'
+import re, sys
+path = sys.argv[1]
+text = open(path).read()
+text, count = re.subn(r',\s*(//[^\n]*\n\s*)*\.testTarget\((?:[^()]|\([^()]*\))*\)', '', text)
+if count != 1:
+    sys.exit(f"expected one test target in {path}, found {count}")
+open(path, "w").write(text)
+PY
+    rm -rf "$1/Tests"
 }
 
 # Prints the seconds a clean debug build of package $1 takes (scratch path inside it).

@@ -12,21 +12,10 @@ extension FixtureServer {
     ) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let route = IdempotentRoute(
+        let route = Route(
             method: method, path: path, status: status, headers: ["Content-Type": "application/json"],
             body: String(decoding: try encoder.encode(value), as: UTF8.self), delay_ms: delayMilliseconds, times: times,
-            idempotency: header)
+            bearer: nil, idempotency: header)
         _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
-    }
-
-    private struct IdempotentRoute: Encodable {
-        var method: String
-        var path: String
-        var status: Int
-        var headers: [String: String]
-        var body: String
-        var delay_ms: Int
-        var times: Int?
-        var idempotency: String
     }
 }

@@ -112,7 +112,8 @@ public final class FixtureServer: @unchecked Sendable {
 
     // MARK: Control endpoints
 
-    private struct Route: Encodable {
+    /// A route as `fixture_server.py` reads it; `nil` fields are left out.
+    struct Route: Encodable {
         var method: String
         var path: String
         var status: Int
@@ -121,6 +122,7 @@ public final class FixtureServer: @unchecked Sendable {
         var delay_ms: Int
         var times: Int?
         var bearer: String?
+        var idempotency: String? = nil
     }
 
     private struct PagedRoute<Item: Encodable>: Encodable {
