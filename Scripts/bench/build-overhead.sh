@@ -21,6 +21,20 @@ snapshot="$work/cachegen"
 mkdir -p "$snapshot"
 cp -R "$repo/Package.swift" "$repo/Sources" "$repo/Plugins" "$repo/Tests" "$snapshot/"
 
+# Removes the one match of Python regex $2 from file $1; fails unless there is exactly one ($3
+# names it in the message).
+remove_once() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import re, sys
+path, pattern, what = sys.argv[1:4]
+text = open(path).read()
+text, count = re.subn(pattern, '', text)
+if count != 1:
+    sys.exit(f"expected one {what} in {path}, found {count}")
+open(path, "w").write(text)
+PY
+}
+
 # Copies NewsDemo to $1, pointing its dependency at the snapshot.
 copy_demo() {
     mkdir -p "$1"
@@ -29,15 +43,7 @@ copy_demo() {
     sed -i.bak "s|path: \"../..\"|path: \"$snapshot\"|" "$1/Package.swift" && rm "$1/Package.swift.bak"
     grep -q "path: \"$snapshot\"" "$1/Package.swift" || { echo "could not point $1/Package.swift at $snapshot" >&2; exit 1; }
     # The app alone: its test target (which gets the mocks) is not what an app's build pays for.
-    python3 - "$1/Package.swift" <<'PY'
-import re, sys
-path = sys.argv[1]
-text = open(path).read()
-text, count = re.subn(r',\s*(//[^\n]*\n\s*)*\.testTarget\((?:[^()]|\([^()]*\))*\)', '', text)
-if count != 1:
-    sys.exit(f"expected one test target in {path}, found {count}")
-open(path, "w").write(text)
-PY
+    remove_once "$1/Package.swift" ',\s*(//[^\n]*\n\s*)*\.testTarget\((?:[^()]|\([^()]*\))*\)' "test target"
     rm -rf "$1/Tests"
 }
 
@@ -68,15 +74,7 @@ generated="$(find "$plugin/.build" -path '*plugins/outputs*' -name 'News+Models0
 [ -n "$generated" ] || { echo "no generated News+Models0.cachegen.swift found under $plugin/.build" >&2; exit 1; }
 cp "$(dirname "$generated")"/News+*.cachegen.swift "$plain/Sources/NewsDemo/"
 rm "$plain/Sources/NewsDemo/News.cachegen.json"
-python3 - "$plain/Package.swift" <<'PY'
-import re, sys
-path = sys.argv[1]
-text = open(path).read()
-text, count = re.subn(r',\s*plugins:\s*\[[^\]]*\]', '', text)
-if count != 1:
-    sys.exit(f"expected one plugins: line in {path}, found {count}")
-open(path, "w").write(text)
-PY
+remove_once "$plain/Package.swift" ',\s*plugins:\s*\[[^\]]*\]' "plugins: line"
 
 with=()
 without=()

@@ -93,14 +93,15 @@ extension OpenAPIOperations {
     /// `k,v` or, exploded, `k=v`.
     static func style(of node: JSONNode, place: ParameterPlace, type: TypeRef) -> ParameterStyle? {
         let style = node["style"]?.value.stringValue
-        let isObject: Bool
+        let (isObject, isArray): (Bool, Bool)
         switch type.unwrapped {
-        case .model, .dictionary, .scalar(.json): isObject = true
-        default: isObject = false
+        case .model, .dictionary, .scalar(.json): (isObject, isArray) = (true, false)
+        case .array: (isObject, isArray) = (false, true)
+        default: (isObject, isArray) = (false, false)
         }
         switch place {
         case .query:
-            guard case .array = type.unwrapped else {
+            guard isArray else {
                 if style == "deepObject" { return .deepObject }
                 // An enum or a union is one value, whatever the style says; only an object is
                 // sent property by property, which the translator checks once models are built.
@@ -116,7 +117,7 @@ extension OpenAPIOperations {
             }
             return .repeated
         case .path:
-            let explodedArray = node["explode"]?.value.boolValue == true && { if case .array = type.unwrapped { true } else { false } }()
+            let explodedArray = isArray && node["explode"]?.value.boolValue == true
             switch style {
             case "label": return explodedArray ? .labelExploded : .label
             case "matrix": return explodedArray ? .matrixExploded : .matrix

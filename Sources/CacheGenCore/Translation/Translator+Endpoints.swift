@@ -106,11 +106,7 @@ extension Translator {
                 // JSON text with the endpoint's coding, so dates read as in a body.
                 let json = Expression.Argument(label: "json", value: argument.value)
                 let coding = Expression.Argument(label: "coding", value: codingExpression)
-                switch parameter.place {
-                case .path: statements.append(.expression(.call(local.dot("setPathParameter"), [wire, json, coding])))
-                case .query: statements.append(.expression(.call(local.dot("addQuery"), [wire, json, coding, isKey], wrapping: .whenLong)))
-                case .header: statements.append(.expression(.call(local.dot("addHeader"), [wire, json, coding, isKey], wrapping: .whenLong)))
-                }
+                statements.append(Self.setter(parameter.place, on: local, [wire, json, coding], isKey: isKey, wrapping: .whenLong))
                 continue
             }
             if parameter.style == .objectJoined || parameter.style == .objectPairs
@@ -126,11 +122,7 @@ extension Translator {
                 }
                 let object = Expression.Argument(label: "object", value: argument.value)
                 let arguments = [wire, object, .init(label: "style", value: .implicitMember(style)), .init(label: "coding", value: codingExpression)]
-                switch parameter.place {
-                case .path: statements.append(.expression(.call(local.dot("setPathParameter"), arguments, wrapping: .whenLong)))
-                case .query: statements.append(.expression(.call(local.dot("addQuery"), arguments + [isKey], wrapping: .whenLong)))
-                case .header: statements.append(.expression(.call(local.dot("addHeader"), arguments + [isKey], wrapping: .whenLong)))
-                }
+                statements.append(Self.setter(parameter.place, on: local, arguments, isKey: isKey, wrapping: .whenLong))
                 continue
             }
             if parameter.style == .labelExploded || parameter.style == .matrixExploded {
@@ -159,12 +151,10 @@ extension Translator {
                     continue
                 }
             }
-            let style = parameter.style.flatMap(Self.runtimeStyle).map { Expression.Argument(label: "style", value: .implicitMember($0)) }
-            switch parameter.place {
-            case .path: statements.append(.expression(.call(local.dot("setPathParameter"), [wire, value] + (style.map { [$0] } ?? []))))
-            case .query: statements.append(.expression(.call(local.dot("addQuery"), [wire, value] + (style.map { [$0] } ?? []) + [isKey])))
-            case .header: statements.append(.expression(.call(local.dot("addHeader"), [wire, value, isKey])))
-            }
+            // A header has no style of its own: `simple`, arrays joined by commas.
+            let style = parameter.place == .header ? nil : parameter.style.flatMap(Self.runtimeStyle)
+            let styled = style.map { [Expression.Argument(label: "style", value: .implicitMember($0))] } ?? []
+            statements.append(Self.setter(parameter.place, on: local, [wire, value] + styled, isKey: isKey))
         }
         let body: [Statement] = statements.isEmpty
             ? [.expression(create)]
@@ -173,6 +163,19 @@ extension Translator {
             visibility: .none, isStatic: true, name: method.name,
             parameters: method.parameters(policy: .none, optionalDefaults: false), returnType: .named("EndpointRequest"),
             body: body)
+    }
+
+    /// The request's call that sets a parameter of `place`: `setPathParameter` (a path segment
+    /// is never in the key on its own: the path is), `addQuery` or `addHeader` with `isKey`.
+    private static func setter(
+        _ place: ParameterPlace, on request: Expression, _ arguments: [Expression.Argument], isKey: Expression.Argument,
+        wrapping: Expression.Wrapping = .never
+    ) -> Statement {
+        switch place {
+        case .path: .expression(.call(request.dot("setPathParameter"), arguments, wrapping: wrapping))
+        case .query: .expression(.call(request.dot("addQuery"), arguments + [isKey], wrapping: wrapping))
+        case .header: .expression(.call(request.dot("addHeader"), arguments + [isKey], wrapping: wrapping))
+        }
     }
 
     /// `var body = body` and `body.stream = true`, for each of the endpoint's `bodyFlags`
