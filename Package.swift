@@ -11,15 +11,24 @@ let package = Package(
         // Underscored: the generator's insides, for this repository's benchmarks and fuzzers
         // (their own packages). Not an API: it changes with every release, like
         // swift-openapi-generator's _OpenAPIGeneratorCore. Users run the plugin or the CLI.
-        .library(name: "_CacheGenCore", targets: ["CacheGenCore"]),
+        .library(
+            name: "_CacheGenCore",
+            targets: ["CacheGenReading", "CacheGenYAML", "CacheGenSpec", "CacheGenOpenAPI", "CacheGenTranslation", "CacheGenCore"]),
         .library(name: "CachedClientRuntime", targets: ["CachedClientRuntime"]),
         .library(name: "CachedClientTesting", targets: ["CachedClientTesting"]),
         .plugin(name: "CacheGenPlugin", targets: ["CacheGenPlugin"]),
         .plugin(name: "GenerateCachedClients", targets: ["GenerateCachedClients"]),
     ],
     targets: [
-        .target(name: "CacheGenCore"),
-        .executableTarget(name: "cachegen", dependencies: ["CacheGenCore"]),
+        // The generator, one target per layer (ARCHITECTURE.md), bottom up: a dependency
+        // against the map does not compile.
+        .target(name: "CacheGenReading"),
+        .target(name: "CacheGenYAML", dependencies: ["CacheGenReading"]),
+        .target(name: "CacheGenSpec", dependencies: ["CacheGenReading"]),
+        .target(name: "CacheGenOpenAPI", dependencies: ["CacheGenReading", "CacheGenYAML", "CacheGenSpec"]),
+        .target(name: "CacheGenTranslation", dependencies: ["CacheGenReading", "CacheGenSpec"]),
+        .target(name: "CacheGenCore", dependencies: ["CacheGenReading", "CacheGenSpec", "CacheGenOpenAPI", "CacheGenTranslation"]),
+        .executableTarget(name: "cachegen", dependencies: ["CacheGenReading", "CacheGenSpec", "CacheGenTranslation", "CacheGenCore"]),
         .plugin(name: "CacheGenPlugin", capability: .buildTool(), dependencies: ["cachegen"]),
         .plugin(
             name: "GenerateCachedClients",

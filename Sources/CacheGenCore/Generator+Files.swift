@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+import CacheGenReading
+import CacheGenSpec
+import CacheGenTranslation
 
 /// Making the files: every model shard and every repository is translated and rendered on
 /// its own core, then each rendered section goes to the file `OutputLayout` assigns it.
@@ -7,7 +10,7 @@ import Foundation
 extension Generator {
     /// Every file of `layout`, in its order; within a file, declarations keep spec order.
     /// `clients` is the module the files of a mocks-only layout import.
-    static func files(
+    package static func files(
         _ translator: Translator, renderer: SwiftRenderer, layout: OutputLayout, importing clients: SwiftFile.Import?
     ) -> [GeneratedFile] {
         let spec = translator.spec

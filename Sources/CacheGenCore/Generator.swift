@@ -1,4 +1,8 @@
 import Foundation
+import CacheGenOpenAPI
+import CacheGenReading
+import CacheGenSpec
+import CacheGenTranslation
 
 /// The generator's one entry point: spec bytes in, Swift files or located diagnostics out.
 ///
@@ -163,16 +167,16 @@ private final class CountingReader: @unchecked Sendable {
     private var total: Int
     private let base: @Sendable (String) -> Data?
 
-    init(_ base: @escaping @Sendable (String) -> Data?, initial: Int) {
+    package init(_ base: @escaping @Sendable (String) -> Data?, initial: Int) {
         self.base = base
         total = initial
     }
 
     /// The bytes read so far, the spec's own included.
-    var bytes: Int { lock.withLock { total } }
+    package var bytes: Int { lock.withLock { total } }
 
     /// Reads through `base`, counting.
-    var read: @Sendable (String) -> Data? {
+    package var read: @Sendable (String) -> Data? {
         { [self] path in
             let data = base(path)
             lock.withLock { total += data?.count ?? 0 }

@@ -1,5 +1,8 @@
 import CacheGenCore
 import Foundation
+import CacheGenReading
+import CacheGenSpec
+import CacheGenTranslation
 
 /// The `cachegen` command line: argument handling and file I/O around `Generator`.
 struct CommandLineTool {

@@ -1,0 +1,187 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CacheGenReading
+import CacheGenSpec
+
+/// Request bodies: JSON when the document offers it (multipart instead when only multipart
+/// can carry a file the operation takes), else the first media type cachegen can send (a
+/// form, multipart parts, bytes, text), with its per-property `encoding`.
+extension OpenAPIOperations {
+    /// A mapped request body: its type, how it is sent, and where its schema is.
+    package struct RequestBody {
+        package var type: TypeRef
+        package var encoding: BodyEncoding
+        package var location: SourceLocation
+    }
+
+    /// The request body; `nil` when the operation must be left out, `body: nil` when there
+    /// is none or it is dropped.
+    package mutating func requestBody(_ member: JSONMember, what: String, hint: String, method: String, file: String)
+        -> (body: RequestBody?, location: SourceLocation)?
+    {
+        guard let target = schemas.references.resolve(member.value, in: file, otherwise: "the request body of \(what) is sent as any JSON (JSONValue)")
+        else {
+            return (RequestBody(type: .scalar(.json), encoding: BodyEncoding(kind: .json), location: member.value.location), member.keyLocation)
+        }
+        let required = target.node["required"]?.value.boolValue == true
+        guard let members = target.node["content"]?.value.members, !members.isEmpty else { return (nil, member.keyLocation) }
+        if method == "GET" || method == "HEAD" {
+            if required {
+                leaveOut(what, "its request body is required, and a \(method) request cannot carry one", at: member.keyLocation)
+                return nil
+            }
+            warn("the request body of \(what) is left out: a \(method) request carries none here", at: member.keyLocation)
+            return (nil, member.keyLocation)
+        }
+        let json = members.first { Self.isJSON($0.key) }
+        var chosen = json ?? members.first { Self.bodyKind(of: $0) != nil }
+        if let json, let multipart = members.first(where: { Self.essence($0.key) == "multipart/form-data" }),
+            carriesFilesJSONCannot(multipart: multipart, json: json, file: target.file)
+        {
+            chosen = multipart
+        }
+        guard let chosen, let kind = Self.bodyKind(of: chosen) else {
+            return unusable("only " + members.map(\.key).joined(separator: ", "), required: required, what: what, at: member.keyLocation)
+        }
+        var encoding = BodyEncoding(kind: kind)
+        switch kind {
+        case .binary, .text:
+            let essence = Self.essence(chosen.key)
+            if essence.contains("*") {
+                // A range (`image/*`, `*/*`) says what the server takes: the caller names the
+                // type sent, by default the first concrete one the document lists of this kind.
+                encoding.callerContentType = true
+                encoding.contentType = members.lazy.filter { Self.bodyKind(of: $0) == kind }.map { Self.essence($0.key) }
+                    .first { !$0.contains("*") }
+            } else if essence != encoding.mediaType {
+                encoding.contentType = essence
+            }
+            let location = chosen.value["schema"]?.value.location ?? chosen.keyLocation
+            return (RequestBody(type: .scalar(kind == .binary ? .data : .string), encoding: encoding, location: location), member.keyLocation)
+        case .json, .form, .multipart:
+            break
+        }
+        guard let schema = chosen.value["schema"]?.value else {
+            guard kind == .json else {
+                return unusable("\(chosen.key) without a schema", required: required, what: what, at: member.keyLocation)
+            }
+            return (nil, member.keyLocation)
+        }
+        switch schemas.type(of: schema, in: target.file, hint: hint) {
+        case .type(let type):
+            guard kind != .json else { return (RequestBody(type: type, encoding: encoding, location: schema.location), member.keyLocation) }
+            guard case .model(let model) = type else {
+                return unusable("\(chosen.key) of \(type), not an object", required: required, what: what, at: member.keyLocation)
+            }
+            if kind == .multipart { schemas.allowFiles(in: model) }
+            encoding.fields = fields(chosen.value["encoding"], kind: kind, what: what)
+            return (RequestBody(type: type, encoding: encoding, location: schema.location), member.keyLocation)
+        case .leftOut(let reason):
+            return unusable(reason, required: required, what: what, at: member.keyLocation)
+        }
+    }
+
+    /// A body that cannot be sent: the operation left out when it is required, else the
+    /// body dropped; each with a warning.
+    private mutating func unusable(_ reason: String, required: Bool, what: String, at location: SourceLocation)
+        -> (body: RequestBody?, location: SourceLocation)?
+    {
+        if required {
+            leaveOut(what, "its request body is \(reason)", at: location)
+            return nil
+        }
+        warn("the request body of \(what) is left out: it is \(reason)", at: location)
+        return (nil, location)
+    }
+
+    /// The `encoding` map of a form or multipart body: each property's style, explode and
+    /// content type; a style a form cannot take is ignored with a warning.
+    private mutating func fields(_ member: JSONMember?, kind: BodyEncoding.Kind, what: String) -> [BodyEncoding.Field] {
+        var fields: [BodyEncoding.Field] = []
+        for entry in member?.value.members ?? [] {
+            var field = BodyEncoding.Field(name: Named(name: entry.key, location: entry.keyLocation))
+            // A list (`image/png, image/jpeg`) or a range (`image/*`) says what is accepted, not
+            // what to send; a file part sends its own type.
+            field.contentType = entry.value["contentType"]?.value.stringValue.flatMap { $0.contains(where: { $0 == "*" || $0 == "," }) ? nil : $0 }
+            if kind == .form {
+                if let style = entry.value["style"] {
+                    let text = style.value.stringValue ?? ""
+                    if let value = BodyEncoding.Style(rawValue: text) {
+                        field.style = value
+                    } else {
+                        warn(
+                            "the style \(quoted(text)) of property \(quoted(entry.key)) in the request body of \(what) is ignored: a form takes form, spaceDelimited, pipeDelimited or deepObject",
+                            at: style.keyLocation)
+                    }
+                }
+                field.explode = entry.value["explode"]?.value.boolValue
+            }
+            if field.style != nil || field.explode != nil || field.contentType != nil { fields.append(field) }
+        }
+        return fields
+    }
+
+    /// Whether a multipart body has a file (a `format: binary` string, or an array of them)
+    /// that the JSON body of the same operation lacks or has only as a string, so only
+    /// multipart can send it: OpenAI's image edits upload `image` as a file in multipart
+    /// and name images by URL in JSON.
+    private func carriesFilesJSONCannot(multipart: JSONMember, json: JSONMember, file: String) -> Bool {
+        let files = objectProperties(multipart.value["schema"]?.value, file: file).filter { isFile($0.value.node, file: $0.value.file) }
+        guard !files.isEmpty else { return false }
+        let carried = objectProperties(json.value["schema"]?.value, file: file)
+        return files.keys.contains { name in
+            guard let property = carried[name], let target = schemas.references.resolve(property.node, in: property.file) else { return true }
+            return OpenAPISchemas.types(of: target.node) == ["string"]
+        }
+    }
+
+    /// The properties of an object schema and of its `allOf` parts, `$ref`s followed, with
+    /// the file each is written in; a bounded walk, so cycles end.
+    private func objectProperties(_ schema: JSONNode?, file: String) -> [String: (node: JSONNode, file: String)] {
+        var properties: [String: (node: JSONNode, file: String)] = [:]
+        var stack = schema.map { [($0, file)] } ?? []
+        var visited = 0
+        while let (part, partFile) = stack.popLast(), visited < 64 {
+            visited += 1
+            guard let target = schemas.references.resolve(part, in: partFile) else { continue }
+            for member in target.node["properties"]?.value.members ?? [] where properties[member.key] == nil {
+                properties[member.key] = (member.value, target.file)
+            }
+            for child in target.node["allOf"]?.value.elements ?? [] { stack.append((child, target.file)) }
+        }
+        return properties
+    }
+
+    /// A `format: binary` string, an array of them, or a `oneOf`/`anyOf` with one of these
+    /// among its variants: what a multipart body sends as a file.
+    private func isFile(_ node: JSONNode, file: String, depth: Int = 0) -> Bool {
+        guard depth < 8, let target = schemas.references.resolve(node, in: file) else { return false }
+        if let items = target.node["items"]?.value { return isFile(items, file: target.file, depth: depth + 1) }
+        if let variants = (target.node["oneOf"] ?? target.node["anyOf"])?.value.elements {
+            return variants.contains { isFile($0, file: target.file, depth: depth + 1) }
+        }
+        return target.node["format"]?.value.stringValue == "binary"
+    }
+
+    /// How a request body of this media type is sent; `nil` when cachegen cannot send it.
+    package static func bodyKind(of content: JSONMember) -> BodyEncoding.Kind? {
+        let essence = essence(content.key)
+        if isJSON(essence) { return .json }
+        if essence == "application/x-www-form-urlencoded" { return .form }
+        if essence == "multipart/form-data" { return .multipart }
+        if essence.hasPrefix("text/") { return .text }
+        let binaryTypes = ["application/octet-stream", "application/pdf", "application/zip"]
+        if binaryTypes.contains(essence) || ["image/", "audio/", "video/"].contains(where: essence.hasPrefix) { return .binary }
+        let schema = content.value["schema"]?.value
+        if schema?["format"]?.value.stringValue == "binary" { return .binary }
+        return nil
+    }
+
+    /// A media type without its parameters, lower case.
+    package static func essence(_ mediaType: String) -> String {
+        mediaType.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
+    }
+}

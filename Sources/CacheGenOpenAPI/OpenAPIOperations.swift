@@ -1,0 +1,273 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CacheGenReading
+import CacheGenSpec
+
+/// Turns `paths` into endpoints: parameters with their types, the request body (JSON, a
+/// form, multipart parts, bytes or text) and the 2xx response (JSON, bytes, text, or a stream
+/// of events, see `OpenAPIOperations+Responses.swift`). An operation that cannot be called
+/// faithfully (a required body cachegen cannot send, a required parameter that cannot be sent
+/// as text) is left out with a warning naming it; a part that can be dropped safely is dropped
+/// with a warning.
+package struct OpenAPIOperations {
+    /// One mapped operation with the tag it is grouped by.
+    package struct Operation {
+        /// The endpoint, without its cache rule yet.
+        package var endpoint: EndpointSpec
+        /// The operation object, for `x-cachegen`.
+        package var node: JSONNode
+        /// The operation's tags, in the document's order; `include` and `exclude` match any.
+        package var tags: [String]
+        /// For the event-stream method of an operation that also answers in another format,
+        /// the operation's name: the stream is never cached and takes no rules of its own.
+        package var streamOf: String? = nil
+        /// The first tag, which names its repository, or `nil`.
+        package var tag: String? { tags.first }
+    }
+
+    /// An operation as `include` and `exclude` see it, before it is mapped.
+    package struct Presence {
+        /// `get /pets/{id}`: the method and the path as the document writes it.
+        package var key: String
+        /// Its name.
+        package var name: String
+        /// Its tags.
+        package var tags: [String]
+        /// Its path without a fixed query or a fragment.
+        package var path: String
+    }
+
+    /// The HTTP methods a path item may hold, in OpenAPI's order.
+    package static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    /// The schema mapper; its models and warnings are read back when done.
+    package var schemas: OpenAPISchemas
+    /// The document's path.
+    package let file: String
+    /// Operations mapped, in document order.
+    private(set) var operations: [Operation] = []
+    /// The names of every operation present, mapped or left out, for rules that name them.
+    private(set) var names: [String] = []
+    /// Every operation present, mapped or left out, as a selection sees it.
+    private(set) var present: [Presence] = []
+    /// Every tag operations carry, mapped or left out, each once, in document order.
+    private(set) var tags: [String] = []
+    /// Warnings about what was left out.
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// - Parameters:
+    ///   - schemas: the schema mapper, shared with the components.
+    ///   - file: the document's path.
+    package init(schemas: OpenAPISchemas, file: String) {
+        self.schemas = schemas
+        self.file = file
+    }
+
+    /// Maps every operation of every path item, or only those whose `Presence.key` is in `only`;
+    /// `wholeNames` are the names of every operation of the document when only some are mapped,
+    /// so an event stream's method keeps the name it has when everything is.
+    package mutating func map(paths: JSONNode, only: Set<String>? = nil, wholeNames: [String] = []) {
+        for pathMember in paths.members ?? [] {
+            guard let item = schemas.references.resolve(pathMember.value, in: file, otherwise: "the operations of \(quoted(pathMember.key)) are left out")
+            else { continue }
+            let shared = (item.node["parameters"]?.value.elements ?? []).map { (node: $0, file: item.file) }
+            for written in item.node.members ?? [] where Self.methods.contains(written.key) {
+                let key = written.key + " " + pathMember.key
+                if let only, !only.contains(key) { continue }
+                // An operation may itself be a `$ref` (to another file, as DigitalOcean's are):
+                // what it points to is read there, its own `$ref`s relative to that file.
+                guard
+                    let target = schemas.references.resolve(
+                        written.value, in: item.file, otherwise: "operation \(written.key.uppercased()) \(quoted(pathMember.key)) is left out")
+                else {
+                    let name = Self.derivedName(written.key, pathMember.key)
+                    names.append(name)
+                    present.append(Presence(key: key, name: name, tags: [], path: Self.pathParts(pathMember.key).path))
+                    continue
+                }
+                let member = JSONMember(key: written.key, keyLocation: written.keyLocation, value: target.node)
+                // A fixed query (`/responses?beta=true`) is sent with every call; a fragment
+                // (`/folders/{id}#get_shared_link`) never is, but names an operation without an id.
+                let parts = Self.pathParts(pathMember.key)
+                let name = member.value["operationId"]?.value.stringValue
+                    ?? Self.derivedName(member.key, parts.path) + (parts.fragment.map(SwiftNaming.typeName) ?? "")
+                names.append(name)
+                let tags = member.value["tags"]?.value.elements?.compactMap(\.stringValue) ?? []
+                present.append(Presence(key: key, name: name, tags: tags, path: parts.path))
+                for tag in tags where !self.tags.contains(tag) { self.tags.append(tag) }
+                let path = JSONMember(key: parts.path, keyLocation: pathMember.keyLocation, value: pathMember.value)
+                if var endpoint = endpoint(name: name, method: member, path: path, shared: shared, file: target.file) {
+                    endpoint.fixedQuery = parts.query
+                    operations.append(Operation(endpoint: endpoint, node: member.value, tags: tags))
+                    if let events = eventsEndpoint(of: endpoint, responses: member.value["responses"]?.value, file: target.file) {
+                        operations.append(Operation(endpoint: events, node: member.value, tags: tags, streamOf: name))
+                    }
+                }
+            }
+        }
+        Self.nameEventStreams(&operations, names: wholeNames + names)
+    }
+
+    /// A path key without its fragment (`#…`) and its fixed query (`?beta=true`), the
+    /// query's items, percent-decoded, and the fragment.
+    package static func pathParts(_ key: String) -> (path: String, query: [FixedQueryItem], fragment: String?) {
+        let halves = key.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let withoutFragment = halves[0]
+        let fragment = halves.count > 1 && !SwiftNaming.isNameless(halves[1]) ? halves[1] : nil
+        guard let mark = withoutFragment.firstIndex(of: "?") else { return (withoutFragment, [], fragment) }
+        let items = withoutFragment[withoutFragment.index(after: mark)...].split(separator: "&").map { item in
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { text in
+                String(text).removingPercentEncoding ?? String(text)
+            }
+            return FixedQueryItem(name: pair[0], value: pair.count > 1 ? pair[1] : "")
+        }
+        return (String(withoutFragment[..<mark]), items, fragment)
+    }
+
+    /// `get /pets/{id}` → `getPetsById`, for operations without an `operationId`.
+    package static func derivedName(_ method: String, _ path: String) -> String {
+        var name = method.lowercased()
+        for segment in path.split(separator: "/") {
+            if segment.hasPrefix("{"), segment.hasSuffix("}") {
+                name += "By" + SwiftNaming.typeName(String(segment.dropFirst().dropLast()))
+            } else {
+                name += SwiftNaming.typeName(String(segment))
+            }
+        }
+        return name == method.lowercased() ? name + "Root" : name
+    }
+
+    /// One operation as an endpoint; `nil` when it is left out.
+    private mutating func endpoint(
+        name: String, method: JSONMember, path: JSONMember, shared: [(node: JSONNode, file: String)], file: String
+    )
+        -> EndpointSpec?
+    {
+        let operation = method.value
+        let nameNode = operation["operationId"]?.value
+        let nameLocation = nameNode?.location ?? method.keyLocation
+        let what = "operation \(quoted(name))"
+        let upper = method.key.uppercased()
+        if upper == "TRACE" {
+            leaveOut(what, "cachegen does not call TRACE", at: method.keyLocation)
+            return nil
+        }
+        if let callbacks = operation["callbacks"] {
+            diagnostics.append(
+                .warning(
+                    "callbacks of \(what) are left out: they are requests the server makes, not calls the app makes",
+                    at: callbacks.keyLocation))
+        }
+        guard var parameters = parameters(of: operation, shared: shared, path: path, what: what, name: name, file: file) else {
+            return nil
+        }
+        parameters.sort { Self.order($0.place) < Self.order($1.place) }
+        var body: RequestBody?
+        if let request = operation["requestBody"] {
+            guard let mapped = requestBody(request, what: what, hint: SwiftNaming.typeName(name) + "Request", method: upper, file: file) else { return nil }
+            body = mapped.body
+        }
+        let responses = operation["responses"]?.value
+        guard let response = self.response(responses, what: what, hint: SwiftNaming.typeName(name) + "Response", method: upper, file: file) else { return nil }
+        let reading = responseReading(responses, file: file)
+        let description = [operation["summary"], operation["description"]]
+            .compactMap { $0?.value.stringValue?.trimmingWhitespaceAndNewlines() }
+            .filter { !$0.isEmpty }.joined(separator: "\n\n")
+        var endpoint = EndpointSpec(
+            name: Named(name: name, location: nameLocation), method: upper, methodLocation: method.keyLocation,
+            path: path.key, pathLocation: path.keyLocation, parameters: parameters, body: body?.type,
+            bodyLocation: body?.location, response: response.type, responseLocation: response.location,
+            description: description.isEmpty ? nil : description, cache: nil, responseFormat: reading.format,
+            accept: reading.accept)
+        endpoint.bodyEncoding = body?.encoding ?? .json
+        return endpoint
+    }
+
+    /// Path, then query, then header parameters, as `EndpointSpec` keeps them.
+    private static func order(_ place: ParameterPlace) -> Int {
+        switch place {
+        case .path: 0
+        case .query: 1
+        case .header: 2
+        }
+    }
+
+    /// The 2xx response's type: 200, else 201, else the first 2xx; `nil` when the
+    /// operation must be left out (a GET or HEAD whose body cannot be decoded), `type: nil`
+    /// when there is no body or another method's body is dropped.
+    private mutating func response(_ responses: JSONNode?, what: String, hint: String, method: String, file: String)
+        -> (type: TypeRef?, location: SourceLocation?)?
+    {
+        let members = responses?.members ?? []
+        let success = members.first { $0.key == "200" } ?? members.first { $0.key == "201" }
+            ?? members.first { $0.key.hasPrefix("2") && $0.key.count == 3 }
+        guard let success else { return (nil, nil) }
+        guard let target = schemas.references.resolve(success.value, in: file, otherwise: "the response of \(what) is read as any JSON (JSONValue)")
+        else {
+            return (.scalar(.json), success.value.location)
+        }
+        if let reading = Self.reading(of: target.node["content"]?.value) {
+            switch reading.format {
+            case .data, .text:
+                return (nil, target.node["content"]?.value[reading.mediaType]?.value.location)
+            case .events, .jsonLines, .jsonSequence:
+                return streamItem(reading, content: target.node["content"]?.value, hint: hint, what: what, file: target.file)
+            case .json:
+                break
+            }
+        }
+        switch content(target.node["content"]?.value, hint: hint, file: target.file) {
+        case .none: return (nil, nil)
+        case .json(let type, let location): return (type, location)
+        case .unusable(let reason):
+            guard method == "GET" || method == "HEAD" else {
+                warn("the \(success.key) response body of \(what) is left out: it is \(reason); the call returns nothing", at: success.keyLocation)
+                return (nil, nil)
+            }
+            leaveOut(what, "its \(success.key) response is \(reason)", at: success.keyLocation)
+            return nil
+        }
+    }
+
+    /// What a `content` map offers a JSON client.
+    private enum Content {
+        /// No content, or JSON without a schema: no body to decode or send.
+        case none
+        /// JSON of this type, written here.
+        case json(TypeRef, SourceLocation)
+        /// Content that cannot be sent or decoded faithfully, and why.
+        case unusable(String)
+    }
+
+    /// The JSON entry of a `content` map and its type.
+    private mutating func content(_ node: JSONNode?, hint: String, file: String) -> Content {
+        guard let members = node?.members, !members.isEmpty else { return .none }
+        guard let json = members.first(where: { Self.isJSON($0.key) }) else {
+            return .unusable("only " + members.map(\.key).joined(separator: ", "))
+        }
+        guard let schema = json.value["schema"]?.value else { return .none }
+        switch schemas.type(of: schema, in: file, hint: hint) {
+        case .type(let type): return .json(type, schema.location)
+        case .leftOut(let reason): return .unusable(reason)
+        }
+    }
+
+    /// `application/json`, `application/problem+json`, with or without parameters.
+    package static func isJSON(_ mediaType: String) -> Bool {
+        let essence = mediaType.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
+        return essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
+    }
+
+    /// A warning that an operation is not generated, and why.
+    package mutating func leaveOut(_ what: String, _ reason: String, at location: SourceLocation) {
+        warn("\(what) is left out: \(reason)", at: location)
+    }
+
+    /// A warning from a part of the mapping.
+    package mutating func warn(_ message: String, at location: SourceLocation) {
+        diagnostics.append(.warning(message, at: location))
+    }
+}

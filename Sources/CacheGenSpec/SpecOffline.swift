@@ -1,0 +1,10 @@
+import CacheGenReading
+
+/// An endpoint's `"offline": "queue"`: a mutation that cannot reach the server waits in the
+/// client's outbox and is sent later with an idempotency key (the runtime's `OfflineRule`).
+public struct SpecOffline: Sendable, Hashable {
+    /// The header field the idempotency key is sent in (`defaults.idempotencyHeader`).
+    public var idempotencyHeader: String
+    /// Where `"offline"` is written.
+    public var location: SourceLocation
+}

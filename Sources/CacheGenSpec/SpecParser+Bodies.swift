@@ -1,0 +1,73 @@
+import CacheGenReading
+
+// How an endpoint's body and response are written in a spec: a type, or an object that says
+// how the body is encoded (`encoding`, `contentType`, `fields`) or how the response is read
+// (`format`).
+extension SpecParser {
+    /// A `response`: a type, or `{ "type": …, "format": … }` for bytes, text and streams.
+    package mutating func responseType(_ node: JSONNode) -> (TypeRef?, SpecResponseFormat) {
+        guard case .object = node.value else { return (typeRef(node), .json) }
+        guard let fields = object(node, "\"response\"", allowed: Keys.response) else { return (nil, .json) }
+        var format = SpecResponseFormat.json
+        if let formatNode = fields["format"]?.value, let value = choice(formatNode, "\"format\"", SpecResponseFormat.self) {
+            format = value
+        }
+        let typeNode = fields["type"]?.value
+        switch format {
+        case .data, .text:
+            if let typeNode {
+                report(
+                    "\"response\" with \"format\": \"\(format.rawValue)\" is read as \(format == .data ? "Data" : "String"); remove \"type\"",
+                    at: typeNode.location)
+            }
+            return (nil, format)
+        case .json, .events, .jsonLines, .jsonSequence:
+            guard let typeNode else {
+                report(
+                    "\"response\" with \"format\": \"\(format.rawValue)\" needs a \"type\": the type of \(format == .json ? "its body" : "each value in the stream")",
+                    at: node.location)
+                return (nil, format)
+            }
+            return (typeRef(typeNode), format)
+        }
+    }
+
+    /// `"body": "T"` (JSON), or `{ "type": "T", "encoding": …, "contentType": …, "fields": … }`.
+    package mutating func requestBody(_ node: JSONNode) -> (TypeRef?, BodyEncoding) {
+        guard case .object = node.value else { return (typeRef(node), .json) }
+        guard let fields = object(node, "\"body\"", allowed: Keys.body) else { return (nil, .json) }
+        var encoding = BodyEncoding.json
+        if let kindNode = fields["encoding"]?.value, let kind = choice(kindNode, "\"encoding\"", BodyEncoding.Kind.self) {
+            encoding.kind = kind
+        }
+        if let typeNode = fields["type"]?.value {
+            let type = typeRef(typeNode)
+            if let contentNode = fields["contentType"]?.value, let contentType = string(contentNode, "\"contentType\"") {
+                encoding.contentType = contentType
+                encoding.contentTypeLocation = contentNode.location
+            }
+            if let fieldsNode = fields["fields"]?.value, let entries = object(fieldsNode, "\"fields\"", allowed: nil) {
+                encoding.fields = entries.list.compactMap { bodyField($0) }
+            }
+            return (type, encoding)
+        }
+        report("\"body\" needs a \"type\", such as \"NewAccount\"", at: node.location)
+        return (nil, encoding)
+    }
+
+    /// One entry of a body's `fields`: `{ "style": …, "explode": …, "contentType": … }`.
+    package mutating func bodyField(_ member: JSONMember) -> BodyEncoding.Field? {
+        guard let fields = object(member.value, "field \(quoted(member.key))", allowed: Keys.bodyField) else { return nil }
+        var field = BodyEncoding.Field(name: Named(name: member.key, location: member.keyLocation))
+        if let node = fields["style"]?.value { field.style = choice(node, "\"style\"", BodyEncoding.Style.self) }
+        if let node = fields["explode"]?.value {
+            if case .bool(let flag) = node.value {
+                field.explode = flag
+            } else {
+                report("\"explode\" must be true or false; found \(node.kindName)", at: node.location)
+            }
+        }
+        if let node = fields["contentType"]?.value { field.contentType = string(node, "\"contentType\"") }
+        return field
+    }
+}

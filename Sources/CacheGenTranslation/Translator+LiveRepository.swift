@@ -1,0 +1,110 @@
+import CacheGenSpec
+
+/// The `Live…` repository: each method sends its request through a `CachedClient`, with
+/// the endpoint's constant and, for a mutation, the entries a success removes.
+extension Translator {
+    package func liveRepository(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration {
+        let name = SwiftNaming.typeName(repository.name.name)
+        let client = Expression.selfValue.dot("client")
+        var members: [Declaration] = [
+            .property(
+                PropertyDeclaration(
+                    doc: ["Does the HTTP, the caching and the storage."], name: "client", type: .named("CachedClient"))),
+            .function(
+                FunctionDeclaration(
+                    doc: ["Creates a repository that sends its requests through `client`."], name: "init",
+                    parameters: [.init(name: "client", type: .named("CachedClient"))],
+                    body: [.assignment(client, .identifier("client"))])),
+        ]
+        for method in methods {
+            let request = Expression.call(
+                Expression.identifier("Requests").dot(method.name), method.forwardedArguments, wrapping: .whenLong)
+            let target = Expression.Argument(label: "endpoint", value: method.endpointConstant)
+            if method.isEventStream {
+                members.append(
+                    .function(
+                        FunctionDeclaration(
+                            doc: endpointDoc(method), name: method.name,
+                            parameters: method.parameters(policy: .none, optionalDefaults: false), returnType: method.returnType,
+                            body: [
+                                .expression(
+                                    .call(client.dot("eventStream"), [.init(label: "for", value: request), target], wrapping: .whenLong))
+                            ])))
+                continue
+            }
+            let call: Expression
+            if method.isCached {
+                call = .call(
+                    client.dot("value"), [.init(label: "for", value: request), target, .init(label: "policy", value: .identifier("policy"))],
+                    wrapping: .whenLong)
+            } else {
+                var arguments: [Expression.Argument] = [.init(label: method.responseType == nil ? nil : "for", value: request), target]
+                let invalidations = invalidations(of: method, in: repository)
+                if !invalidations.isEmpty {
+                    arguments.append(.init(label: "invalidating", value: .array(invalidations, wrapping: .whenLong)))
+                }
+                let function = method.isQueued
+                    ? (method.responseType == nil ? "queueablePerform" : "queueableResponse")
+                    : (method.responseType == nil ? "perform" : "response")
+                call = .call(client.dot(function), arguments, wrapping: .whenLong)
+            }
+            members.append(
+                .function(
+                    FunctionDeclaration(
+                        doc: endpointDoc(method), name: method.name,
+                        parameters: method.parameters(policy: method.isCached ? .optional : .none, optionalDefaults: false),
+                        isAsync: true, isThrowing: true, returnType: method.returnType,
+                        body: [.expression(.try(.await(call)))])))
+            if method.hasStream {
+                members.append(
+                    .function(
+                        FunctionDeclaration(
+                            doc: ["The stored value of `\(method.baseName)` first, if there is one, then the fresh one."],
+                            name: method.streamName, parameters: method.parameters(policy: .none, optionalDefaults: false),
+                            returnType: method.streamType,
+                            body: [
+                                .expression(
+                                    .call(client.dot("updates"), [.init(label: "for", value: request), target], wrapping: .whenLong))
+                            ])))
+            }
+            if let pages = linkPages(method, in: .live) { members.append(.function(pages)) }
+        }
+        members.append(.type(endpoints(methods, of: liveTypeName(repository))))
+        members.append(.type(requests(methods)))
+        var doc = ["The `\(name)` that calls the server through a `CachedClient`."]
+        if let baseURL = spec.baseURL { doc += ["", "The spec's server: \(baseURL)"] }
+        return TypeDeclaration(doc: doc, kind: .struct, name: liveTypeName(repository), conformances: [name], members: members)
+    }
+
+    /// `Live…`, the repository's live type.
+    package func liveTypeName(_ repository: Repository) -> String { "Live" + SwiftNaming.typeName(repository.name.name) }
+
+    /// `Invalidation`s for the endpoints a mutation lists: the entries of one path when
+    /// the mutation has a required argument for each of the target's path parameters,
+    /// otherwise every entry of the target (all pages, all paths).
+    private func invalidations(of method: Method, in repository: Repository) -> [Expression] {
+        method.endpoint.invalidates.compactMap { target in
+            guard let endpoint = repository.endpoints.first(where: { $0.name.name == target.name }) else { return nil }
+            let constant = Expression.identifier("Endpoints").dot(SwiftNaming.escaped(endpoint.swiftName ?? SwiftNaming.memberName(endpoint.name.name)))
+            let pathParameters = endpoint.parameters.filter { $0.place == .path }
+            let fills = pathParameters.compactMap { parameter -> Statement? in
+                guard let argument = method.arguments.first(where: { $0.parameter?.name.name == parameter.name.name }),
+                    !argument.isOptional, argument.parameter?.type.unwrapped == argument.parameter?.type,
+                    argument.parameter.map({ models.isTextValue($0.type) }) == true
+                else { return nil }
+                return .expression(
+                    .call(
+                        Expression.identifier("$0").dot("setPathParameter"),
+                        [.init(value: .string(parameter.name.name)), .init(value: argument.value)]
+                            + (parameter.style.flatMap(Self.runtimeStyle).map { [.init(label: "style", value: .implicitMember($0))] } ?? [])))
+            }
+            let invalidation = Expression.identifier("Invalidation")
+            guard !pathParameters.isEmpty, fills.count == pathParameters.count else {
+                return .call(invalidation, [.init(value: constant)])
+            }
+            return .call(
+                invalidation, [.init(value: constant), .init(label: "path", value: .string(endpoint.path))],
+                trailingClosure: .init(body: fills))
+        }
+    }
+}

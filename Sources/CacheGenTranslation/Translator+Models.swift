@@ -1,0 +1,181 @@
+import CacheGenSpec
+
+/// Models: a `Codable` struct per object, with a memberwise initializer; enums are made by `Translator+Enums.swift`, unions of models
+/// by `Translator+TaggedUnions.swift` and `Translator+UntaggedUnions.swift`.
+extension Translator {
+    package func model(_ model: Model) -> Declaration {
+        let name = typeName(of: model.name.name)
+        let doc = model.description.map(SwiftLiteral.commentLines) ?? []
+        switch model.kind {
+        case .enumeration(let values):
+            return .type(enumeration(name: name, doc: doc, values: values))
+        case .taggedUnion(let union):
+            return .type(taggedUnion(name: name, doc: doc, union: union))
+        case .untaggedUnion(let cases):
+            return .type(untaggedUnion(name: name, doc: doc, cases: cases, isParameter: parameterUnions.contains(model.name.name)))
+        case .object(let properties):
+            return .type(
+                structure(
+                    name: name, doc: doc, properties: properties, extra: model.additionalProperties,
+                    indirect: storage.indirectProperties(of: model)))
+        }
+    }
+
+    /// `indirect`: the spec names of properties stored out of line (`ModelStorage`); `extra`:
+    /// the keys other than the properties, kept in a dictionary after them.
+    private func structure(
+        name: String, doc: DocComment, properties: [Property], extra: AdditionalProperties?, indirect: Set<String>
+    ) -> TypeDeclaration {
+        let names = properties.map { SwiftNaming.memberName($0.name.name) }
+        let types = properties.map { swiftType($0.type) }
+        var members: [Declaration] = properties.indices.map { index in
+            .property(
+                PropertyDeclaration(
+                    doc: properties[index].description.map(SwiftLiteral.commentLines) ?? [],
+                    attributes: indirect.contains(properties[index].name.name) ? ["@Indirect"] : [], isMutable: true,
+                    name: SwiftNaming.escaped(names[index]), type: types[index]))
+        }
+        if let extra {
+            members.append(
+                .property(
+                    PropertyDeclaration(
+                        doc: ["Every other key of the object, by its name on the wire."], isMutable: true,
+                        name: SwiftNaming.escaped(extra.name), type: extraType(extra))))
+        }
+        members.append(.function(memberwiseInit(properties, names: names, types: types, extra: extra)))
+        if !properties.isEmpty || extra != nil {
+            members.append(.function(decoding(properties, names: names, types: types, extra: extra)))
+            members.append(.function(encoding(properties, names: names, extra: extra)))
+        }
+        return TypeDeclaration(
+            doc: doc, kind: .struct, name: name, conformances: ["Codable", "Sendable", "Equatable"], members: members)
+    }
+
+    /// `[String: T]`, the type of the property holding the other keys.
+    private func extraType(_ extra: AdditionalProperties) -> SwiftType {
+        .dictionary(key: .named("String"), value: swiftType(extra.type))
+    }
+
+    /// `names` and `types`: each property's Swift name (unescaped) and type; the other keys
+    /// default to none.
+    private func memberwiseInit(_ properties: [Property], names: [String], types: [SwiftType], extra: AdditionalProperties?)
+        -> FunctionDeclaration
+    {
+        let hasOptionals = properties.contains { $0.type.isOptional }
+        var doc = hasOptionals ? "Creates a value; optional properties default to `nil`" : "Creates a value"
+        if let extra { doc += hasOptionals ? " and `\(extra.name)` to none" : "; `\(extra.name)` defaults to none" }
+        var parameters = properties.indices.map { index in
+            FunctionDeclaration.Parameter(
+                swiftName: names[index], type: types[index],
+                defaultValue: properties[index].type.isOptional ? .literal(.nil) : nil)
+        }
+        var assigned = names
+        if let extra {
+            parameters.append(FunctionDeclaration.Parameter(swiftName: extra.name, type: extraType(extra), defaultValue: .identifier("[:]")))
+            assigned.append(extra.name)
+        }
+        return FunctionDeclaration(
+            doc: [doc + "."],
+            name: "init",
+            parameters: parameters,
+            body: assigned.map { name in
+                .assignment(Expression.selfValue.dot(SwiftNaming.escaped(name)), .identifier(SwiftNaming.parameterValue(name)))
+            })
+    }
+
+    /// `["id", "name"]`: the wire names the properties take, which the other keys exclude.
+    private func wireNames(_ properties: [Property]) -> Expression {
+        .array(properties.map { .string($0.wireName) }, wrapping: .whenLong)
+    }
+
+    // `Codable` is written out rather than synthesised: the synthesised form brings a
+    // `CodingKeys` enum a model with conformances of its own (`CodingKey`, `Hashable`, string
+    // conversions): 30 of a model's 83 LLVM functions (issue 19 item 2). Every model shares
+    // `WireKey` instead. `Equatable` stays synthesised: written out, 166 models' `==`
+    // overloads made every comparison in the module slower to type-check (5.1 s against 2.2 s).
+
+    /// `init(from:)`: each property from its wire name; optionals may be missing or `null`;
+    /// then every other key into `extra`'s dictionary.
+    private func decoding(_ properties: [Property], names: [String], types: [SwiftType], extra: AdditionalProperties?)
+        -> FunctionDeclaration
+    {
+        let container = Expression.identifier("container")
+        let others: [Statement] = extra.map { extra in
+            [
+                .assignment(
+                    Expression.selfValue.dot(SwiftNaming.escaped(extra.name)),
+                    .try(
+                        .call(
+                            container.dot("decodeAdditionalProperties"),
+                            [
+                                .init(value: .identifier(OneLine.text(swiftType(extra.type)) + ".self")),
+                                .init(label: "excluding", value: wireNames(properties)),
+                            ], wrapping: .whenLong)))
+            ]
+        } ?? []
+        return FunctionDeclaration(
+            doc: ["Reads the value from its wire names."],
+            name: "init",
+            parameters: [.init(label: "from", name: "decoder", type: .existential("Decoder"))],
+            isThrowing: true,
+            body: [
+                .variable(
+                    isMutable: false, name: "container",
+                    value: .try(.call(Expression.identifier("decoder").dot("container"), [.init(label: "keyedBy", value: .identifier("WireKey.self"))])))
+            ]
+                + properties.indices.map { index in
+                    let optional = properties[index].type.isOptional
+                    var type = types[index]
+                    if optional, case .optional(let wrapped) = type { type = wrapped }
+                    return .assignment(
+                        Expression.selfValue.dot(SwiftNaming.escaped(names[index])),
+                        .try(
+                            .call(
+                                container.dot(optional ? "decodeIfPresent" : "decode"),
+                                [.init(value: .identifier(OneLine.text(type) + ".self")), .init(label: "forKey", value: key(properties[index]))])))
+                } + others)
+    }
+
+    /// `encode(to:)`: each property under its wire name; `nil` optionals are left out; then
+    /// the other keys, sorted, none of them a property's.
+    private func encoding(_ properties: [Property], names: [String], extra: AdditionalProperties?) -> FunctionDeclaration {
+        let container = Expression.identifier("container")
+        let others: [Statement] = extra.map { extra in
+            [
+                .expression(
+                    .try(
+                        .call(
+                            container.dot("encodeAdditionalProperties"),
+                            [
+                                .init(value: Expression.selfValue.dot(SwiftNaming.escaped(extra.name))),
+                                .init(label: "excluding", value: wireNames(properties)),
+                            ], wrapping: .whenLong)))
+            ]
+        } ?? []
+        return FunctionDeclaration(
+            doc: ["Writes the value under its wire names."],
+            name: "encode",
+            parameters: [.init(label: "to", name: "encoder", type: .existential("Encoder"))],
+            isThrowing: true,
+            body: [
+                .variable(
+                    isMutable: true, name: "container",
+                    value: .call(Expression.identifier("encoder").dot("container"), [.init(label: "keyedBy", value: .identifier("WireKey.self"))]))
+            ]
+                + properties.indices.map { index in
+                    .expression(
+                        .try(
+                            .call(
+                                container.dot(properties[index].type.isOptional ? "encodeIfPresent" : "encode"),
+                                [
+                                    .init(value: Expression.selfValue.dot(SwiftNaming.escaped(names[index]))),
+                                    .init(label: "forKey", value: key(properties[index])),
+                                ])))
+                } + others)
+    }
+
+    /// `WireKey("name")`.
+    private func key(_ property: Property) -> Expression {
+        .call(.identifier("WireKey"), [.init(value: .string(property.wireName))])
+    }
+}
