@@ -11,4 +11,11 @@ public struct AdditionalProperties: Sendable, Hashable {
     public var type: TypeRef
     /// Where the `additionalProperties` schema is written.
     public var location: SourceLocation
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(name: String, type: TypeRef, location: SourceLocation) {
+        self.name = name
+        self.type = type
+        self.location = location
+    }
 }

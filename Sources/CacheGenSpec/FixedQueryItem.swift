@@ -4,4 +4,10 @@ public struct FixedQueryItem: Sendable, Hashable {
     public var name: String
     /// The item's value; empty for `?flag`.
     public var value: String
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
 }

@@ -65,4 +65,10 @@ public struct Selection: Sendable, Hashable {
         }
         return prefixes.sorted()
     }
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(include: Filter? = nil, exclude: Filter? = nil) {
+        self.include = include
+        self.exclude = exclude
+    }
 }

@@ -21,6 +21,21 @@ public struct Spec: Sendable, Hashable {
     public var selection = Selection()
     /// Which constructs each endpoint gets besides its method (`generate`); all by default.
     public var constructs = Constructs()
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(
+        file: String, version: Int, baseURL: String? = nil, defaults: Defaults, models: [Model], repositories: [Repository],
+        selection: Selection = Selection(), constructs: Constructs = Constructs()
+    ) {
+        self.selection = selection
+        self.constructs = constructs
+        self.file = file
+        self.version = version
+        self.baseURL = baseURL
+        self.defaults = defaults
+        self.models = models
+        self.repositories = repositories
+    }
 }
 
 /// The `generate` object: the constructs an app may turn off when it does not use them, so
@@ -45,6 +60,12 @@ public struct Named: Sendable, Hashable {
     public var name: String
     /// Where the name's key starts.
     public var location: SourceLocation
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(name: String, location: SourceLocation) {
+        self.name = name
+        self.location = location
+    }
 }
 
 /// The `defaults` object.
@@ -70,6 +91,18 @@ public struct Defaults: Sendable, Hashable {
 
     /// The defaults of a spec that states none.
     public static let standard = Defaults(cache: .standard, jsonKeys: .exact, dates: .iso8601)
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(
+        cache: CacheSettings, jsonKeys: JSONKeys, dates: DateFormat, retry: SpecRetry? = nil,
+        idempotencyHeader: String = SpecParser.standardIdempotencyHeader
+    ) {
+        self.idempotencyHeader = idempotencyHeader
+        self.cache = cache
+        self.jsonKeys = jsonKeys
+        self.dates = dates
+        self.retry = retry
+    }
 }
 
 /// How dates are written on the wire.
@@ -208,6 +241,14 @@ public struct Model: Sendable, Hashable {
         /// first that decodes winning, and a case that keeps any other value as JSON.
         case untaggedUnion([UntaggedUnionCase])
     }
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(name: Named, description: String? = nil, kind: Kind, additionalProperties: AdditionalProperties? = nil) {
+        self.name = name
+        self.description = description
+        self.kind = kind
+        self.additionalProperties = additionalProperties
+    }
 }
 
 /// One choice of an untagged union: a case name and the type it decodes as.
@@ -218,6 +259,13 @@ public struct UntaggedUnionCase: Sendable, Hashable {
     public var type: TypeRef
     /// Where the choice is written.
     public var location: SourceLocation
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(name: String, type: TypeRef, location: SourceLocation) {
+        self.name = name
+        self.type = type
+        self.location = location
+    }
 }
 
 /// A choice between models that one JSON property names, such as `"kind": "walk"`.
@@ -235,6 +283,19 @@ public struct TaggedUnion: Sendable, Hashable {
         public var model: String
         /// Where the choice is written.
         public var location: SourceLocation
+
+        /// The memberwise initializer, for the package's other modules.
+        package init(value: String, model: String, location: SourceLocation) {
+            self.value = value
+            self.model = model
+            self.location = location
+        }
+    }
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(propertyName: String, cases: [Case]) {
+        self.propertyName = propertyName
+        self.cases = cases
     }
 }
 
@@ -250,6 +311,15 @@ public struct Property: Sendable, Hashable {
     public var description: String?
     /// The JSON name, after `json` and `defaults.jsonKeys`.
     public var wireName: String
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(name: Named, type: TypeRef, typeLocation: SourceLocation, description: String? = nil, wireName: String) {
+        self.name = name
+        self.type = type
+        self.typeLocation = typeLocation
+        self.description = description
+        self.wireName = wireName
+    }
 }
 
 /// One value of an enum model.
@@ -261,6 +331,13 @@ public struct EnumValue: Sendable, Hashable {
     /// The Swift case name when the OpenAPI front stage chose one (the value has no letter or
     /// digit, or another value's case name took it); `nil` makes it from `value`.
     public var swiftName: String? = nil
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(value: String, location: SourceLocation, swiftName: String? = nil) {
+        self.value = value
+        self.location = location
+        self.swiftName = swiftName
+    }
 }
 
 /// A repository: a group of endpoints that becomes a protocol and its implementations.
@@ -271,6 +348,13 @@ public struct Repository: Sendable, Hashable {
     public var description: String?
     /// Endpoints in spec order.
     public var endpoints: [EndpointSpec]
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(name: Named, description: String? = nil, endpoints: [EndpointSpec]) {
+        self.name = name
+        self.description = description
+        self.endpoints = endpoints
+    }
 }
 
 /// Where a request parameter goes.
@@ -299,6 +383,16 @@ public struct Parameter: Sendable, Hashable {
     /// How an OpenAPI document asks the value to be written, where that differs from
     /// cachegen's own way (query arrays comma-separated, path values as they are).
     public var style: ParameterStyle?
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(name: Named, place: ParameterPlace, type: TypeRef, typeLocation: SourceLocation, swiftName: String? = nil, style: ParameterStyle? = nil) {
+        self.name = name
+        self.place = place
+        self.type = type
+        self.typeLocation = typeLocation
+        self.swiftName = swiftName
+        self.style = style
+    }
 }
 
 /// One endpoint of a repository.
@@ -363,6 +457,40 @@ public struct EndpointSpec: Sendable, Hashable {
         case .events, .jsonLines, .jsonSequence: false
         }
     }
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(
+        name: Named, method: String, methodLocation: SourceLocation, path: String, pathLocation: SourceLocation,
+        parameters: [Parameter], body: TypeRef? = nil, bodyLocation: SourceLocation? = nil,
+        bodyEncoding: BodyEncoding = .json, bodyFlags: [String] = [], response: TypeRef? = nil,
+        responseLocation: SourceLocation? = nil, description: String? = nil, cache: EndpointCache? = nil,
+        invalidates: [Named] = [], retry: SpecRetry? = nil, paging: SpecPaging? = nil, swiftName: String? = nil,
+        fixedQuery: [FixedQueryItem] = [], responseFormat: SpecResponseFormat = .json, accept: String? = nil,
+        offline: SpecOffline? = nil
+    ) {
+        self.bodyEncoding = bodyEncoding
+        self.name = name
+        self.method = method
+        self.methodLocation = methodLocation
+        self.path = path
+        self.pathLocation = pathLocation
+        self.parameters = parameters
+        self.body = body
+        self.bodyLocation = bodyLocation
+        self.bodyFlags = bodyFlags
+        self.response = response
+        self.responseLocation = responseLocation
+        self.description = description
+        self.cache = cache
+        self.invalidates = invalidates
+        self.retry = retry
+        self.paging = paging
+        self.swiftName = swiftName
+        self.fixedQuery = fixedQuery
+        self.responseFormat = responseFormat
+        self.accept = accept
+        self.offline = offline
+    }
 }
 
 /// An endpoint's cache rule after defaults are applied.
@@ -394,5 +522,13 @@ public struct EndpointCache: Sendable, Hashable {
     public func contains(_ parameter: Parameter) -> Bool {
         guard let key else { return parameter.place != .header }
         return key.contains { $0.name == parameter.name.name }
+    }
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(settings: CacheSettings, key: [Named]? = nil, location: SourceLocation, origin: Origin) {
+        self.settings = settings
+        self.key = key
+        self.location = location
+        self.origin = origin
     }
 }

@@ -403,4 +403,9 @@ package struct SpecParser {
     package mutating func report(_ message: String, at location: SourceLocation) {
         diagnostics.append(.error(message, at: location))
     }
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(diagnostics: [Diagnostic] = []) {
+        self.diagnostics = diagnostics
+    }
 }

@@ -1,3 +1,5 @@
+import CacheGenSpec
+
 /// Doc comments of endpoint methods: what the call does, how it is cached, what a
 /// success invalidates.
 extension Translator {

@@ -1,3 +1,4 @@
+import CacheGenReading
 import CacheGenSpec
 
 /// Unions of models told apart by one property (OpenAPI `oneOf` with a `discriminator`):

@@ -15,6 +15,13 @@ package struct SwiftFile: Sendable, Hashable {
         package var module: String
         package var spi: String? = nil
         package var isTestable = false
+
+        /// The memberwise initializer, for the package's other modules.
+        package init(module: String, spi: String? = nil, isTestable: Bool = false) {
+            self.isTestable = isTestable
+            self.module = module
+            self.spi = spi
+        }
     }
 
     /// A group of declarations under a `// MARK: -` line.

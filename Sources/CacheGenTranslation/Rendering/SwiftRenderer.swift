@@ -145,4 +145,9 @@ package struct SwiftRenderer: Sendable {
         }
         return text + (isStatic ? "static " : "")
     }
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(access: AccessLevel) {
+        self.access = access
+    }
 }
