@@ -1,4 +1,8 @@
 import CacheGenCore
+import CacheGenOpenAPI
+import CacheGenSpec
+import CacheGenTranslation
+import CacheGenYAML
 import Foundation
 import Testing
 

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 @testable import CacheGenCore
+@testable import CacheGenReading
 
 /// Swift Testing has its own `SourceLocation`; these tests mean the spec's.
-private typealias SourceLocation = CacheGenCore.SourceLocation
+private typealias SourceLocation = CacheGenReading.SourceLocation
 
 // MARK: - Helpers
 

@@ -1,4 +1,6 @@
 import CacheGenCore
+import CacheGenTranslation
+import CacheGenYAML
 import Foundation
 import Testing
 

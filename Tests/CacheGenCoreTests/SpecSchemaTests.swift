@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import CacheGenCore
+@testable import CacheGenOpenAPI
+@testable import CacheGenSpec
 
 /// `Schemas/cachegen.schema.json` says exactly what the parser accepts: every key and
 /// every enumerated value, in both directions.

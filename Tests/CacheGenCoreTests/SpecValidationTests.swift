@@ -1,4 +1,5 @@
 import CacheGenCore
+import CacheGenOpenAPI
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import CacheGenCore
+import CacheGenSpec
 import Testing
 
 /// Spec names become safe Swift identifiers; wire names are never touched.

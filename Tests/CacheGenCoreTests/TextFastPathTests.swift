@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import CacheGenCore
+@testable import CacheGenOpenAPI
+@testable import CacheGenReading
+@testable import CacheGenTranslation
 
 /// The byte-level fast paths for text give exactly what the `Character`- and
 /// Foundation-based forms they replaced give, on text made to trip them: combining marks,

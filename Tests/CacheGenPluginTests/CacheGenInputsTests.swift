@@ -1,4 +1,5 @@
 import CacheGenCore
+import CacheGenYAML
 import Foundation
 import Testing
 

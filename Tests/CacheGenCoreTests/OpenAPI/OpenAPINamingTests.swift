@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import CacheGenCore
+@testable import CacheGenOpenAPI
+@testable import CacheGenSpec
 
 /// A name someone else's document gives never stops generation: a wire name with no letter
 /// or digit is spelled out, names that become one Swift name are told apart, long names are

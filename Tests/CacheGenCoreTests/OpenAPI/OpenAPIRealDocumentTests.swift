@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CacheGenCore
+@testable import CacheGenOpenAPI
 
 /// Every real, public document in `Tests/Fixtures/ThirdParty/openapi/` generates with no errors; each
 /// warning names what was left out; the operations generated are counted.

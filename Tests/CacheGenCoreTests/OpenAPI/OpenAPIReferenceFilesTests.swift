@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import CacheGenCore
+@testable import CacheGenOpenAPI
 
 /// `$ref`s wherever a document puts them: an operation, a path item, a parameter, a request
 /// body, a response and a schema, in files next to the document (YAML or JSON, with or

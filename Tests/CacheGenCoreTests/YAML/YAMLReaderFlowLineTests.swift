@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import CacheGenCore
+@testable import CacheGenReading
+@testable import CacheGenYAML
 
 /// The one-line flow path (`key: {a: b, c: d}` and `key: [a, b]` read without tokens)
 /// must give what the token path gives. A value of the first member of a mapping takes
@@ -67,12 +69,12 @@ import Testing
         let node = try Self.parse("first: 0\nb:  {type: string,  e: x}\nc: [p,  q]")
         let members = try #require(node.members)
         let mapping = try #require(members[1].value.members)
-        #expect(members[1].value.location == CacheGenCore.SourceLocation(file: "api.yaml", line: 2, column: 5))
+        #expect(members[1].value.location == CacheGenReading.SourceLocation(file: "api.yaml", line: 2, column: 5))
         #expect(mapping.map(\.keyLocation.column) == [6, 21])
         #expect(mapping.map(\.value.location.column) == [12, 24])
         #expect(mapping.map(\.value.location.line) == [2, 2])
         let items = try #require(members[2].value.elements)
-        #expect(members[2].value.location == CacheGenCore.SourceLocation(file: "api.yaml", line: 3, column: 4))
+        #expect(members[2].value.location == CacheGenReading.SourceLocation(file: "api.yaml", line: 3, column: 4))
         #expect(items.map(\.location.column) == [5, 9])
     }
 
@@ -116,6 +118,6 @@ import Testing
     @Test func duplicateKeyNamesTheFirstUse() throws {
         let error = try #require(throws: Diagnostic.self) { try Self.parse("first: 0\nb: {a: 1, c: 2, a: 3}") }
         #expect(error.message == "duplicate key \"a\"; it was first used at 2:5")
-        #expect(error.location == CacheGenCore.SourceLocation(file: "api.yaml", line: 2, column: 17))
+        #expect(error.location == CacheGenReading.SourceLocation(file: "api.yaml", line: 2, column: 17))
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import CacheGenCore
+@testable import CacheGenReading
+@testable import CacheGenYAML
 
 /// The line path (`key: value` lines of a block mapping read without tokens) must give
 /// what the token path gives. The first key of a mapping always takes the token path and
@@ -66,6 +68,6 @@ import Testing
     func keyWithoutColonOnItsLine(_ text: String) throws {
         let error = try #require(throws: Diagnostic.self) { try Self.parse("first: 0\n" + text) }
         #expect(error.message == "expected ': ' after this key; a line at the indentation of a mapping must be 'key: value'")
-        #expect(error.location == CacheGenCore.SourceLocation(file: "api.yaml", line: 2, column: 1))
+        #expect(error.location == CacheGenReading.SourceLocation(file: "api.yaml", line: 2, column: 1))
     }
 }

@@ -2,9 +2,11 @@ import Foundation
 import Testing
 
 @testable import CacheGenCore
+@testable import CacheGenReading
+@testable import CacheGenYAML
 
 /// Swift Testing has its own `SourceLocation`; these tests mean the spec's.
-private typealias SourceLocation = CacheGenCore.SourceLocation
+private typealias SourceLocation = CacheGenReading.SourceLocation
 
 private let fileName = "api.yaml"
 
