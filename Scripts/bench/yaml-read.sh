@@ -19,11 +19,13 @@ import PackageDescription
 let package = Package(
     name: "yaml-read-bench",
     dependencies: [.package(name: "cachegen", path: "$ROOT")],
-    targets: [.executableTarget(name: "YAMLReadBench", dependencies: [.product(name: "CacheGenCore", package: "cachegen")])]
+    targets: [.executableTarget(name: "YAMLReadBench", dependencies: [.product(name: "_CacheGenCore", package: "cachegen")])]
 )
 SWIFT
 cat > "$WORK/Sources/YAMLReadBench/main.swift" <<'SWIFT'
 import CacheGenCore
+import CacheGenReading
+import CacheGenYAML
 import Foundation
 
 /// The CPU time this thread has used, in seconds: unlike wall time, it does not grow when

@@ -1,4 +1,5 @@
 import CacheGenCore
+import CacheGenReading
 import Foundation
 import FuzzSupport
 import LibFuzzerDriver

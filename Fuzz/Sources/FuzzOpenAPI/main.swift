@@ -1,4 +1,7 @@
 @testable import CacheGenCore
+@testable import CacheGenOpenAPI
+@testable import CacheGenReading
+@testable import CacheGenSpec
 import Foundation
 import FuzzSupport
 import LibFuzzerDriver

@@ -1,4 +1,5 @@
 import CacheGenCore
+import CacheGenReading
 
 /// Location-free views of a `JSONNode`, for comparing what two readers (or a reader and a
 /// re-read of its own result) made of a document.

@@ -1,4 +1,5 @@
 import CacheGenCore
+import CacheGenReading
 
 /// The lines of an input, for checking that a reported location points inside it.
 ///

@@ -1,4 +1,6 @@
 import CacheGenCore
+import CacheGenReading
+import CacheGenYAML
 import Foundation
 import FuzzSupport
 import LibFuzzerDriver
