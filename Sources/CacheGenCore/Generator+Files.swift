@@ -1,8 +1,8 @@
-import Dispatch
-import Foundation
 import CacheGenReading
 import CacheGenSpec
 import CacheGenTranslation
+import Dispatch
+import Foundation
 
 /// Making the files: every model shard and every repository is translated and rendered on
 /// its own core, then each rendered section goes to the file `OutputLayout` assigns it.

@@ -1,8 +1,8 @@
-import Foundation
 import CacheGenOpenAPI
 import CacheGenReading
 import CacheGenSpec
 import CacheGenTranslation
+import Foundation
 
 /// The generator's one entry point: spec bytes in, Swift files or located diagnostics out.
 ///

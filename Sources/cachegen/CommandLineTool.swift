@@ -1,8 +1,8 @@
 import CacheGenCore
-import Foundation
 import CacheGenReading
 import CacheGenSpec
 import CacheGenTranslation
+import Foundation
 
 /// The `cachegen` command line: argument handling and file I/O around `Generator`.
 struct CommandLineTool {

@@ -1,7 +1,7 @@
-import Foundation
 import CacheGenCore
 import CacheGenOpenAPI
 import CacheGenReading
+import Foundation
 
 /// The invariants both readers share: a located error or a tree located inside the input,
 /// no deeper than the reader's limit, that survives being written as JSON and read back.
