@@ -146,13 +146,11 @@ enum ChildModes {
         try await store.ready()
         say("READY")
         _ = readLine()
-        let next = Atomic<Int>(0)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<tasks {
+            for task in 0..<tasks {
                 group.addTask {
-                    while true {
-                        let number = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                        if count > 0 && number >= count { return }
+                    // Task `task` enqueues numbers task, task + tasks, task + 2 × tasks, …
+                    for number in stride(from: task, to: count > 0 ? count : Int.max, by: tasks) {
                         let mutation = QueuedMutation(
                             id: UUID().uuidString, partition: partition, scope: "/notes", endpoint: "Notes.create",
                             method: "POST", path: "/notes", query: [.init(name: "n", value: String(number))],
