@@ -48,6 +48,17 @@ struct OutboxProcessTests {
         return mutation.body == Data(repeating: UInt8(number % 251), count: bodyBytes) && mutation.method == "POST"
     }
 
+    /// Sessions other than this query's inside a transaction whose last statement names `table`.
+    private func enqueuesInTransaction(_ table: String) async throws -> Int {
+        try await TestDatabase.withClient { client in
+            try await TestDatabase.integer(
+                """
+                SELECT count(*)::bigint FROM pg_stat_activity
+                WHERE pid <> pg_backend_pid() AND xact_start IS NOT NULL AND position(\(table) in query) > 0
+                """, on: client)
+        }
+    }
+
     /// Three processes, three tasks each, 20 mutations each process, one partition, while this
     /// process lists it: numbers 1…60, each once, in the order each process's enqueues returned.
     @Test func processesEnqueueingAtOnceKeepStrictOrder() async throws {
@@ -63,7 +74,8 @@ struct OutboxProcessTests {
                 #expect(result.status == 0, "\(result.errors)")
             }
             done.stop()
-            #expect(try await watching == [])
+            let problems = try await watching
+            #expect(problems.isEmpty, "\(problems.prefix(5))")
             let listed = try await store.queuedMutations(partition: "user-1")
             #expect(listed.map(\.sequence) == Array(1...60))
             #expect(Set(listed.map(\.id)).count == 60)
@@ -91,8 +103,12 @@ struct OutboxProcessTests {
                         try await TestDatabase.integer("SELECT count(*)::bigint FROM \(unescaped: outbox)", on: client)
                     } >= before + 8
                 }
+                // …and at a moment when the server shows one of them inside its transaction.
+                try await eventually { try await enqueuesInTransaction(outbox) > 0 }
                 child.killHard()
                 let result = await child.wait()
+                // The server ends the killed process's sessions, rolling back what they had begun.
+                try await eventually { try await enqueuesInTransaction(outbox) == 0 }
                 #expect(result.reason == .uncaughtSignal, "\(result.errors)")
                 returned.formUnion(await reported(by: child).map(\.sequence))
 
