@@ -23,12 +23,17 @@ import PostgresNIO
 ///   the live ones (see `RemovalListener`).
 /// - `<ns>_leases` (version 2): claims for fleet-wide request collapsing, by key digest, with
 ///   the holder's token and an expiry (seconds since 2001, by the claiming store's clock).
+/// - `<ns>_outbox` (version 3): one row per queued mutation (`MutationOutbox`), by partition
+///   slot and sequence, holding its id, its partition and the record as JSON `bytea` with a
+///   format number; `<ns>_outbox_sequences`, one row per partition slot with the last
+///   sequence given, whose row lock orders concurrent enqueues (see
+///   `PostgresCacheStore+MutationOutbox.swift`).
 ///
 /// Migrations run in one transaction under a transaction-level advisory lock, so any number
 /// of processes opening the store at once create the tables exactly once.
 enum PostgresCacheSchema {
     /// The version this build writes.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// The statements that bring version `n - 1` to `n`, at index `n - 1`.
     static func migrations(_ ns: String) -> [[String]] {
@@ -115,6 +120,26 @@ enum PostgresCacheSchema {
                     digest text PRIMARY KEY, holder text NOT NULL, expires_at double precision NOT NULL
                 )
                 """
+            ],
+            // 3: the outbox of queued mutations. `slot` is the partition made a non-null key
+            // ('-' signed out, '+' and the partition otherwise), so that the keys cover
+            // signed-out mutations on every server version (no `NULLS NOT DISTINCT` needed).
+            // The primary key is the listing order; `UNIQUE (slot, id)` serves the reads,
+            // updates and removals of one mutation.
+            [
+                """
+                CREATE TABLE \(ns)_outbox (
+                    slot text NOT NULL,
+                    sequence bigint NOT NULL CHECK (sequence > 0),
+                    id text NOT NULL,
+                    partition text,
+                    format integer NOT NULL,
+                    record bytea NOT NULL,
+                    PRIMARY KEY (slot, sequence),
+                    UNIQUE (slot, id)
+                )
+                """,
+                "CREATE TABLE \(ns)_outbox_sequences (slot text PRIMARY KEY, last bigint NOT NULL)",
             ],
         ]
     }

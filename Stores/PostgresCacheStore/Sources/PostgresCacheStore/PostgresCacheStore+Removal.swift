@@ -2,23 +2,27 @@ import CachedClientRuntime
 import PostgresNIO
 
 extension PostgresCacheStore {
-    /// Removes every entry, in every process's view (see `RemovalListener`).
+    /// Removes every entry, in every process's view (see `RemovalListener`), and every queued
+    /// mutation of every partition, in the same transaction.
     public func removeAll() async throws {
-        try await removing("", scope: .everything)
+        try await removing("", scope: .everything, mutations: .all)
     }
 
-    /// Removes one partition's entries, as sign-out does; shared entries stay.
+    /// Removes one partition's entries, as sign-out does, and its queued mutations in the same
+    /// transaction (never sent under the next user's token); shared entries and other
+    /// partitions' mutations stay.
     public func removeAll(partition: String) async throws {
-        try await removing(" WHERE partition = \(partition)", scope: .partition(partition))
+        try await removing(
+            " WHERE partition = \(partition)", scope: .partition(partition), mutations: .slot(Self.outboxSlot(partition)))
     }
 
-    /// Removes one endpoint's entries in every partition.
+    /// Removes one endpoint's entries in every partition; queued mutations stay (an invalidation).
     public func removeAll(endpoint: String) async throws {
         try await removing(" WHERE endpoint = \(endpoint)", scope: .endpoint(endpoint))
     }
 
     /// Removes one endpoint's entries of one resolved path, in every partition and for every
-    /// query, by the `(endpoint, path)` index; other paths' entries stay.
+    /// query, by the `(endpoint, path)` index; other paths' entries and queued mutations stay.
     public func removeAll(endpoint: String, path: String) async throws {
         try await removing(" WHERE endpoint = \(endpoint) AND path = \(path)", scope: .path(path, endpoint: endpoint))
     }
@@ -32,17 +36,27 @@ extension PostgresCacheStore {
     /// Two notifications leave, in this order: `<count> <kind> <digest>` (the scope, see
     /// `RemovalListener.payload(_:count:)`), then `<count>` alone, the only one versions
     /// before scopes read; a listener that has the scope ignores the second.
-    func removing(_ condition: PostgresQuery, scope: RemovalScope) async throws {
+    ///
+    /// `mutations` names the outbox rows that go in the same transaction (sign-out and
+    /// `removeAll()`): their partitions' sequence rows first, then the mutations (see
+    /// `PostgresCacheStore+MutationOutbox.swift` for why in this order).
+    func removing(_ condition: PostgresQuery, scope: RemovalScope, mutations: OutboxRemoval = .none) async throws {
         try await ensureSchema()
         listener.bump(scope)
         defer { listener.bump(scope) }
         let query = PostgresQuery(unsafeSQL: "DELETE FROM \(entries)" + condition.sql, binds: condition.binds)
         let removals = removals
+        let outboxDeletions = outboxStatements(mutations)
         let channel = namespace + "_removals"
         let announced: Int64 = try await client.withConnection { connection in
-            try await connection.run("BEGIN", logger: Self.logger)
+            // Read committed whatever the server's default: each statement sees what committed
+            // before it, which the outbox's removal order relies on.
+            try await connection.run("BEGIN ISOLATION LEVEL READ COMMITTED", logger: Self.logger)
             do {
                 try await connection.run(query, logger: Self.logger)
+                for statement in outboxDeletions {
+                    try await connection.run(statement, logger: Self.logger)
+                }
                 var count: Int64 = 0
                 let rows = try await connection.query(
                     "UPDATE \(unescaped: removals) SET count = count + 1 WHERE id = 1 RETURNING count", logger: Self.logger)

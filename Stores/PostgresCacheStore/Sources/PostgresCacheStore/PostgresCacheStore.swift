@@ -17,6 +17,8 @@ import Synchronization
 ///   an entry stored longer ago is never returned and expired rows are deleted in batches.
 /// - Removal and sign-out reach every process: see `removalCount` and `RemovalListener`.
 /// - Fleet-wide request collapsing through leases: see `PostgresCacheStore+Leases.swift`.
+/// - A durable outbox of queued mutations per partition (`MutationOutbox`), removed with its
+///   partition: see `PostgresCacheStore+MutationOutbox.swift`.
 ///
 /// The store owns a `PostgresClient` (a connection pool) and runs it; call `shutdown()` before
 /// the process ends or the store is dropped, which closes its connections.
@@ -46,6 +48,8 @@ public final class PostgresCacheStore: CacheStore {
     let removals: String
     let listeners: String
     let leases: String
+    let outbox: String
+    let outboxSequences: String
 
     /// The pool never logs; failures reach the caller as errors.
     static let logger = Logger(label: "cachegen.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -107,6 +111,8 @@ public final class PostgresCacheStore: CacheStore {
         removals = namespace + "_removals"
         listeners = namespace + "_listeners"
         leases = namespace + "_leases"
+        outbox = namespace + "_outbox"
+        outboxSequences = namespace + "_outbox_sequences"
         let client = PostgresClient(configuration: configuration, backgroundLogger: Self.logger)
         self.client = client
         let run = Task { await client.run() }

@@ -11,6 +11,7 @@ enum ChildModes {
             usage: PostgresStoreChild remove-partition <url> <namespace> <partition>
                    PostgresStoreChild fetch <url> <namespace> <base URL> <path> <tasks> <lease seconds> <max wait seconds>
                    PostgresStoreChild hits <url> <namespace> <base URL> <path> <tasks> <seconds> <memory entries>
+                   PostgresStoreChild enqueue <url> <namespace> <partition> <count, 0: until killed> <tasks> <body bytes>
             """
         }
     }
@@ -61,6 +62,14 @@ enum ChildModes {
             try await hits(
                 url: arguments[1], namespace: arguments[2], baseURL: baseURL, path: arguments[4], tasks: tasks,
                 seconds: seconds, memoryEntries: memory)
+
+        case ("enqueue", 7):
+            guard let count = Int(arguments[4]), let tasks = Int(arguments[5]), let bodyBytes = Int(arguments[6]) else {
+                throw Usage()
+            }
+            try await enqueue(
+                url: arguments[1], namespace: arguments[2], partition: arguments[3], count: count, tasks: tasks,
+                bodyBytes: bodyBytes)
 
         default:
             throw Usage()
@@ -125,5 +134,36 @@ enum ChildModes {
         }
         await store.shutdown()
         say("DONE \(total)")
+    }
+
+    /// Prints `READY`, waits for a line on standard input, then enqueues mutations into
+    /// `partition`'s outbox from `tasks` tasks, `count` in all (0: until killed), printing
+    /// `ENQUEUED <sequence> <number>` as each enqueue returns and `DONE` at the end. Mutation
+    /// `<number>` has the query `n=<number>` and a body of `bodyBytes` bytes of `number % 251`,
+    /// so a reader can tell a whole record from a torn one.
+    static func enqueue(url: String, namespace: String, partition: String, count: Int, tasks: Int, bodyBytes: Int) async throws {
+        let store = try openStore(url: url, namespace: namespace)
+        try await store.ready()
+        say("READY")
+        _ = readLine()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    // Task `task` enqueues numbers task, task + tasks, task + 2 × tasks, …
+                    for number in stride(from: task, to: count > 0 ? count : Int.max, by: tasks) {
+                        let mutation = QueuedMutation(
+                            id: UUID().uuidString, partition: partition, scope: "/notes", endpoint: "Notes.create",
+                            method: "POST", path: "/notes", query: [.init(name: "n", value: String(number))],
+                            body: Data(repeating: UInt8(number % 251), count: bodyBytes), contentType: "application/octet-stream",
+                            idempotencyKey: UUID().uuidString, createdAt: Date())
+                        let stored = try await store.enqueueMutation(mutation)
+                        say("ENQUEUED \(stored.sequence) \(number)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        await store.shutdown()
+        say("DONE")
     }
 }

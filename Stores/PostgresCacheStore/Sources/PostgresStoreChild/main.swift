@@ -6,6 +6,8 @@ import PostgresCacheStore
 // - `remove-partition <url> <namespace> <partition>`: removes one partition, then exits.
 // - `fetch …`: one process of the fleet-collapsing tests and benchmark (see `ChildModes.fetch`).
 // - `hits …`: one process of the hits-per-second benchmark (see `ChildModes.hits`).
+// - `enqueue …`: enqueues queued mutations, to be killed with `kill -9` or to run beside
+//   other processes doing the same (see `ChildModes.enqueue`).
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     try await ChildModes.run(arguments)

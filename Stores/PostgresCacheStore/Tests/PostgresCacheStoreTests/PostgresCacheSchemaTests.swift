@@ -40,6 +40,25 @@ struct PostgresCacheSchemaTests {
         #expect(try await tableExists(namespace + "_leases"))
     }
 
+    /// A database at version 2 (before the outbox) gains `<ns>_outbox` and its sequences on
+    /// first use, keeping its entries, and queues mutations.
+    @Test func aVersion2LayoutGainsTheOutbox() async throws {
+        let namespace = TestDatabase.namespace()
+        let old = try await TestDatabase.store(namespace: namespace, schemaVersion: 2)
+        try await old.setEntry(testEntry("kept"), for: testKey("a"))
+        await old.shutdown()
+        #expect(try await tableExists(namespace + "_outbox") == false)
+
+        try await TestDatabase.withStore(namespace: namespace) { store async throws in
+            #expect(try await store.entry(for: testKey("a")) == testEntry("kept"))
+            let queued = try await store.enqueueMutation(testMutation("a"))
+            #expect(try await store.queuedMutations(partition: "user-1") == [queued])
+        }
+        #expect(try await version(namespace) == PostgresCacheSchema.currentVersion)
+        #expect(try await tableExists(namespace + "_outbox"))
+        #expect(try await tableExists(namespace + "_outbox_sequences"))
+    }
+
     /// Tables of a newer build are refused, and not altered.
     @Test func aNewerLayoutIsRefusedAndLeftAlone() async throws {
         let namespace = TestDatabase.namespace()

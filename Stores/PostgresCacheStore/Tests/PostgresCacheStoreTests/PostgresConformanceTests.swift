@@ -23,6 +23,11 @@ struct PostgresConformanceTests {
         #expect(try await run(check) == .passed)
     }
 
+    @Test(arguments: CacheStoreConformance.outboxChecks)
+    func keepsTheOutboxContract(_ check: CacheStoreConformance.Check) async throws {
+        #expect(try await run(check) == .passed)
+    }
+
     /// Runs a check with both limits supported, then shuts down every store it made (so their
     /// connections are back before the next check needs some).
     private func run(_ check: CacheStoreConformance.Check) async throws -> CacheStoreConformance.Outcome {
