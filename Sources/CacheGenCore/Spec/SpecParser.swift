@@ -12,7 +12,7 @@ struct SpecParser {
         static let constructs = ["queries", "streams", "pages", "overloads"]
         static let defaults = ["cache", "jsonKeys", "dates", "retry", "idempotencyHeader"]
         static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
-        static let objectModel = ["description", "properties"]
+        static let objectModel = ["description", "identity", "properties"]
         static let enumModel = ["description", "enum"]
         static let property = ["type", "description", "json"]
         static let repository = ["description", "endpoints"]
@@ -128,7 +128,11 @@ struct SpecParser {
         }
         guard let entries = object(node, "\"properties\" of model \(quoted(member.key))", allowed: nil) else { return nil }
         let properties = entries.list.compactMap { parseProperty($0, defaults: defaults) }
-        return Model(name: name, description: description, kind: .object(properties))
+        var model = Model(name: name, description: description, kind: .object(properties))
+        if let node = members["identity"]?.value, let property = string(node, "\"identity\"") {
+            model.identity = Named(name: property, location: node.location)
+        }
+        return model
     }
 
     private mutating func parseProperty(_ member: JSONMember, defaults: Defaults) -> Property? {

@@ -19,6 +19,10 @@ final class QueryRegistry: Sendable {
         /// The client stored an answer for its key, with what the server said of its
         /// freshness; `version` orders these per key.
         case stored(any Sendable, freshness: ServerFreshness?, version: UInt64)
+        /// Optimistic changes on its key were made or taken out (`OptimisticLayer`).
+        case optimistic
+        /// An entity was replaced by its identity in its key's stored entry; read it again.
+        case entityReplaced
     }
 
     typealias Handler = @Sendable (Signal) -> Void
@@ -73,6 +77,31 @@ final class QueryRegistry: Sendable {
             state.registrations.values.filter { matches($0.key) }.map(\.handler)
         }
         for handler in handlers { handler(.removed) }
+    }
+
+    /// Tells the queries showing any of `keys` (key texts) that their optimistic changes changed.
+    func optimisticChanged(_ keys: Set<String>) {
+        tell(keys, .optimistic)
+    }
+
+    /// Tells the queries showing any of `keys` (key texts) that their stored entry changed.
+    func entitiesReplaced(_ keys: Set<String>) {
+        tell(keys, .entityReplaced)
+    }
+
+    private func tell(_ keys: Set<String>, _ signal: Signal) {
+        guard !keys.isEmpty else { return }
+        let handlers = state.withLock { state in
+            Set(keys.flatMap { state.byKey[$0]?.ids ?? [] }).compactMap { state.registrations[$0]?.handler }
+        }
+        for handler in handlers { handler(signal) }
+    }
+
+    /// The keys live queries show, each once.
+    var keys: [CacheKey] {
+        state.withLock { state in
+            state.byKey.values.compactMap { $0.ids.first.flatMap { state.registrations[$0]?.key } }
+        }
     }
 
     /// Tells every query.

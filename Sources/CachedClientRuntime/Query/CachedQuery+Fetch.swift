@@ -71,7 +71,11 @@ extension CachedQuery {
             break
         case .failure(let failure):
             error = failure
-            if showsRemovedValue { clearValue() }
+            if showsRemovedValue {
+                clearValue()
+            } else {
+                applyPendingChanges()  // changes taken out while it ran
+            }
         }
         if isLoading { isLoading = false }
     }
@@ -101,7 +105,8 @@ extension CachedQuery {
 
     /// Shows an answer: a fetched one or one the client stored for another call.
     func show(_ answer: CachedValue<Value>) {
-        value = answer.value
+        loadedValue = answer.value
+        applyPendingChanges()
         if date != answer.date { date = answer.date }
         let updated = answer.date ?? now()
         if updatedAt != updated { updatedAt = updated }
@@ -117,6 +122,8 @@ extension CachedQuery {
     }
 
     private func clearValue() {
+        loadedValue = nil
+        if hasPendingChanges { hasPendingChanges = false }
         if value != nil { value = nil }
         if date != nil { date = nil }
         if updatedAt != nil { updatedAt = nil }

@@ -1,0 +1,88 @@
+import Foundation
+
+/// The changes of one `CachedClient.withOptimisticUpdates(_:_:)`: applied together, and
+/// taken out together when their mutation went through (then the server's answer replaces
+/// them) or failed for good (then they are rolled back, and only they).
+///
+/// The first mutation queued inside the call adopts the group (it is carried through the
+/// task-local `current`): the group then stays until that mutation is sent or fails, however
+/// long it waits. Without one, the call's own outcome settles it.
+final class OptimisticGroup: Sendable {
+    /// The group of the `withOptimisticUpdates` running in this task, if any.
+    @TaskLocal static var current: OptimisticGroup?
+
+    /// A change as applied on one client.
+    private struct Applied: Sendable {
+        let client: CachedClient
+        let keys: [CacheKey]
+        let number: UInt64
+    }
+
+    private struct State {
+        var applied: [Applied] = []
+        var mutationID: String?
+        var isResolved = false
+    }
+
+    private let state = Locked(State())
+
+    /// Applies `updates` on their clients and tells the live queries showing their entries.
+    init(_ updates: [OptimisticUpdate]) {
+        var applied: [Applied] = []
+        for update in updates {
+            for target in update.targets where !target.keys.isEmpty {
+                let number = target.client.optimistic.add(keys: target.keys.map(\.text), transform: update.transform)
+                applied.append(Applied(client: target.client, keys: target.keys, number: number))
+            }
+        }
+        state.withLock { $0.applied = applied }
+        for change in applied { change.client.queries.optimisticChanged(Set(change.keys.map(\.text))) }
+    }
+
+    /// Makes the queued mutation `id` the one whose outcome settles the group; `false` when
+    /// another one already did.
+    func adopt(mutation id: String) -> Bool {
+        state.withLock { state in
+            guard state.mutationID == nil, !state.isResolved else { return false }
+            state.mutationID = id
+            return true
+        }
+    }
+
+    /// Whether a queued mutation adopted the group.
+    var isAdopted: Bool {
+        state.withLock { $0.mutationID != nil }
+    }
+
+    /// The mutation failed for good (or was discarded): the changes come out and the queries
+    /// showing their entries show what they showed before, with the other pending changes.
+    func rollBack() {
+        for change in resolve() {
+            let keys = change.client.optimistic.remove([change.number])
+            change.client.queries.optimisticChanged(keys)
+        }
+    }
+
+    /// The mutation went through: the changes come out without a word to the live queries,
+    /// `invalidate` runs the mutation's invalidations, and the changed entries those did not
+    /// remove are removed, so that every query showing one refetches the server's truth and
+    /// keeps the changed value on screen until its refetch ends.
+    func settle(invalidating invalidations: [Invalidation], _ invalidate: () async -> Void) async {
+        let applied = resolve()
+        for change in applied { change.client.optimistic.remove([change.number]) }
+        await invalidate()
+        for change in applied {
+            let left = change.keys.filter { key in !invalidations.contains { $0.matches(key) } }
+            if !left.isEmpty { await change.client.removeOptimisticEntries(left) }
+        }
+    }
+
+    /// The changes, once: the group is resolved.
+    private func resolve() -> [Applied] {
+        state.withLock { state in
+            guard !state.isResolved else { return [] }
+            state.isResolved = true
+            return state.applied
+        }
+    }
+}
