@@ -23,12 +23,14 @@ extension CachedClient {
         _ updates: [OptimisticUpdate], isolation: isolated (any Actor)? = #isolation,
         _ mutation: () async throws -> Result
     ) async throws -> Result {
-        let group = OptimisticGroup(updates)
+        // On the main actor, the queries show the change before this returns to the caller.
+        let onMainActor = isolation.map { $0 === MainActor.shared } ?? false
+        let group = QueryRegistry.$callerIsOnMainActor.withValue(onMainActor) { OptimisticGroup(updates) }
         let result: Result
         do {
             result = try await OptimisticGroup.$current.withValue(group) { try await mutation() }
         } catch {
-            if !group.isAdopted { group.rollBack() }
+            if !group.isAdopted { QueryRegistry.$callerIsOnMainActor.withValue(onMainActor) { group.rollBack() } }
             throw error
         }
         if !group.isAdopted { await group.settle(invalidating: []) {} }

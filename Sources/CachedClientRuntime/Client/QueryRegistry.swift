@@ -27,6 +27,10 @@ final class QueryRegistry: Sendable {
 
     typealias Handler = @Sendable (Signal) -> Void
 
+    /// Set by a caller that knows it runs on the main actor where the main thread cannot
+    /// tell (an executor that is not the main thread's), so that queries act at once.
+    @TaskLocal static var callerIsOnMainActor = false
+
     private struct Registration {
         let key: CacheKey
         let handler: Handler

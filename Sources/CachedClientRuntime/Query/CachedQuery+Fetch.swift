@@ -145,10 +145,12 @@ extension CachedQuery {
 
     /// A registry handler that holds the query weakly. On the main thread (`setPartition`
     /// and the lifecycle signals, as apps call them) the query acts before the call returns,
-    /// so no frame shows the old user's data after a sign-out; elsewhere it hops there.
+    /// so no frame shows the old user's data after a sign-out (as does an optimistic update
+    /// made on the main actor, which says so through `QueryRegistry.callerIsOnMainActor`);
+    /// elsewhere it hops there.
     private static func handler(for query: CachedQuery) -> QueryRegistry.Handler {
         { [weak query] signal in
-            if Thread.isMainThread {
+            if Thread.isMainThread || QueryRegistry.callerIsOnMainActor {
                 MainActor.assumeIsolated { query?.receive(signal) }
             } else {
                 Task { @MainActor [weak query] in query?.receive(signal) }
