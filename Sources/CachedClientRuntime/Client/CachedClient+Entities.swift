@@ -4,13 +4,6 @@ import Foundation
 // versions of those entities in every cached value of the signed-in user's partition that
 // the client holds, so one entity edited is shown edited everywhere.
 extension CachedClient {
-    /// `replaceEntities(_:coding:)` for an answer of any type: nothing unless it is an entity
-    /// or an array of them.
-    func replaceEntities(in value: Any, coding: JSONCoding) async {
-        let entities = EntityReader.entities(in: value)
-        if !entities.isEmpty { await replaceEntities(entities, coding: coding) }
-    }
-
     /// Replaces `entities`, by their identity, in the cached values of the current partition
     /// (and shared ones) this client holds: the entries of its in-memory layer and those its
     /// live queries show. Each changed entry is written back to the store with its date (as an

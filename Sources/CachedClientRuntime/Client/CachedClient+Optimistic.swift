@@ -25,7 +25,7 @@ extension CachedClient {
     ) async throws -> Result {
         // On the main actor, the queries show the change before this returns to the caller.
         let onMainActor = isolation.map { $0 === MainActor.shared } ?? false
-        let group = QueryRegistry.$callerIsOnMainActor.withValue(onMainActor) { OptimisticGroup(updates) }
+        let group = QueryRegistry.$callerIsOnMainActor.withValue(onMainActor) { OptimisticGroup(updates, client: self) }
         let result: Result
         do {
             result = try await OptimisticGroup.$current.withValue(group) { try await mutation() }
@@ -65,7 +65,7 @@ extension CachedClient {
     /// `answer` with the pending changes of `key` applied, for a read outside a live query
     /// (a query applies them itself, to the value it shows).
     func withPendingChanges<T: Sendable>(_ answer: CachedValue<T>, key: CacheKey) -> CachedValue<T> {
-        let (value, pending) = optimistic.apply(to: answer.value, keys: [key.text])
+        let (value, pending) = optimistic.apply(to: answer.value, keys: [key])
         guard pending else { return answer }
         switch answer {
         case .fresh: return .fresh(value: value)

@@ -255,10 +255,9 @@ public final class CachedClient: Sendable {
         for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self,
         invalidating invalidations: [Invalidation] = []
     ) async throws -> T {
-        let body = try await mutate(request, endpoint: endpoint, invalidating: invalidations)
-        let value = try endpoint.decode(type, from: body)
-        await replaceEntities(in: value, coding: endpoint.coding)
-        return value
+        let reader = EntityReader.reader(for: type, coding: endpoint.coding)
+        let body = try await mutate(request, endpoint: endpoint, invalidating: invalidations, reading: reader)
+        return try endpoint.decode(type, from: body)
     }
 
     /// Calls an endpoint that returns no body; only the status matters. After a 2xx answer
@@ -270,17 +269,26 @@ public final class CachedClient: Sendable {
         _ = try await mutate(request, endpoint: endpoint, invalidating: invalidations)
     }
 
-    /// Sends an uncached request; after a 2xx answer applies `invalidations` and returns the body.
+    /// Sends an uncached request; after a 2xx answer applies `invalidations`, puts the entities
+    /// `reader` finds in the answer in place, and returns the body.
     func mutate(
-        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation]
+        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation],
+        reading reader: EntityReader? = nil
     ) async throws -> Data {
         let body = try endpoint.encodedBody(of: request)
         let response = try await send(request, endpoint: endpoint, body: body, validators: nil, cacheAtHand: false)
         guard (200..<300).contains(response.statusCode) else {
             throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: response.body)
         }
-        await settleOptimisticOfCall(invalidations: invalidations) { await apply(invalidations, after: endpoint) }
-        return try endpoint.storedBody(of: response)
+        // Invalidated even when the body turns out unreadable: the server did change the data.
+        let answer = Result { try endpoint.storedBody(of: response) }
+        await settleOptimisticOfCall(invalidations: invalidations) {
+            await apply(invalidations, after: endpoint)
+            if let reader, case .success(let body) = answer {
+                await replaceEntities(reader.entities(in: body), coding: reader.coding)
+            }
+        }
+        return try answer.get()
     }
 
     // MARK: - Policies

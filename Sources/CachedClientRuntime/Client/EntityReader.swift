@@ -20,6 +20,13 @@ struct EntityReader: Sendable {
         read(body)
     }
 
+    /// A reader for `T`, or `nil` when no value of it can be an entity or an array of them
+    /// (so the answer is not decoded twice for nothing).
+    static func reader<T: Decodable & Sendable>(for type: T.Type, coding: JSONCoding) -> EntityReader? {
+        guard type is any CachedEntity.Type || type is any EntityArray.Type else { return nil }
+        return EntityReader(type, coding: coding)
+    }
+
     /// The entities a decoded answer is: one, or an array of them; none otherwise.
     static func entities(in value: Any) -> [any CachedEntity] {
         if let entity = value as? any CachedEntity { return [entity] }
@@ -27,3 +34,8 @@ struct EntityReader: Sendable {
         return []
     }
 }
+
+/// An array of entities, recognised by its type before any value is decoded.
+protocol EntityArray {}
+
+extension Array: EntityArray where Element: CachedEntity {}

@@ -8,6 +8,8 @@ struct EntityReplacement: Sendable {
     let id: JSONValue
     /// The new version, as JSON.
     let object: JSONValue
+    /// How the entity was written; values it is put in are written and read with it too.
+    let coding: JSONCoding
     /// The id's text as it appears in JSON, for a quick look at a body before it is parsed;
     /// `nil` when it may be escaped there.
     let needle: Data?
@@ -31,12 +33,28 @@ struct EntityReplacement: Sendable {
         default: return nil
         }
         key = E.identityKey
+        self.coding = coding
         self.id = id
         self.object = object
         isEntity = { candidate in
             guard let bytes = try? JSONEncoder().encode(candidate) else { return false }
             return (try? coding.makeDecoder().decode(E.self, from: bytes)) != nil
         }
+    }
+
+    /// `value` with every version of the entity in it replaced, through its JSON (written and
+    /// read with `coding`, so it comes back as it was elsewhere); `nil` when it holds none, or
+    /// is not `Codable`.
+    func replaced(in value: any Sendable) -> Any? {
+        guard let encodable = value as? any Encodable, let type = type(of: value) as? any Decodable.Type,
+            let data = try? coding.makeEncoder().encode(encodable),
+            let changed = Self.apply([self], to: data)
+        else { return nil }
+        return Self.decode(type, from: changed, coding)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from data: Data, _ coding: JSONCoding) -> Any? {
+        try? coding.makeDecoder().decode(type, from: data)
     }
 
     /// `body` with every version of the entity replaced, or `nil` when it holds none that

@@ -11,10 +11,11 @@ final class OptimisticGroup: Sendable {
     /// The group of the `withOptimisticUpdates` running in this task, if any.
     @TaskLocal static var current: OptimisticGroup?
 
-    /// A change as applied on one client.
+    /// A change as applied on one client: on `keys`, or on its whole partition.
     private struct Applied: Sendable {
         let client: CachedClient
         let keys: [CacheKey]
+        let isEverywhere: Bool
         let number: UInt64
     }
 
@@ -26,17 +27,28 @@ final class OptimisticGroup: Sendable {
 
     private let state = Locked(State())
 
-    /// Applies `updates` on their clients and tells the live queries showing their entries.
-    init(_ updates: [OptimisticUpdate]) {
+    /// Applies `updates` on their clients (an entity's on `client`, which runs them) and tells
+    /// the live queries showing their entries.
+    init(_ updates: [OptimisticUpdate], client: CachedClient) {
         var applied: [Applied] = []
         for update in updates {
+            if update.isEntity {
+                let number = client.optimistic.add(.partition(client.partition), transform: update.transform)
+                applied.append(Applied(client: client, keys: [], isEverywhere: true, number: number))
+            }
             for target in update.targets where !target.keys.isEmpty {
-                let number = target.client.optimistic.add(keys: target.keys.map(\.text), transform: update.transform)
-                applied.append(Applied(client: target.client, keys: target.keys, number: number))
+                let number = target.client.optimistic.add(.keys(target.keys.map(\.text)), transform: update.transform)
+                applied.append(Applied(client: target.client, keys: target.keys, isEverywhere: false, number: number))
             }
         }
         state.withLock { $0.applied = applied }
-        for change in applied { change.client.queries.optimisticChanged(Set(change.keys.map(\.text))) }
+        for change in applied {
+            if change.isEverywhere {
+                change.client.queries.broadcast(.optimistic)
+            } else {
+                change.client.queries.optimisticChanged(Set(change.keys.map(\.text)))
+            }
+        }
     }
 
     /// Makes the queued mutation `id` the one whose outcome settles the group; `false` when
@@ -58,20 +70,29 @@ final class OptimisticGroup: Sendable {
     /// showing their entries show what they showed before, with the other pending changes.
     func rollBack() {
         for change in resolve() {
-            let keys = change.client.optimistic.remove([change.number])
-            change.client.queries.optimisticChanged(keys)
+            let removed = change.client.optimistic.remove([change.number])
+            if removed.everywhere {
+                change.client.queries.broadcast(.optimistic)
+            } else {
+                change.client.queries.optimisticChanged(removed.keys)
+            }
         }
     }
 
     /// The mutation went through: the changes come out without a word to the live queries,
-    /// `invalidate` runs the mutation's invalidations, and the changed entries those did not
-    /// remove are removed, so that every query showing one refetches the server's truth and
-    /// keeps the changed value on screen until its refetch ends.
+    /// `invalidate` runs the mutation's invalidations (and puts the entities of its answer in
+    /// place), and the changed entries those did not remove are removed, so that every query
+    /// showing one refetches the server's truth and keeps the changed value on screen until
+    /// its refetch ends. The queries an entity's change reached read their entries again.
     func settle(invalidating invalidations: [Invalidation], _ invalidate: () async -> Void) async {
         let applied = resolve()
         for change in applied { change.client.optimistic.remove([change.number]) }
         await invalidate()
         for change in applied {
+            if change.isEverywhere {
+                change.client.queries.broadcast(.reread)
+                continue
+            }
             let left = change.keys.filter { key in !invalidations.contains { $0.matches(key) } }
             if !left.isEmpty { await change.client.removeOptimisticEntries(left) }
         }

@@ -21,8 +21,9 @@ final class QueryRegistry: Sendable {
         case stored(any Sendable, freshness: ServerFreshness?, version: UInt64)
         /// Optimistic changes on its key were made or taken out (`OptimisticLayer`).
         case optimistic
-        /// An entity was replaced by its identity in its key's stored entry; read it again.
-        case entityReplaced
+        /// Its key's stored entry changed under it (an entity replaced by its identity), or an
+        /// entity's optimistic change came out: read it again from the cache.
+        case reread
     }
 
     typealias Handler = @Sendable (Signal) -> Void
@@ -90,7 +91,7 @@ final class QueryRegistry: Sendable {
 
     /// Tells the queries showing any of `keys` (key texts) that their stored entry changed.
     func entitiesReplaced(_ keys: Set<String>) {
-        tell(keys, .entityReplaced)
+        tell(keys, .reread)
     }
 
     private func tell(_ keys: Set<String>, _ signal: Signal) {

@@ -37,7 +37,7 @@ extension CachedQuery {
         for record in sources where !clients.contains(where: { $0 === record.client }) {
             clients.append(record.client)
             guard !record.client.optimistic.isEmpty else { continue }
-            let keys = sources.filter { $0.client === record.client }.map(\.key.text)
+            let keys = sources.filter { $0.client === record.client }.map(\.key)
             let applied = record.client.optimistic.apply(to: shown, keys: keys)
             shown = applied.value
             pending = pending || applied.pending
@@ -46,16 +46,17 @@ extension CachedQuery {
         if hasPendingChanges != pending { hasPendingChanges = pending }
     }
 
-    /// After an entity was replaced in a stored entry the query shows: reads it again from the
-    /// cache (no network); nothing changes if that fails or a fetch runs.
+    /// After its stored entries changed under it: reads them again from the cache (no
+    /// network) and shows them with the pending changes; when that fails, shows the value it
+    /// holds with them. A fetch running now shows its own answer instead.
     func rereadFromCache() {
         guard !isLoading else { return }
         let fetch = self.fetch
         let number = latestFetch
         lifetime.run { @MainActor [weak self] in
-            guard let answer = try? await fetch(.cacheOnly) else { return }
+            let answer = try? await fetch(.cacheOnly)
             guard let self, self.latestFetch == number, !self.isLoading else { return }
-            self.loadedValue = answer.value
+            if let answer { self.loadedValue = answer.value }
             self.applyPendingChanges()
         }
     }

@@ -34,7 +34,7 @@ extension CachedQuery {
         case .optimistic:
             applyPendingChanges()
 
-        case .entityReplaced:
+        case .reread:
             rereadFromCache()
 
         case .stored(let stored, let freshness, let version):

@@ -89,4 +89,56 @@ struct EntityReplacementTests {
         #expect(EntityReplacement.apply([replacement], to: Data(#"[{"id":"x","text":"y"}]"#.utf8)) == nil)
         #expect(EntityReplacement.apply([replacement], to: Data("not json".utf8)) == nil)
     }
+
+    /// A query over `GET /notes/{id}` (the stub answers an array of the one note).
+    static func detailQuery(_ client: CachedClient, _ id: String) -> CachedQuery<[Note]> {
+        CachedQuery { policy in
+            try await client.value(for: EndpointRequest(method: "GET", path: "/notes/\(id)"), endpoint: detail, policy: policy)
+        }
+    }
+
+    @Test func anOptimisticEntityShowsInEveryQueryHoldingItAndRollsBackOnARefusal() async throws {
+        let server = NotesServer([Note(id: "s1", text: "one"), Note(id: "s2", text: "two")])
+        let client = OfflineFixtures.client(server.transport)
+        let notes = NotesAPI.query(client)
+        let one = Self.detailQuery(client, "s1")
+        let two = Self.detailQuery(client, "s2")
+        for query in [notes, one, two] { await query.load() }
+        server.transport.online = false
+        let result = try await client.withOptimisticUpdates([.replacing(Note(id: "s1", text: "edited"))]) {
+            try await Self.edit(client, id: "s1", text: "edited")
+        }
+        #expect(result.queuedID != nil)
+        #expect(notes.value == [Note(id: "s1", text: "edited"), Note(id: "s2", text: "two")])
+        #expect(one.value == [Note(id: "s1", text: "edited")])
+        #expect(notes.hasPendingChanges && one.hasPendingChanges)
+        #expect(two.value == [Note(id: "s2", text: "two")] && !two.hasPendingChanges)
+        let read = try await client.value(for: NotesAPI.listRequest(), endpoint: NotesAPI.list, policy: .cacheOnly, as: [Note].self)
+        #expect(read.value == [Note(id: "s1", text: "edited"), Note(id: "s2", text: "two")])
+
+        server.refuseNext(422)
+        server.transport.online = true
+        await client.replayPendingMutations()
+        await waitUntil { !notes.hasPendingChanges && !one.hasPendingChanges }
+        #expect(notes.value == [Note(id: "s1", text: "one"), Note(id: "s2", text: "two")])
+        #expect(one.value == [Note(id: "s1", text: "one")])
+        #expect(client.pendingMutations.items.first?.isFailed == true)
+    }
+
+    @Test func anOptimisticEntityIsReplacedByTheServersVersionWithoutARefetch() async throws {
+        let server = NotesServer([Note(id: "s1", text: "one"), Note(id: "s2", text: "two")])
+        let client = OfflineFixtures.client(server.transport)
+        let notes = NotesAPI.query(client)
+        await notes.load()
+        server.transport.online = false
+        _ = try await client.withOptimisticUpdates([.replacing(Note(id: "s1", text: "draft"))]) {
+            try await Self.edit(client, id: "s1", text: "final")
+        }
+        #expect(notes.value?.first == Note(id: "s1", text: "draft"))
+        server.transport.online = true
+        await client.replayPendingMutations()
+        await waitUntil { !notes.hasPendingChanges }
+        #expect(notes.value == [Note(id: "s1", text: "final"), Note(id: "s2", text: "two")])
+        #expect(server.transport.requests.map(\.method) == ["GET", "PATCH"])
+    }
 }

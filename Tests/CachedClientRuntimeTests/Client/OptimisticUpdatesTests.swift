@@ -27,14 +27,14 @@ final class NotesServer: Sendable {
                 return HTTPResponse(statusCode: 200, body: (try? JSONEncoder().encode(notes)) ?? Data())
             }
             let sent = request.body.flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
-            if request.method == "PATCH" {
-                let note = Note(id: String(path.split(separator: "/").last ?? ""), text: sent["text"] ?? "")
-                return HTTPResponse(statusCode: 200, body: (try? JSONEncoder().encode(note)) ?? Data())
-            }
             return state.withLock { state in
                 if let status = state.refusal {
                     state.refusal = nil
                     return HTTPResponse(statusCode: status, body: Data(#"{"error":"too short"}"#.utf8))
+                }
+                if request.method == "PATCH" {
+                    let note = Note(id: String(path.split(separator: "/").last ?? ""), text: sent["text"] ?? "")
+                    return HTTPResponse(statusCode: 200, body: (try? JSONEncoder().encode(note)) ?? Data())
                 }
                 let note = Note(id: "s\(state.notes.count + 1)", text: sent["text"] ?? "")
                 state.notes.append(note)
@@ -43,7 +43,7 @@ final class NotesServer: Sendable {
         }
     }
 
-    /// The next POST is refused with `status`.
+    /// The next POST or PATCH is refused with `status`.
     func refuseNext(_ status: Int) { state.withLock { $0.refusal = status } }
 
     var gets: Int { transport.requests.filter { $0.method == "GET" }.count }
