@@ -49,6 +49,16 @@ func saveState(of list: CachedQuery<[Account]>) -> String {
     list.hasPendingChanges ? "Saving…" : "Saved"
 }
 
+func renameEverywhere(client: CachedClient, accounts: some AccountRepository, account: Account, to nickname: String)
+    async throws -> MutationResult<Account>
+{
+    var renamed = account
+    renamed.nickname = nickname
+    return try await client.withOptimisticUpdates([.replacing(renamed)]) {
+        try await accounts.updateAccount(id: account.id, body: AccountUpdate(nickname: nickname))
+    }
+}
+
 @Suite struct OfflineWritesTests {
     @Test func anEditOfflineIsQueuedShownAndSentWhenTheNetworkIsBack() async throws {
         let (client, transport) = try stubbedClient()
@@ -84,6 +94,24 @@ func saveState(of list: CachedQuery<[Account]>) -> String {
         await client.replayPendingMutations()
         await waitUntil { saveState(of: list) == "Saved" && !list.isLoading }
         #expect(list.value == [sampleAccount])  // what the server says
+    }
+
+    @MainActor
+    @Test func anAccountRenamedOfflineShowsRenamedInEveryQueryThatHoldsIt() async throws {
+        let (client, transport) = try stubbedClient()
+        let accounts = LiveAccountRepository(client: client)
+        let list = accounts.getAccountsQuery(page: 1)
+        let detail = accounts.getAccountQuery(id: "a1")
+        await list.load()
+        await detail.load()
+        transport.goOffline()
+        _ = try await renameEverywhere(client: client, accounts: accounts, account: sampleAccount, to: "Rent")
+        #expect(list.value?.first?.nickname == "Rent" && detail.value?.nickname == "Rent")
+        #expect(list.hasPendingChanges && detail.hasPendingChanges)
+        transport.respond(bankServer)
+        await client.replayPendingMutations()
+        await waitUntil { !list.hasPendingChanges && !detail.hasPendingChanges && !list.isLoading && !detail.isLoading }
+        #expect(detail.value == sampleAccount)  // the server's answer
     }
 }
 
