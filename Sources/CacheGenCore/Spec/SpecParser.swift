@@ -128,11 +128,7 @@ struct SpecParser {
         }
         guard let entries = object(node, "\"properties\" of model \(quoted(member.key))", allowed: nil) else { return nil }
         let properties = entries.list.compactMap { parseProperty($0, defaults: defaults) }
-        var model = Model(name: name, description: description, kind: .object(properties))
-        if let node = members["identity"]?.value, let property = string(node, "\"identity\"") {
-            model.identity = Named(name: property, location: node.location)
-        }
-        return model
+        return Model(name: name, description: description, kind: .object(properties), identity: members["identity"].flatMap { identity($0.value) })
     }
 
     private mutating func parseProperty(_ member: JSONMember, defaults: Defaults) -> Property? {
