@@ -106,7 +106,7 @@ extension CachedQuery {
     /// Shows an answer: a fetched one or one the client stored for another call.
     func show(_ answer: CachedValue<Value>) {
         loadedValue = answer.value
-        applyPendingChanges()
+        applyPendingChanges(newValue: true)
         if date != answer.date { date = answer.date }
         let updated = answer.date ?? now()
         if updatedAt != updated { updatedAt = updated }

@@ -29,8 +29,10 @@ extension CachedQuery {
         return OptimisticUpdate(targets: targets, change: change)
     }
 
-    /// Shows the loaded value with the pending changes of the query's entries applied.
-    func applyPendingChanges() {
+    /// Shows the loaded value with the pending changes of the query's entries applied; with
+    /// `newValue` false (nothing new was loaded), only when changes are or were applied, so
+    /// observers hear of no change that did not happen.
+    func applyPendingChanges(newValue: Bool = false) {
         guard var shown = loadedValue else { return }
         var pending = false
         var clients: [CachedClient] = []
@@ -42,6 +44,7 @@ extension CachedQuery {
             shown = applied.value
             pending = pending || applied.pending
         }
+        guard newValue || pending || hasPendingChanges else { return }
         value = shown
         if hasPendingChanges != pending { hasPendingChanges = pending }
     }
@@ -57,7 +60,7 @@ extension CachedQuery {
             let answer = try? await fetch(.cacheOnly)
             guard let self, self.latestFetch == number, !self.isLoading else { return }
             if let answer { self.loadedValue = answer.value }
-            self.applyPendingChanges()
+            self.applyPendingChanges(newValue: answer != nil)
         }
     }
 }

@@ -75,6 +75,34 @@ struct OptimisticUpdatesIntegrationTests {
         }
     }
 
+    @Test func afterARelaunchTheQueuedCreateIsSentOnceAndTheListShowsTheServersItem() async throws {
+        try await inStoreDirectory { directory in
+            let path = OfflineWritesIntegrationTests.path()
+            try await server.setCollectionRoute(path)
+            let offline = SwitchableNetwork()
+            let before = try client(directory, network: offline)
+            let shown = listQuery(before, path: path)
+            await shown.load()  // offline and nothing stored: an error, no value
+            _ = try await before.withOptimisticUpdates([shown.optimisticUpdate { $0.append(Note(id: "draft", text: "t")) }]) {
+                try await create(before, "t", path: path)
+            }
+            #expect(before.pendingMutations.waitingCount == 1)
+
+            // A relaunch: another client on the same folder; the change lived in the old process.
+            let network = SwitchableNetwork()
+            network.online = true
+            let relaunched = try client(directory, network: network)
+            let notes = listQuery(relaunched, path: path)
+            await notes.load()
+            #expect(notes.value == [] && !notes.hasPendingChanges)
+            relaunched.networkBecameAvailable()
+            await waitUntil { notes.value == [Note(id: "s1", text: "t")] }
+            await relaunched.pendingMutations.wait { $0.isEmpty }
+            let posts = try await server.requests().filter { $0.path == path && $0.method == "POST" }
+            #expect(posts.count == 1 && posts[0].applied == true)
+        }
+    }
+
     @Test func a422RollsBackTheOptimisticValueAndReportsIt() async throws {
         try await inStoreDirectory { directory in
             let path = OfflineWritesIntegrationTests.path()
