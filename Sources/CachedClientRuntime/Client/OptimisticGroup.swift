@@ -11,12 +11,35 @@ final class OptimisticGroup: Sendable {
     /// The group of the `withOptimisticUpdates` running in this task, if any.
     @TaskLocal static var current: OptimisticGroup?
 
-    /// A change as applied on one client: on `keys`, or on its whole partition.
+    /// A change as applied on one client: on `keys`, or on its whole partition. It holds the
+    /// client's layer and registry, and the client weakly: a group that a client's layer keeps
+    /// while its mutation waits must not keep the client alive.
     private struct Applied: Sendable {
-        let client: CachedClient
+        let layer: OptimisticLayer
+        let queries: QueryRegistry
+        let client: WeakClient
         let keys: [CacheKey]
         let isEverywhere: Bool
         let number: UInt64
+
+        init(_ client: CachedClient, keys: [CacheKey], isEverywhere: Bool, number: UInt64) {
+            layer = client.optimistic
+            queries = client.queries
+            self.client = WeakClient(client)
+            self.keys = keys
+            self.isEverywhere = isEverywhere
+            self.number = number
+        }
+    }
+
+    /// A client held weakly. Set once, when made; the runtime reads and clears a weak reference
+    /// atomically, so it is safe to share.
+    private final class WeakClient: @unchecked Sendable {
+        weak var client: CachedClient?
+
+        init(_ client: CachedClient) {
+            self.client = client
+        }
     }
 
     private struct State {
@@ -34,19 +57,19 @@ final class OptimisticGroup: Sendable {
         for update in updates {
             if update.isEntity {
                 let number = client.optimistic.add(.partition(client.partition), transform: update.transform)
-                applied.append(Applied(client: client, keys: [], isEverywhere: true, number: number))
+                applied.append(Applied(client, keys: [], isEverywhere: true, number: number))
             }
             for target in update.targets where !target.keys.isEmpty {
                 let number = target.client.optimistic.add(.keys(target.keys.map(\.text)), transform: update.transform)
-                applied.append(Applied(client: target.client, keys: target.keys, isEverywhere: false, number: number))
+                applied.append(Applied(target.client, keys: target.keys, isEverywhere: false, number: number))
             }
         }
         state.withLock { $0.applied = applied }
         for change in applied {
             if change.isEverywhere {
-                change.client.queries.broadcast(.optimistic)
+                change.queries.broadcast(.optimistic)
             } else {
-                change.client.queries.optimisticChanged(Set(change.keys.map(\.text)))
+                change.queries.optimisticChanged(Set(change.keys.map(\.text)))
             }
         }
     }
@@ -70,11 +93,11 @@ final class OptimisticGroup: Sendable {
     /// showing their entries show what they showed before, with the other pending changes.
     func rollBack() {
         for change in resolve() {
-            let removed = change.client.optimistic.remove([change.number])
+            let removed = change.layer.remove([change.number])
             if removed.everywhere {
-                change.client.queries.broadcast(.optimistic)
+                change.queries.broadcast(.optimistic)
             } else {
-                change.client.queries.optimisticChanged(removed.keys)
+                change.queries.optimisticChanged(removed.keys)
             }
         }
     }
@@ -86,15 +109,15 @@ final class OptimisticGroup: Sendable {
     /// its refetch ends. The queries an entity's change reached read their entries again.
     func settle(invalidating invalidations: [Invalidation], _ invalidate: () async -> Void) async {
         let applied = resolve()
-        for change in applied { change.client.optimistic.remove([change.number]) }
+        for change in applied { change.layer.remove([change.number]) }
         await invalidate()
         for change in applied {
             if change.isEverywhere {
-                change.client.queries.broadcast(.reread)
+                change.queries.broadcast(.reread)
                 continue
             }
             let left = change.keys.filter { key in !invalidations.contains { $0.matches(key) } }
-            if !left.isEmpty { await change.client.removeOptimisticEntries(left) }
+            if !left.isEmpty { await change.client.client?.removeOptimisticEntries(left) }
         }
     }
 
