@@ -24,6 +24,13 @@ extension OpenAPISchemas {
         }
         let (properties, extra) = properties(of: node, in: file, model: name.name)
         var model = Model(name: name, description: description, kind: .object(properties))
+        if let identity = node["x-cachegen-identity"] {
+            if let property = identity.value.stringValue {
+                model.identity = Named(name: property, location: identity.value.location)
+            } else {
+                warn("x-cachegen-identity of \(quoted(name.name))", "not a string naming a property", at: identity.value.location)
+            }
+        }
         if let extra { model.additionalProperties = additionalProperties(extra.node, in: extra.file, of: name.name, besides: properties) }
         return model
     }

@@ -226,6 +226,10 @@ public struct Model: Sendable, Hashable {
     public var kind: Kind
     /// For an object, the keys other than its properties, when they are kept.
     public var additionalProperties: AdditionalProperties? = nil
+    /// For an object, the property that identifies it (`"identity": "id"`, OpenAPI's
+    /// `x-cachegen-identity`), with where it is named: the runtime then replaces it by that
+    /// value in every cached value that holds it.
+    public var identity: Named? = nil
 
     /// What a model is.
     public enum Kind: Sendable, Hashable {
@@ -243,11 +247,15 @@ public struct Model: Sendable, Hashable {
     }
 
     /// The memberwise initializer, for the package's other modules.
-    package init(name: Named, description: String? = nil, kind: Kind, additionalProperties: AdditionalProperties? = nil) {
+    package init(
+        name: Named, description: String? = nil, kind: Kind, additionalProperties: AdditionalProperties? = nil,
+        identity: Named? = nil
+    ) {
         self.name = name
         self.description = description
         self.kind = kind
         self.additionalProperties = additionalProperties
+        self.identity = identity
     }
 }
 

@@ -14,7 +14,7 @@ package struct SpecParser {
         package static let constructs = ["queries", "streams", "pages", "overloads"]
         package static let defaults = ["cache", "jsonKeys", "dates", "retry", "idempotencyHeader"]
         package static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
-        package static let objectModel = ["description", "properties"]
+        package static let objectModel = ["description", "identity", "properties"]
         package static let enumModel = ["description", "enum"]
         package static let property = ["type", "description", "json"]
         package static let repository = ["description", "endpoints"]
@@ -130,7 +130,7 @@ package struct SpecParser {
         }
         guard let entries = object(node, "\"properties\" of model \(quoted(member.key))", allowed: nil) else { return nil }
         let properties = entries.list.compactMap { parseProperty($0, defaults: defaults) }
-        return Model(name: name, description: description, kind: .object(properties))
+        return Model(name: name, description: description, kind: .object(properties), identity: members["identity"].flatMap { identity($0.value) })
     }
 
     private mutating func parseProperty(_ member: JSONMember, defaults: Defaults) -> Property? {

@@ -18,7 +18,9 @@ extension Translator {
         if method.isQueued, let offline = endpoint.offline {
             doc.append(
                 "Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; "
-                    + "it is sent later, in order, with the same `\(offline.idempotencyHeader)`.")
+                    + "it is sent later, in order"
+                    + (offline.scope.map { " with the other mutations of the queue \"\($0)\"" } ?? "")
+                    + ", with the same `\(offline.idempotencyHeader)`.")
         }
         var parameters: [String] = []
         if let contentType = method.arguments.first(where: \.isContentType) {

@@ -54,9 +54,12 @@ extension Translator {
             arguments.append(.init(label: "accept", value: .string(accept)))
         }
         if method.isQueued, let offline = method.endpoint.offline {
-            let rule: Expression = offline.idempotencyHeader == SpecParser.standardIdempotencyHeader
-                ? .implicitMember("queue")
-                : .call(.identifier("OfflineRule"), [.init(label: "idempotencyHeader", value: .string(offline.idempotencyHeader))])
+            var fields: [Expression.Argument] = []
+            if offline.idempotencyHeader != SpecParser.standardIdempotencyHeader {
+                fields.append(.init(label: "idempotencyHeader", value: .string(offline.idempotencyHeader)))
+            }
+            if let scope = offline.scope { fields.append(.init(label: "scope", value: .string(scope))) }
+            let rule: Expression = fields.isEmpty ? .implicitMember("queue") : .call(.identifier("OfflineRule"), fields)
             arguments.append(.init(label: "offline", value: rule))
         }
         // Computed, not a `static let`: a stored constant costs the compiler a lazy global

@@ -14,10 +14,22 @@ extension Translator {
         case .untaggedUnion(let cases):
             return .type(untaggedUnion(name: name, doc: doc, cases: cases, isParameter: parameterUnions.contains(model.name.name)))
         case .object(let properties):
-            return .type(
-                structure(
-                    name: name, doc: doc, properties: properties, extra: model.additionalProperties,
-                    indirect: storage.indirectProperties(of: model)))
+            var type = structure(
+                name: name, doc: doc, properties: properties, extra: model.additionalProperties,
+                indirect: storage.indirectProperties(of: model))
+            if let identity = model.identity,
+                let property = properties.first(where: { $0.name.name == identity.name || $0.wireName == identity.name })
+            {
+                // The runtime finds the model in cached JSON by this key (`CachedEntity`).
+                type.conformances.append("CachedEntity")
+                type.members.append(
+                    .property(
+                        PropertyDeclaration(
+                            doc: ["The JSON name of the property that identifies a value (the spec's `identity`)."],
+                            isStatic: true, name: "identityKey", type: .named("String"),
+                            getter: [.expression(.string(property.wireName))])))
+            }
+            return .type(type)
         }
     }
 

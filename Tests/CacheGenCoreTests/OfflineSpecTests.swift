@@ -67,7 +67,7 @@ import Testing
                 #"spec.json:3:38: error: "idempotencyHeader" must be a header field name such as "Idempotency-Key"; found "Idempotency Key""#,
                 #"spec.json:6:54: error: "offline": "queue" is for mutations; GET endpoint "a" is read from the cache offline"#,
                 #"spec.json:7:55: error: "offline" cannot be "later"; the only value is "queue" (leave "offline" out for a call that fails offline)"#,
-                #"spec.json:8:55: error: "offline" must be a string; found true or false"#,
+                #"spec.json:8:55: error: "offline" must be "queue" or an object with "mode" and "scope"; found true or false"#,
                 #"spec.json:9:115: error: endpoint "d" is cached, and a queued call has no answer to cache; remove "offline" or set "cache": false"#,
                 #"spec.json:10:120: error: endpoint "e" streams its response, which cannot wait in a queue; remove "offline""#,
             ])
@@ -105,5 +105,64 @@ import Testing
             Support.messages(failed) == [
                 #"Things.cachegen.json:4:44: error: "offline" cannot be "soon"; the only value is "queue" (leave "offline" out for a call that fails offline)"#
             ])
+    }
+
+    @Test func theObjectFormNamesTheQueueItsMutationsShare() throws {
+        let spec = #"""
+        {
+          "version": 1,
+          "defaults": { "idempotencyHeader": "X-Key" },
+          "repositories": { "R": { "endpoints": {
+            "a": { "method": "POST", "path": "/a/{id}", "offline": { "mode": "queue", "scope": "items" } },
+            "b": { "method": "POST", "path": "/b", "offline": { "mode": "queue" } },
+            "c": { "method": "POST", "path": "/c", "offline": "queue" }
+          } } }
+        }
+        """#
+        let output = Generator.generate(Data(spec.utf8), path: "spec.json", options: .init())
+        #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
+        let source = try #require(output.source)
+        #expect(source.contains(#"offline: OfflineRule(idempotencyHeader: "X-Key", scope: "items")"#))
+        #expect(source.components(separatedBy: #"offline: OfflineRule(idempotencyHeader: "X-Key")"#).count == 3)
+
+        let plain = spec.replacingOccurrences(of: #""defaults": { "idempotencyHeader": "X-Key" },"#, with: "")
+        let plainSource = try #require(Generator.generate(Data(plain.utf8), path: "spec.json", options: .init()).source)
+        #expect(plainSource.contains(#"offline: OfflineRule(scope: "items")"#))
+        #expect(plainSource.components(separatedBy: "offline: .queue").count == 3)
+    }
+
+    @Test func objectFormErrors() {
+        let spec = #"""
+        {
+          "version": 1,
+          "repositories": { "R": { "endpoints": {
+            "a": { "method": "POST", "path": "/a", "offline": { "scope": "items" } },
+            "b": { "method": "POST", "path": "/b", "offline": { "mode": "later", "scope": "items" } },
+            "c": { "method": "POST", "path": "/c", "offline": { "mode": "queue", "scope": "" } },
+            "d": { "method": "POST", "path": "/d", "offline": { "mode": "queue", "scope": 3 } },
+            "e": { "method": "POST", "path": "/e", "offline": { "mode": "queue", "scoop": "items" } }
+          } } }
+        }
+        """#
+        #expect(
+            diagnostics(spec) == [
+                #"spec.json:4:55: error: "offline" needs "mode": "queue""#,
+                #"spec.json:5:65: error: "offline" cannot be "later"; the only value is "queue" (leave "offline" out for a call that fails offline)"#,
+                #"spec.json:6:83: error: "scope" of "offline" must name a queue, such as "notes"; leave it out to queue by path"#,
+                #"spec.json:7:83: error: "scope" of "offline" must be a string; found a number"#,
+                #"spec.json:8:74: error: unknown key "scoop" in "offline"; valid keys are "mode", "scope""#,
+            ])
+    }
+
+    @Test func theOverlayTakesTheObjectFormToo() throws {
+        let paths = """
+            "/things": { "post": { "operationId": "addThing", "x-cachegen": { "offline": { "mode": "queue", "scope": "things" } },
+              "responses": { "204": { "description": "ok" } } } }
+            """
+        let document = Support.document(paths: paths, schemas: "")
+        let overlay = #"{ "openapi": "api.json" }"#
+        let output = Support.generate(["Things.cachegen.json": overlay, "api.json": document], main: "Things.cachegen.json")
+        #expect(output.diagnostics.isEmpty, "\(output.diagnostics)")
+        #expect(try #require(output.source).contains(#"offline: OfflineRule(scope: "things")"#))
     }
 }

@@ -36,6 +36,7 @@ import Testing
         ("endpoint", SpecParser.Keys.endpoint),
         ("endpointCache", SpecParser.Keys.endpointCache),
         ("paging", SpecParser.pagingKeys),
+        ("offlineObject", SpecParser.offlineKeys),
         ("selection", SpecParser.filterKeys),
         ("overlaySelection", OpenAPISelection.filterKeys),
     ]

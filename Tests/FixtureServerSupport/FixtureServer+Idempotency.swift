@@ -18,4 +18,20 @@ extension FixtureServer {
             bearer: nil, idempotency: header)
         _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
     }
+
+    /// Keeps a collection at `path`: a GET answers its items as a JSON array, a POST adds its
+    /// JSON object body with an `id` of the server's own (`s1`, `s2`, …) and answers the item
+    /// with `status`, once per value of the `header` field (a repeat gets the first answer).
+    public func setCollectionRoute(_ path: String, status: Int = 201, header: String = "Idempotency-Key") async throws {
+        let name = "collection" + path
+        let routes = [
+            Route(
+                method: "GET", path: path, status: 200, headers: [:], body: "", delay_ms: 0, times: nil, bearer: nil,
+                collection: name),
+            Route(
+                method: "POST", path: path, status: status, headers: [:], body: "", delay_ms: 0, times: nil, bearer: nil,
+                idempotency: header, collection: name),
+        ]
+        _ = try await control("POST", "routes", body: try JSONEncoder().encode(routes))
+    }
 }

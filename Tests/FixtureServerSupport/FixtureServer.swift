@@ -123,6 +123,7 @@ public final class FixtureServer: @unchecked Sendable {
         var times: Int?
         var bearer: String?
         var idempotency: String? = nil
+        var collection: String? = nil
     }
 
     private struct PagedRoute<Item: Encodable>: Encodable {

@@ -50,6 +50,12 @@ Idempotency keys, for queued mutations:
                                  `Idempotent-Replayed: true`, as Stripe-style servers do. A key
                                  counts as applied when the request arrives, before any
                                  "delay_ms", so a client killed while waiting finds it applied.
+A collection the server keeps, for optimistic updates:
+  "collection": "notes"          a GET answers the collection's items as a JSON array; a POST
+                                 adds its JSON object body with an "id" of the server's own
+                                 ("s1", "s2", …) and answers the item with the route's status.
+                                 With "idempotency", a repeated key adds nothing and gets the
+                                 first answer again.
 Request bodies are checked byte for byte with an "expect" field:
   "expect": {"content_type": "application/x-www-form-urlencoded",
              "body": "exact text" | "body_base64": "…"}
@@ -97,6 +103,8 @@ class State:
         self.closed = {}  # path -> held streams the client closed
         self.closed_changed = threading.Condition(self.lock)
         self.applied_keys = set()  # idempotency keys of requests applied
+        self.collections = {}  # name -> [item]
+        self.answers = {}  # idempotency key -> the body first answered for it (collections)
 
     def add_route(self, spec):
         if not isinstance(spec, dict) or "path" not in spec:
@@ -123,6 +131,7 @@ class State:
             "hold": bool(spec.get("hold", False)),
             "expect": spec.get("expect"),
             "idempotency": spec.get("idempotency"),
+            "collection": spec.get("collection"),
         }
         if "json" in spec and not any(k.lower() == "content-type" for k in route["headers"]):
             route["headers"]["Content-Type"] = "application/json"
@@ -156,6 +165,8 @@ class State:
             self.requests.clear()
             self.closed.clear()
             self.applied_keys.clear()
+            self.collections.clear()
+            self.answers.clear()
 
     def count_closed(self, path):
         with self.lock:
@@ -198,6 +209,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json(404, {"error": "no route", "method": self.command, "path": self.path}, entry)
             return
         replayed = False
+        key = None
         if route["idempotency"]:
             key = self.headers.get(route["idempotency"])
             with STATE.lock:
@@ -207,6 +219,9 @@ class Handler(BaseHTTPRequestHandler):
                 entry["applied"] = not replayed
         if route["delay_ms"] > 0:
             time.sleep(route["delay_ms"] / 1000)
+        if replayed and key in STATE.answers:
+            self.send_bytes(route["status"], dict(route["headers"], **{"Idempotent-Replayed": "true"}), STATE.answers[key], entry)
+            return
         if replayed:
             self.send_bytes(route["status"], dict(route["headers"], **{"Idempotent-Replayed": "true"}), route["body"], entry)
             return
@@ -215,6 +230,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if route["paging"]:
             self.send_page(route, entry)
+            return
+        if route["collection"]:
+            self.send_collection(route, body, key, entry)
             return
         if route["stream"] is not None:
             self.send_stream(route, entry)
@@ -228,6 +246,22 @@ class Handler(BaseHTTPRequestHandler):
             self.send_bytes(304, {k: v for k, v in route["headers"].items() if k.lower() in kept}, b"", entry)
             return
         self.send_bytes(route["status"], route["headers"], route["body"], entry)
+
+    def send_collection(self, route, body, key, entry):
+        """The collection's items (GET), or the item a POST adds to it."""
+        name = route["collection"]
+        headers = dict(route["headers"], **{"Content-Type": "application/json"})
+        with STATE.lock:
+            items = STATE.collections.setdefault(name, [])
+            if self.command == "GET":
+                answer = json.dumps(items).encode("utf-8")
+            else:
+                item = dict(json.loads(body or b"{}"), id="s%d" % (len(items) + 1))
+                items.append(item)
+                answer = json.dumps(item).encode("utf-8")
+                if key is not None:
+                    STATE.answers[key] = answer
+        self.send_bytes(route["status"], headers, answer, entry)
 
     def send_page(self, route, entry):
         """One page of the route's items, in the route's paging style."""

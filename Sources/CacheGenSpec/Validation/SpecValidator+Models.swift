@@ -33,6 +33,27 @@ extension SpecValidator {
                 wireNames[property.wireName] = property.name
             }
         }
+        if let identity = model.identity { checkIdentity(identity, properties, of: model) }
+    }
+
+    /// `"identity"` names a property (by its spec or JSON name) that is a string, an int or
+    /// a uuid and always present, so that every value of the model has one.
+    private mutating func checkIdentity(_ identity: Named, _ properties: [Property], of model: Model) {
+        guard let property = properties.first(where: { $0.name.name == identity.name || $0.wireName == identity.name }) else {
+            report(
+                "\"identity\" of model \(quoted(model.name.name)) names no property: \(quoted(identity.name))"
+                    + Suggestion.hint(for: identity.name, among: properties.map(\.name.name), noun: "properties"),
+                at: identity.location)
+            return
+        }
+        switch property.type {
+        case .scalar(.string), .scalar(.int), .scalar(.uuid):
+            break
+        default:
+            report(
+                "\"identity\" of model \(quoted(model.name.name)) must be a string, int or uuid property that is always present; \(quoted(property.name.name)) is \(property.type)",
+                at: identity.location)
+        }
     }
 
     package mutating func checkEnumValues(_ values: [EnumValue], of model: Model) {

@@ -94,6 +94,22 @@ extension CachedClient {
         }
     }
 
+    /// Removes the entries an optimistic change was on, after its mutation went through, so
+    /// that the live queries showing them refetch the server's truth; a failure is an `.error`
+    /// event.
+    func removeOptimisticEntries(_ keys: [CacheKey]) async {
+        for key in keys {
+            do {
+                try await remove(.endpoint(key.endpoint), matching: { $0.text == key.text }) { try await $0.removeEntry(for: key) }
+            } catch {
+                events(
+                    CacheEvent(
+                        kind: .error, endpoint: key.endpoint, key: key.description,
+                        message: "remove after an optimistic update failed: \(safeDescription(of: error))"))
+            }
+        }
+    }
+
     private func remove(_ invalidation: Invalidation) async throws {
         try await remove(.endpoint(invalidation.endpoint), matching: invalidation.matches) { store in
             if let path = invalidation.path {

@@ -75,6 +75,7 @@ extension CachedClient {
         guard let mutation = await mutationQueue.record(id: id) else { return false }
         try await mutationQueue.outbox.removeMutation(mutation)
         await mutationQueue.remove(id: id)
+        rollBackOptimistic(mutation: id)
         emitMutation(.mutationDiscarded, mutation)
         return true
     }
@@ -90,6 +91,10 @@ extension CachedClient {
         for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self,
         invalidating invalidations: [Invalidation] = []
     ) async throws -> MutationResult<T> {
+        // Read again when it is sent, by this call or a replay in this process.
+        if let reader = EntityReader.reader(for: type, coding: endpoint.coding) {
+            entityReaders.withLock { $0[endpoint.name] = reader }
+        }
         switch try await queueableMutate(request, endpoint: endpoint, invalidating: invalidations) {
         case .sent(let body): return .sent(try endpoint.decode(type, from: body))
         case .queued(let id): return .queued(id: id)
@@ -119,6 +124,10 @@ extension CachedClient {
         do {
             try await mutationQueue.load(partition: record.partition)
             stored = try await mutationQueue.outbox.enqueueMutation(record)
+            // The optimistic updates of the call, if any, now wait for this mutation's outcome.
+            if let group = OptimisticGroup.current, group.adopt(mutation: stored.id) {
+                optimistic.track(group, mutation: stored.id)
+            }
         } catch {
             // No outbox to keep it in: sent as an ordinary mutation, with its key all the same.
             emitMutation(.error, record, message: "outbox write failed, sent without queueing: \(safeDescription(of: error))")
@@ -197,7 +206,12 @@ extension CachedClient {
                 }
                 await mutationQueue.finish(mutation, updated: nil)
                 emitMutation(.mutationSent, mutation, message: "status \(response.statusCode)")
-                await apply(mutation.invalidations.map { Invalidation(endpointName: $0.endpoint, path: $0.path) }, after: endpoint)
+                let invalidations = mutation.invalidations.map { Invalidation(endpointName: $0.endpoint, path: $0.path) }
+                let reader = entityReaders.withLock { $0[mutation.endpoint] }
+                await settleOptimistic(mutation: mutation.id, invalidations: invalidations) {
+                    await apply(invalidations, after: endpoint)
+                    if let reader { await replaceEntities(reader.entities(in: response.body), coding: reader.coding) }
+                }
                 return .sent(response)
             }
             error = CachedClientError.httpStatus(response.statusCode, endpoint: mutation.endpoint, body: response.body)
@@ -221,6 +235,7 @@ extension CachedClient {
             failed.failure = MutationFailure(message: safeDescription(of: error))
         }
         emitMutation(.mutationFailed, failed, message: failed.failure?.description)
+        rollBackOptimistic(mutation: mutation.id)
         if immediately {
             await mutationQueue.finish(mutation, updated: failed)
         } else {
@@ -304,6 +319,7 @@ extension CachedClient {
             if let removed { outbox.removeAll(partition: removed) } else { outbox.removeAll() }
         }
         for mutation in await mutationQueue.removeAll(where: { removed == nil || $0 == removed }) {
+            rollBackOptimistic(mutation: mutation.id)
             emitMutation(.mutationDiscarded, mutation, message: "removed with its partition")
         }
     }

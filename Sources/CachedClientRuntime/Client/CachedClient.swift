@@ -51,6 +51,11 @@ public final class CachedClient: Sendable {
     let mutationQueue: MutationQueue
     /// When queued mutations are sent again.
     let offlineReplay: OfflineReplay
+    /// Optimistic changes pending on cached values, and the queued mutations carrying them.
+    let optimistic = OptimisticLayer()
+    /// How the answer of each queued endpoint that was called in this process is read for
+    /// entities (`CachedEntity`), by endpoint name, for when it is sent by a replay.
+    let entityReaders = Locked<[String: EntityReader]>([:])
 
     /// The most body bytes the in-memory layer holds, whatever `memoryCacheLimit` says, so
     /// that a few large lists cannot take an app's memory.
@@ -162,7 +167,20 @@ public final class CachedClient: Sendable {
         let call = try makeCall(request, endpoint: endpoint, rule: rule)
         let probe = QueryProbe.current
         if let probe { probe.record(queryRecord(call)) }
-        switch policy ?? rule.policy {
+        let answer = try await answer(call, policy: policy ?? rule.policy, probe: probe, as: type)
+        // Pending optimistic changes show in every read of the key; a live query applies them
+        // to what it shows itself.
+        guard probe == nil, !optimistic.isEmpty else { return answer }
+        return withPendingChanges(answer, key: call.key)
+    }
+
+    /// The answer of a cached call by `policy`.
+    private func answer<T: Decodable & Sendable>(
+        _ call: Call, policy: CachePolicy, probe: QueryProbe?, as type: T.Type
+    ) async throws -> CachedValue<T> {
+        let rule = call.rule
+        let endpoint = call.endpoint
+        switch policy {
         case .networkOnly:
             let fetched = try await sharedFetch(call, validating: nil, as: type)
             probe?.recordFreshness(fetched.freshness, of: self, call.key)
@@ -237,7 +255,8 @@ public final class CachedClient: Sendable {
         for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self,
         invalidating invalidations: [Invalidation] = []
     ) async throws -> T {
-        let body = try await mutate(request, endpoint: endpoint, invalidating: invalidations)
+        let reader = EntityReader.reader(for: type, coding: endpoint.coding)
+        let body = try await mutate(request, endpoint: endpoint, invalidating: invalidations, reading: reader)
         return try endpoint.decode(type, from: body)
     }
 
@@ -250,17 +269,26 @@ public final class CachedClient: Sendable {
         _ = try await mutate(request, endpoint: endpoint, invalidating: invalidations)
     }
 
-    /// Sends an uncached request; after a 2xx answer applies `invalidations` and returns the body.
+    /// Sends an uncached request; after a 2xx answer applies `invalidations`, puts the entities
+    /// `reader` finds in the answer in place, and returns the body.
     func mutate(
-        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation]
+        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation],
+        reading reader: EntityReader? = nil
     ) async throws -> Data {
         let body = try endpoint.encodedBody(of: request)
         let response = try await send(request, endpoint: endpoint, body: body, validators: nil, cacheAtHand: false)
         guard (200..<300).contains(response.statusCode) else {
             throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: response.body)
         }
-        await apply(invalidations, after: endpoint)
-        return try endpoint.storedBody(of: response)
+        // Invalidated even when the body turns out unreadable: the server did change the data.
+        let answer = Result { try endpoint.storedBody(of: response) }
+        await settleOptimisticOfCall(invalidations: invalidations) {
+            await apply(invalidations, after: endpoint)
+            if let reader, case .success(let body) = answer {
+                await replaceEntities(reader.entities(in: body), coding: reader.coding)
+            }
+        }
+        return try answer.get()
     }
 
     // MARK: - Policies

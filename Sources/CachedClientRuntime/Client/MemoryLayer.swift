@@ -113,6 +113,17 @@ final class MemoryLayer: Sendable {
         state.withLock { $0.removeAll(where: shouldRemove) }
     }
 
+    /// The keys held that `include` names, with their entries (an entity replaced by its
+    /// identity looks through them).
+    func entries(where include: (CacheKey) -> Bool) -> [(key: CacheKey, entry: CacheEntry)] {
+        state.withLock { storage in
+            storage.index.values.compactMap { index in
+                guard let snapshot = storage.nodes[index].snapshot, include(snapshot.key) else { return nil }
+                return (snapshot.key, snapshot.entry)
+            }
+        }
+    }
+
     /// The number of entries held; for tests.
     var count: Int {
         state.withLock { $0.count }

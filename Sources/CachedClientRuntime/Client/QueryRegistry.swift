@@ -19,9 +19,18 @@ final class QueryRegistry: Sendable {
         /// The client stored an answer for its key, with what the server said of its
         /// freshness; `version` orders these per key.
         case stored(any Sendable, freshness: ServerFreshness?, version: UInt64)
+        /// Optimistic changes on its key were made or taken out (`OptimisticLayer`).
+        case optimistic
+        /// Its key's stored entry changed under it (an entity replaced by its identity), or an
+        /// entity's optimistic change came out: read it again from the cache.
+        case reread
     }
 
     typealias Handler = @Sendable (Signal) -> Void
+
+    /// Set by a caller that knows it runs on the main actor where the main thread cannot
+    /// tell (an executor that is not the main thread's), so that queries act at once.
+    @TaskLocal static var callerIsOnMainActor = false
 
     private struct Registration {
         let key: CacheKey
@@ -73,6 +82,31 @@ final class QueryRegistry: Sendable {
             state.registrations.values.filter { matches($0.key) }.map(\.handler)
         }
         for handler in handlers { handler(.removed) }
+    }
+
+    /// Tells the queries showing any of `keys` (key texts) that their optimistic changes changed.
+    func optimisticChanged(_ keys: Set<String>) {
+        tell(keys, .optimistic)
+    }
+
+    /// Tells the queries showing any of `keys` (key texts) that their stored entry changed.
+    func entitiesReplaced(_ keys: Set<String>) {
+        tell(keys, .reread)
+    }
+
+    private func tell(_ keys: Set<String>, _ signal: Signal) {
+        guard !keys.isEmpty else { return }
+        let handlers = state.withLock { state in
+            Set(keys.flatMap { state.byKey[$0]?.ids ?? [] }).compactMap { state.registrations[$0]?.handler }
+        }
+        for handler in handlers { handler(signal) }
+    }
+
+    /// The keys live queries show, each once.
+    var keys: [CacheKey] {
+        state.withLock { state in
+            state.byKey.values.compactMap { $0.ids.first.flatMap { state.registrations[$0]?.key } }
+        }
     }
 
     /// Tells every query.

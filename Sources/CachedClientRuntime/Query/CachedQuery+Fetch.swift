@@ -71,7 +71,11 @@ extension CachedQuery {
             break
         case .failure(let failure):
             error = failure
-            if showsRemovedValue { clearValue() }
+            if showsRemovedValue {
+                clearValue()
+            } else {
+                applyPendingChanges()  // changes taken out while it ran
+            }
         }
         if isLoading { isLoading = false }
     }
@@ -101,7 +105,8 @@ extension CachedQuery {
 
     /// Shows an answer: a fetched one or one the client stored for another call.
     func show(_ answer: CachedValue<Value>) {
-        value = answer.value
+        loadedValue = answer.value
+        applyPendingChanges(newValue: true)
         if date != answer.date { date = answer.date }
         let updated = answer.date ?? now()
         if updatedAt != updated { updatedAt = updated }
@@ -117,6 +122,8 @@ extension CachedQuery {
     }
 
     private func clearValue() {
+        loadedValue = nil
+        if hasPendingChanges { hasPendingChanges = false }
         if value != nil { value = nil }
         if date != nil { date = nil }
         if updatedAt != nil { updatedAt = nil }
@@ -138,10 +145,12 @@ extension CachedQuery {
 
     /// A registry handler that holds the query weakly. On the main thread (`setPartition`
     /// and the lifecycle signals, as apps call them) the query acts before the call returns,
-    /// so no frame shows the old user's data after a sign-out; elsewhere it hops there.
+    /// so no frame shows the old user's data after a sign-out (as does an optimistic update
+    /// made on the main actor, which says so through `QueryRegistry.callerIsOnMainActor`);
+    /// elsewhere it hops there.
     private static func handler(for query: CachedQuery) -> QueryRegistry.Handler {
         { [weak query] signal in
-            if Thread.isMainThread {
+            if Thread.isMainThread || QueryRegistry.callerIsOnMainActor {
                 MainActor.assumeIsolated { query?.receive(signal) }
             } else {
                 Task { @MainActor [weak query] in query?.receive(signal) }

@@ -31,6 +31,12 @@ extension CachedQuery {
                 startRemovalCheck()
             }
 
+        case .optimistic:
+            applyPendingChanges()
+
+        case .reread:
+            rereadFromCache()
+
         case .stored(let stored, let freshness, let version):
             guard !isLoading, sources.count == 1, version > seenVersion, let value = stored as? Value else { return }
             seenVersion = version

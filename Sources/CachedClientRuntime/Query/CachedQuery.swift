@@ -44,6 +44,10 @@ public final class CachedQuery<Value: Sendable> {
     public internal(set) var error: (any Error)?
     /// The polling interval set with `poll(every:clock:)`, or `nil`.
     public internal(set) var pollingInterval: Duration?
+    /// Whether `value` shows optimistic changes of mutations that have not gone through yet
+    /// (`CachedClient.withOptimisticUpdates(_:_:)`): a screen may mark them as pending. It
+    /// clears when the server's answer replaces them, or when they are rolled back.
+    public internal(set) var hasPendingChanges = false
 
     /// Whether the value is no longer fresh by the rule its calls follow (the endpoint's ttl,
     /// or under `ttl: "server"` the server's `Cache-Control`, `Expires` and `Age`), by the
@@ -57,6 +61,8 @@ public final class CachedQuery<Value: Sendable> {
         return sources.contains { !$0.rule.isFresh(storedAt: updatedAt, server: $0.freshness, at: time) }
     }
 
+    /// The value as loaded, before optimistic changes; `value` is it with them applied.
+    @ObservationIgnored var loadedValue: Value?
     /// What a fetch runs: the repository call, with a policy (`nil`: the endpoint's own).
     @ObservationIgnored let fetch: @Sendable (CachePolicy?) async throws -> CachedValue<Value>
     /// The cached calls the last applied fetch made; where signals come from.

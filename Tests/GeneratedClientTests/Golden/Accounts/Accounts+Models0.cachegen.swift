@@ -7,7 +7,7 @@ import Foundation
 // MARK: - Models
 
 /// A bank account of the signed-in user.
-public struct Account: Codable, Sendable, Equatable {
+public struct Account: Codable, Sendable, Equatable, CachedEntity {
     public var id: String
     public var balance: Double
     public var currency: String
@@ -66,6 +66,9 @@ public struct Account: Codable, Sendable, Equatable {
         try container.encode(self.limits, forKey: WireKey("limits"))
         try container.encodeIfPresent(self.nickname, forKey: WireKey("nickname"))
     }
+
+    /// The JSON name of the property that identifies a value (the spec's `identity`).
+    public static var identityKey: String { "id" }
 }
 
 /// Values the spec does not list decode as `.unknown(_:)` instead of failing.

@@ -86,7 +86,7 @@ public protocol NewsRepository: Sendable {
 
     /// `POST /articles/{id}/comments`. Never cached: every call goes to the network.
     /// A success removes the stored entries of `getComments`.
-    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order, with the same `Idempotency-Key`.
+    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order with the other mutations of the queue "comments", with the same `Idempotency-Key`.
     func addComment(id: String, body: CommentDraft) async throws -> MutationResult<Comment>
 }
 
@@ -324,7 +324,7 @@ public struct LiveNewsRepository: NewsRepository {
 
     /// `POST /articles/{id}/comments`. Never cached: every call goes to the network.
     /// A success removes the stored entries of `getComments`.
-    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order, with the same `Idempotency-Key`.
+    /// Offline, on a timeout, a 5xx or a 429 it waits in the client's outbox and returns `.queued(id:)`; it is sent later, in order with the other mutations of the queue "comments", with the same `Idempotency-Key`.
     public func addComment(id: String, body: CommentDraft) async throws -> MutationResult<Comment> {
         try await self.client.queueableResponse(
             for: Requests.addComment(id: id, body: body),
@@ -388,7 +388,7 @@ public struct LiveNewsRepository: NewsRepository {
                 name: "NewsRepository.addComment",
                 cache: nil,
                 coding: JSONCoding(dates: .iso8601),
-                offline: .queue
+                offline: OfflineRule(scope: "comments")
             )
         }
     }
