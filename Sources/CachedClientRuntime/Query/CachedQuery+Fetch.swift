@@ -151,7 +151,11 @@ extension CachedQuery {
     private static func handler(for query: CachedQuery) -> QueryRegistry.Handler {
         { [weak query] signal in
             if Thread.isMainThread || QueryRegistry.callerIsOnMainActor {
-                MainActor.assumeIsolated { query?.receive(signal) }
+                // Tasks the query starts here must not inherit the caller's word that it runs on
+                // the main actor: they may run elsewhere and signal from there.
+                QueryRegistry.$callerIsOnMainActor.withValue(false) {
+                    MainActor.assumeIsolated { query?.receive(signal) }
+                }
             } else {
                 Task { @MainActor [weak query] in query?.receive(signal) }
             }
