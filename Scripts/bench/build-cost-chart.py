@@ -8,7 +8,8 @@ compiler, against the number of endpoints, for cachegen and swift-openapi-genera
 
 Both axes of figures are logarithmic, so a ratio is the same height wherever it sits. A
 build the watchdog stopped (`killed at 10 GB`) is drawn as an open marker at what it had
-used when it was stopped, labelled "killed": the true figure is higher. Several runs of one
+used when it was stopped, labelled "stopped at", with a dashed line into it: the true
+figure is higher. Several runs of one
 case are drawn as their median. Plain Python: no plotting library.
 """
 import math
@@ -67,7 +68,7 @@ def label(value):
     return f"{value:g}" if value < 10_000 else f"{value / 1000:g}k"
 
 
-def panel(x0, title, unit, series, endpoints, width=380, height=260):
+def panel(x0, title, unit, series, endpoints, stopped, width=380, height=300):
     """One chart: x the endpoints (linear), y the figure (log10)."""
     values = [v for points in series.values() for (_, v, _) in points]
     low = 10 ** math.floor(math.log10(min(values)))
@@ -95,13 +96,20 @@ def panel(x0, title, unit, series, endpoints, width=380, height=260):
         points = series.get(side, [])
         if not points:
             continue
-        path = " ".join(f"{'M' if i == 0 else 'L'}{x(n):.1f},{y(v):.1f}" for i, (n, v, _) in enumerate(points))
-        out.append(f'<path d="{path}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        # A segment into a stopped build is dashed: its point is a floor, not a figure.
+        for (n0, v0, _), (n1, v1, killed) in zip(points, points[1:]):
+            dash = ' stroke-dasharray="5,4"' if killed else ""
+            out.append(f'<line x1="{x(n0):.1f}" y1="{y(v0):.1f}" x2="{x(n1):.1f}" y2="{y(v1):.1f}" '
+                       f'stroke="{colour}" stroke-width="2"{dash}/>')
         for n, v, killed in points:
             fill = "white" if killed else colour
             out.append(f'<circle cx="{x(n):.1f}" cy="{y(v):.1f}" r="4" fill="{fill}" stroke="{colour}" stroke-width="2"/>')
-            text = "killed" if killed else label(round(v, 1) if v < 100 else round(v))
-            out.append(f'<text x="{x(n) + 6:.1f}" y="{y(v) - 6:.1f}" font-size="10" fill="{colour}">{text}</text>')
+            figure = label(round(v, 1) if v < 100 else round(v))
+            text = stopped(figure) if killed else figure
+            # The last column's labels sit to the left of their point, inside the chart.
+            anchor, dx = ("end", -6) if n == max(endpoints) else ("start", 6)
+            out.append(f'<text x="{x(n) + dx:.1f}" y="{y(v) - 8:.1f}" font-size="10" fill="{colour}" '
+                       f'text-anchor="{anchor}">{text}</text>')
     return out
 
 
@@ -120,16 +128,17 @@ def main():
         cpu[side] = [(n, max(f[0], 0.1), f[2]) for n, f in rows]
         peak[side] = [(n, f[1], f[2]) for n, f in rows]
     width = 800
-    body = panel(0, "Clean debug build, generated target", "CPU seconds (net of an empty target)", cpu, endpoints)
-    body += panel(400, "Peak memory of one compiler", "MB", peak, endpoints)
-    legend_y = 286
+    body = panel(0, "Clean debug build, generated target", "CPU s, net of an empty target", cpu, endpoints,
+                 lambda figure: f"stopped after {figure}")
+    body += panel(400, "Peak memory of one compiler", "MB", peak, endpoints, lambda _: "cap")
+    legend_y = 326
     for i, (side, colour) in enumerate(SIDES):
         x0 = 120 + i * 260
         body.append(f'<line x1="{x0}" x2="{x0 + 24}" y1="{legend_y}" y2="{legend_y}" stroke="{colour}" stroke-width="2"/>')
         body.append(f'<text x="{x0 + 30}" y="{legend_y + 4}" font-size="12">{side}</text>')
     body.append(f'<text x="{width / 2}" y="{legend_y + 22}" text-anchor="middle" font-size="10" fill="#555">'
                 'Open marker: stopped by the memory cap; the true figure is higher. Log scales.</text>')
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="320" viewBox="0 0 {width} 320" '
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="360" viewBox="0 0 {width} 360" '
            'font-family="Helvetica, Arial, sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n'
            + "\n".join(body) + "\n</svg>\n")
     open(sys.argv[2], "w", encoding="utf-8").write(svg)
