@@ -40,7 +40,21 @@ let package = Package(
             ),
             dependencies: ["cachegen"]
         ),
-        .target(name: "CachedClientRuntime"),
+        // The runtime, one target per layer (ARCHITECTURE.md), bottom up; `CachedClientRuntime`
+        // re-exports them all, so an app imports one module.
+        .target(name: "CachedClientValues"),
+        .target(name: "CachedClientStore", dependencies: ["CachedClientValues"]),
+        .target(name: "CachedClientFileStore", dependencies: ["CachedClientStore", "CachedClientValues"]),
+        .target(name: "CachedClientHTTP", dependencies: ["CachedClientStore", "CachedClientValues"]),
+        .target(
+            name: "CachedClientCore", dependencies: ["CachedClientHTTP", "CachedClientStore", "CachedClientValues"]),
+        .target(name: "CachedClientQueries", dependencies: ["CachedClientCore", "CachedClientValues"]),
+        .target(
+            name: "CachedClientRuntime",
+            dependencies: [
+                "CachedClientCore", "CachedClientFileStore", "CachedClientHTTP", "CachedClientQueries", "CachedClientStore",
+                "CachedClientValues",
+            ]),
         .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),
         .testTarget(
             name: "CacheGenCoreTests", dependencies: ["CacheGenCore"], exclude: ["Specs", "YAML/OpenAPIFixtures", "OpenAPI/Documents"]),

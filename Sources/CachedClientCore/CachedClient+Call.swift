@@ -1,0 +1,53 @@
+import Foundation
+import CachedClientStore
+import CachedClientValues
+
+extension CachedClient {
+    /// Everything one call of a cached endpoint needs, computed once when it starts.
+    package struct Call: Sendable {
+        package let endpoint: Endpoint
+        package let request: EndpointRequest
+        package let rule: CacheRule
+        package let body: Data?
+        package let key: CacheKey
+        /// `writes.generation` when the call started; a removal after it keeps the call's
+        /// answer out of memory and the store.
+        package let generation: UInt64
+        /// What the in-memory layer held for the key when the call started.
+        package let held: MemoryLayer.Held?
+        /// The client's partition when the call started.
+        package let partition: String?
+        /// `partitionState.switches` when the call started.
+        package let partitionSwitches: UInt64
+        /// The store's `removalCount` when the call started: a removal anywhere after it that
+        /// covers the key (or of which the store cannot say what it covered) keeps the call's
+        /// answer out of memory and the store.
+        package let storeRemovals: UInt64
+        /// Whether a stored value could be shown now if the network fails, so the call must
+        /// not wait for retries (see `RetryPolicy`).
+        package var cacheAtHand = false
+    }
+
+    /// Encodes the body once and builds the key; the body digest is part of it only when
+    /// the body is declared a key.
+    package func makeCall(_ request: EndpointRequest, endpoint: Endpoint, rule: CacheRule) throws -> Call {
+        let body = try endpoint.encodedBody(of: request)
+        let state = partitionState
+        let partition = state.partition
+        let partitionSwitches = state.switches
+        let (text, keyPartition) = CacheKey.canonicalText(
+            endpoint: endpoint, request: request, canonicalBase: canonicalBase,
+            bodyDigest: try endpoint.bodyDigest(of: request, encoded: body),
+            partition: partition)
+        // The generation first: a removal between the two reads then makes the held value's
+        // generation older, never newer, than the call's.
+        let generation = writes.generation
+        let storeRemovals = store.removalCount
+        let held = memory.lookup(text, removals: storeRemovals)
+        // The same text always makes the same key; the held one has its digest already.
+        let key = held?.key ?? CacheKey(text: text, endpoint: endpoint.name, partition: keyPartition, path: request.groupPath)
+        return Call(
+            endpoint: endpoint, request: request, rule: rule, body: body, key: key, generation: generation, held: held,
+            partition: partition, partitionSwitches: partitionSwitches, storeRemovals: storeRemovals)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import CachedClientStore
+import CachedClientValues
+
+// Identity: a mutation's answer that is a `CachedEntity` (or an array of them) replaces the
+// versions of those entities in every cached value of the signed-in user's partition that
+// the client holds, so one entity edited is shown edited everywhere.
+extension CachedClient {
+    /// Replaces `entities`, by their identity, in the cached values of the current partition
+    /// (and shared ones) this client holds: the entries of its in-memory layer and those its
+    /// live queries show. Each changed entry is written back to the store with its date (as an
+    /// answer is, so a removal since wins), and the live queries showing it read it again (no
+    /// network). A value that does not decode as the entity's type where the id matches is
+    /// left as it is.
+    package func replaceEntities(_ entities: [any CachedEntity], coding: JSONCoding) async {
+        let replacements = entities.compactMap { EntityReplacement($0, coding: coding) }
+        guard !replacements.isEmpty else { return }
+        // Removals from here on win over these writes, as over any answer.
+        let generation = writes.generation
+        let storeRemovals = store.removalCount
+        let state = partitionState
+        let inPartition = { (key: CacheKey) in key.partition == nil || key.partition == state.partition }
+        var entries: [String: (key: CacheKey, entry: CacheEntry)] = [:]
+        for held in memory.entries(where: inPartition) { entries[held.key.text] = held }
+        for key in queries.keys where inPartition(key) && entries[key.text] == nil {
+            var entry = writes.pendingEntry(for: key, removals: storeRemovals)
+            if entry == nil { entry = try? await store.entry(for: key) }
+            if let entry { entries[key.text] = (key, entry) }
+        }
+        var changed: Set<String> = []
+        for (text, held) in entries {
+            guard let body = EntityReplacement.apply(replacements, to: held.entry.body),
+                let value = try? JSONDecoder().decode(JSONValue.self, from: body)
+            else { continue }
+            let entry = CacheEntry(
+                body: body, date: held.entry.date, etag: held.entry.etag, lastModified: held.entry.lastModified,
+                freshness: held.entry.freshness)
+            let scope: CacheScope = held.key.partition == nil ? .shared : .user
+            let call = Call(
+                endpoint: Endpoint(name: held.key.endpoint, cache: nil), request: EndpointRequest(method: "GET", path: held.key.path),
+                rule: CacheRule(ttl: 0, maxStale: 0, scope: scope), body: nil, key: held.key, generation: generation, held: nil,
+                partition: held.key.partition ?? state.partition, partitionSwitches: state.switches, storeRemovals: storeRemovals)
+            write(entry, call, value: value, reportingStore: false)
+            changed.insert(text)
+        }
+        if !changed.isEmpty { queries.entitiesReplaced(changed) }
+    }
+}

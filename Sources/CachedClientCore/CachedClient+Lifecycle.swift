@@ -1,0 +1,49 @@
+import Foundation
+import CachedClientStore
+
+// What live queries (`CachedQuery`) need from the client: the app's lifecycle signals, and
+// whether what a query shows is still current.
+extension CachedClient {
+    /// Tell the client the network is back (from `NWPathMonitor` or the like): every live
+    /// query over it that is stale or failed refetches, and each checks that its entries
+    /// were not removed elsewhere meanwhile; mutations waiting in the outbox are sent (see
+    /// `replayPendingMutations()`). Cheap when no query is held and nothing waits.
+    public func networkBecameAvailable() {
+        queries.broadcast(.lifecycle)
+        startReplay()
+    }
+
+    /// Tell the client the app became active (`scenePhase == .active`): as
+    /// `networkBecameAvailable()`, stale or failed live queries refetch and removals made
+    /// by other processes while the app was away are noticed.
+    public func appBecameActive() {
+        queries.broadcast(.lifecycle)
+    }
+
+    /// What a query's probe records about a call.
+    package func queryRecord(_ call: Call) -> QueryProbe.Record {
+        QueryProbe.Record(
+            client: self, key: call.key, rule: call.rule, generation: call.generation,
+            partitionSwitches: call.partitionSwitches, storeRemovals: call.storeRemovals)
+    }
+
+    /// Whether no removal through this client covered the record's key since its call
+    /// started and, for a user-scoped endpoint, the partition did not change.
+    package func isCurrent(_ record: QueryProbe.Record) -> Bool {
+        guard writes.isCurrent(record.key, since: record.generation) else { return false }
+        return record.rule.scope != .user || partitionState.switches == record.partitionSwitches
+    }
+
+    /// Whether an entry for `key` is held (memory, a write on its way, or the store); a store
+    /// that fails to answer counts as holding it, so a failing disk causes no refetch storm.
+    package func holdsEntry(for key: CacheKey) async -> Bool {
+        let removals = store.removalCount
+        if memory.lookup(key.text, removals: removals) != nil { return true }
+        if writes.pendingEntry(for: key, removals: removals) != nil { return true }
+        do {
+            return try await store.entry(for: key) != nil
+        } catch {
+            return true
+        }
+    }
+}

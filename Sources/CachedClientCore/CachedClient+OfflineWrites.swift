@@ -1,0 +1,337 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import CachedClientHTTP
+import CachedClientStore
+import CachedClientValues
+
+// Offline writes: mutations of endpoints marked `"offline": "queue"` are written to the
+// store's outbox before they are sent (so a kill at any moment loses none), sent at once
+// when their scope is idle, and otherwise, or when the server cannot be reached, sent later
+// by a replay: in order, one at a time per scope, with the same idempotency key on every
+// attempt. `MutationQueue` decides what may be sent; this file sends.
+extension CachedClient {
+    /// The mutations waiting in the outbox for the signed-in user, observable.
+    public var pendingMutations: PendingMutationList {
+        mutationQueue.list
+    }
+
+    /// Sends the signed-in user's queued mutations now: each scope's in order, one at a
+    /// time, scopes side by side; a scope stops at its first mutation that cannot reach the
+    /// server (it is tried again on the timer, on `networkBecameAvailable()` or on the next
+    /// call of this). Failed mutations are skipped. Returns when the replay has ended.
+    /// One replay runs at a time; a call while one runs waits for another pass after it.
+    public func replayPendingMutations() async {
+        await mutationQueue.replay { [weak self] in await self?.replayPass() }
+        await scheduleReplayIfWaiting()
+    }
+
+    /// One pass over the waiting scopes of the current partition.
+    private func replayPass() async {
+        let partition = self.partition
+        do {
+            try await mutationQueue.load(partition: partition)
+        } catch {
+            emitMutation(.error, id: "", endpoint: "", message: "outbox read failed: \(safeDescription(of: error))")
+            return
+        }
+        let scopes = await mutationQueue.waitingScopes()
+        await withTaskGroup(of: Void.self) { group in
+            for scope in scopes {
+                group.addTask { await self.replay(scope: scope, partition: partition) }
+            }
+        }
+    }
+
+    /// Sends a failed mutation again: its failure is cleared and it waits in its scope's
+    /// order as before. `false` when there is no such mutation or it has not failed.
+    @discardableResult
+    public func retryMutation(id: String) async -> Bool {
+        guard let held = await mutationQueue.record(id: id), held.failure != nil, !held.method.isEmpty else { return false }
+        // The queue holds no bodies: the record is read back whole before it is written again.
+        let stored: QueuedMutation?
+        do {
+            stored = try await mutationQueue.outbox.queuedMutation(held)
+        } catch {
+            emitMutation(.error, held, message: "outbox read failed: \(safeDescription(of: error))")
+            return false
+        }
+        guard var mutation = stored, mutation.failure != nil, !mutation.method.isEmpty else { return false }
+        mutation.failure = nil
+        guard await mutationQueue.replace(mutation) else { return false }
+        do {
+            try await mutationQueue.outbox.updateMutation(mutation)
+        } catch {
+            emitMutation(.error, mutation, message: "outbox write failed: \(safeDescription(of: error))")
+        }
+        emitMutation(.mutationQueued, mutation, message: "retried")
+        await replayPendingMutations()
+        return true
+    }
+
+    /// Removes a mutation from the outbox without sending it (one being sent now finishes
+    /// that attempt). `false` when there is no such mutation.
+    @discardableResult
+    public func discardMutation(id: String) async throws -> Bool {
+        guard let mutation = await mutationQueue.record(id: id) else { return false }
+        try await mutationQueue.outbox.removeMutation(mutation)
+        await mutationQueue.remove(id: id)
+        rollBackOptimistic(mutation: id)
+        emitMutation(.mutationDiscarded, mutation)
+        return true
+    }
+
+    // MARK: - Entry points called by generated code
+
+    /// Sends a mutation of an endpoint marked `"offline": "queue"`; `.queued` when the
+    /// server could not be reached or mutations of its scope wait before it. A 4xx other than
+    /// 429 throws as for `response(for:endpoint:as:invalidating:)`. An endpoint without an
+    /// offline rule is sent as that method sends it.
+    @_spi(Generated)
+    public func queueableResponse<T: Decodable & Sendable>(
+        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self,
+        invalidating invalidations: [Invalidation] = []
+    ) async throws -> MutationResult<T> {
+        // Read again when it is sent, by this call or a replay in this process.
+        if let reader = EntityReader.reader(for: type, coding: endpoint.coding) {
+            entityReaders.withLock { $0[endpoint.name] = reader }
+        }
+        switch try await queueableMutate(request, endpoint: endpoint, invalidating: invalidations) {
+        case .sent(let body): return .sent(try endpoint.decode(type, from: body))
+        case .queued(let id): return .queued(id: id)
+        }
+    }
+
+    /// `queueableResponse(for:endpoint:as:invalidating:)` for an endpoint that returns no body.
+    @_spi(Generated)
+    public func queueablePerform(
+        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation] = []
+    ) async throws -> MutationResult<Void> {
+        switch try await queueableMutate(request, endpoint: endpoint, invalidating: invalidations) {
+        case .sent: return .sent(())
+        case .queued(let id): return .queued(id: id)
+        }
+    }
+
+    /// Enqueues, then sends at once when the scope is idle: the server's body, or the id.
+    private func queueableMutate(
+        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation]
+    ) async throws -> MutationResult<Data> {
+        guard let rule = endpoint.offline else {
+            return .sent(try await mutate(request, endpoint: endpoint, invalidating: invalidations))
+        }
+        let record = try queuedMutation(request, endpoint: endpoint, rule: rule, invalidations: invalidations)
+        let stored: QueuedMutation
+        do {
+            try await mutationQueue.load(partition: record.partition)
+            stored = try await mutationQueue.outbox.enqueueMutation(record)
+            // The optimistic updates of the call, if any, now wait for this mutation's outcome.
+            if let group = OptimisticGroup.current, group.adopt(mutation: stored.id) {
+                optimistic.track(group, mutation: stored.id)
+            }
+        } catch {
+            // No outbox to keep it in: sent as an ordinary mutation, with its key all the same.
+            emitMutation(.error, record, message: "outbox write failed, sent without queueing: \(safeDescription(of: error))")
+            var keyed = request
+            keyed.appendHeader(RequestParameter(name: rule.idempotencyHeader, value: record.idempotencyKey, isKey: false))
+            return .sent(try await mutate(keyed, endpoint: endpoint, invalidating: invalidations))
+        }
+        guard await mutationQueue.add(stored) else {
+            // Sent after those: by the replay that runs, or on the next signal or tick.
+            emitMutation(.mutationQueued, stored, message: "waits for earlier mutations")
+            await scheduleReplayIfWaiting()
+            return .queued(id: stored.id)
+        }
+        switch await attempt(stored, immediately: true) {
+        case .sent(let response):
+            if await mutationQueue.hasWaiting { startReplay() }  // mutations of the scope that arrived meanwhile
+            return .sent(try endpoint.storedBody(of: response))
+        case .waiting:
+            return .queued(id: stored.id)
+        case .failed(let error):
+            try? await mutationQueue.outbox.removeMutation(stored)
+            await mutationQueue.remove(id: stored.id)
+            throw error
+        }
+    }
+
+    /// The outbox record of a call: the request as it will be sent, without credentials.
+    private func queuedMutation(
+        _ request: EndpointRequest, endpoint: Endpoint, rule: OfflineRule, invalidations: [Invalidation]
+    ) throws -> QueuedMutation {
+        let body = try endpoint.encodedBody(of: request)
+        return QueuedMutation(
+            id: UUID().uuidString, partition: partition, scope: rule.scope ?? request.path, endpoint: endpoint.name,
+            method: request.method.uppercased(), path: request.path,
+            query: request.query.map { QueuedMutation.Parameter(name: $0.name, value: $0.value) },
+            headers: request.headers.filter { !QueuedMutation.secretHeaders.contains($0.name.lowercased()) }
+                .map { QueuedMutation.Parameter(name: $0.name, value: $0.value) },
+            body: body, contentType: body == nil ? nil : request.bodyContentType,
+            idempotencyHeader: rule.idempotencyHeader, idempotencyKey: UUID().uuidString,
+            maxRetries: endpoint.retry?.maxRetries,
+            invalidations: invalidations.map { QueuedMutation.Invalidated(endpoint: $0.endpoint, path: $0.path) },
+            createdAt: now())
+    }
+
+    /// How one attempt ended.
+    package enum AttemptOutcome {
+        /// A 2xx answer; the mutation left the outbox and its invalidations ran.
+        case sent(HTTPResponse)
+        /// The server could not be reached (or the client's partition changed); it waits.
+        case waiting
+        /// Refused for good; recorded as failed (a replay) or for the caller to throw.
+        case failed(any Error)
+    }
+
+    /// Sends a mutation its scope was claimed for, and records the outcome in the outbox
+    /// and the list. `immediately`: the caller's own attempt, without retries or waiting for
+    /// a host's `Retry-After`; a replay follows the endpoint's retry rule.
+    package func attempt(_ mutation: QueuedMutation, immediately: Bool) async -> AttemptOutcome {
+        guard mutation.partition == partition else {
+            // Signed out or switched user: never sent under another user's credentials.
+            await mutationQueue.finish(mutation, updated: mutation)
+            return .waiting
+        }
+        emitMutation(.mutationSending, mutation)
+        let endpoint = Endpoint(name: mutation.endpoint, cache: nil, retry: mutation.maxRetries.map { RetryRule(max: $0) })
+        let error: any Error
+        do {
+            let response = try await send(
+                replayRequest(mutation), endpoint: endpoint, body: mutation.body, validators: nil, cacheAtHand: immediately,
+                onRetry: { self.emitMutation(.retry, mutation, message: $0) })
+            if (200..<300).contains(response.statusCode) {
+                do {
+                    try await mutationQueue.outbox.removeMutation(mutation)
+                } catch {
+                    emitMutation(.error, mutation, message: "outbox remove failed: \(safeDescription(of: error))")
+                }
+                await mutationQueue.finish(mutation, updated: nil)
+                emitMutation(.mutationSent, mutation, message: "status \(response.statusCode)")
+                let invalidations = mutation.invalidations.map { Invalidation(endpointName: $0.endpoint, path: $0.path) }
+                let reader = entityReaders.withLock { $0[mutation.endpoint] }
+                await settleOptimistic(mutation: mutation.id, invalidations: invalidations) {
+                    await apply(invalidations, after: endpoint)
+                    if let reader { await replaceEntities(reader.entities(in: response.body), coding: reader.coding) }
+                }
+                return .sent(response)
+            }
+            error = CachedClientError.httpStatus(response.statusCode, endpoint: mutation.endpoint, body: response.body)
+        } catch let thrown {
+            error = thrown
+        }
+        if Self.allowsFallback(error) || error is RateLimitedError || Self.isCancellation(error) {
+            var waiting = mutation
+            waiting.attempts += 1
+            try? await mutationQueue.outbox.updateMutation(waiting)
+            await mutationQueue.finish(mutation, updated: waiting)
+            emitMutation(.mutationQueued, waiting, message: safeDescription(of: error))
+            await scheduleReplayIfWaiting()
+            return .waiting
+        }
+        var failed = mutation
+        failed.attempts += 1
+        if case .httpStatus(let status, _, let body) = error as? CachedClientError {
+            failed.failure = MutationFailure(status: status, message: "refused by the server", body: body)
+        } else {
+            failed.failure = MutationFailure(message: safeDescription(of: error))
+        }
+        emitMutation(.mutationFailed, failed, message: failed.failure?.description)
+        rollBackOptimistic(mutation: mutation.id)
+        if immediately {
+            await mutationQueue.finish(mutation, updated: failed)
+        } else {
+            do {
+                try await mutationQueue.outbox.updateMutation(failed)
+            } catch {
+                emitMutation(.error, mutation, message: "outbox write failed: \(safeDescription(of: error))")
+            }
+            await mutationQueue.finish(mutation, updated: failed)
+        }
+        return .failed(error)
+    }
+
+    /// Sends the scope's waiting mutations in order until one cannot reach the server.
+    private func replay(scope: String, partition: String?) async {
+        while let next = await mutationQueue.claimNext(in: scope, partition: partition) {
+            // The queue holds no bodies: each is read from the outbox when it is sent.
+            let stored: QueuedMutation?
+            do {
+                stored = try await mutationQueue.outbox.queuedMutation(next)
+            } catch {
+                emitMutation(.error, next, message: "outbox read failed: \(safeDescription(of: error))")
+                await mutationQueue.finish(next, updated: next)
+                return
+            }
+            guard let mutation = stored else {
+                await mutationQueue.finish(next, updated: nil)  // discarded or removed meanwhile
+                continue
+            }
+            if mutation.failure != nil {
+                emitMutation(.mutationFailed, mutation, message: mutation.failure?.description)
+                await mutationQueue.finish(next, updated: mutation)  // unreadable since it was listed
+                continue
+            }
+            if case .waiting = await attempt(mutation, immediately: false) { return }
+        }
+    }
+
+    /// The request a queued mutation was made with, its idempotency key added.
+    private func replayRequest(_ mutation: QueuedMutation) -> EndpointRequest {
+        var request = EndpointRequest(method: mutation.method, path: mutation.path)
+        for item in mutation.query { request.appendQuery(RequestParameter(name: item.name, value: item.value, isKey: false)) }
+        for header in mutation.headers {
+            request.appendHeader(RequestParameter(name: header.name, value: header.value, isKey: false))
+        }
+        request.appendHeader(RequestParameter(name: mutation.idempotencyHeader, value: mutation.idempotencyKey, isKey: false))
+        if let body = mutation.body {
+            request.setDataBody(body, contentType: mutation.contentType ?? "application/octet-stream", isKey: false)
+        }
+        return request
+    }
+
+    /// Starts a replay in the background.
+    package func startReplay() {
+        Task { [weak self] in await self?.replayPendingMutations() }
+    }
+
+    /// Starts the timer that replays every `offlineReplay.interval` while mutations wait.
+    private func scheduleReplayIfWaiting() async {
+        guard await mutationQueue.hasWaiting else { return }
+        let interval = offlineReplay.interval
+        let sleep = offlineReplay.sleep
+        await mutationQueue.startTimer {
+            Task { [weak self] in
+                while true {
+                    do { try await sleep(interval) } catch { return }
+                    guard let client = self else { return }
+                    await client.mutationQueue.timerEnded()
+                    await client.replayPendingMutations()
+                    return
+                }
+            }
+        }
+    }
+
+    /// Forgets the held mutations of `partition` (every partition when `nil`) after the
+    /// store removed them, and reports them.
+    package func removeQueuedMutations(partition removed: String?) async {
+        if mutationQueue.isPrivate, let outbox = mutationQueue.outbox as? MemoryCacheStore {
+            // The client's own outbox: the store's removal did not reach it.
+            if let removed { outbox.removeAll(partition: removed) } else { outbox.removeAll() }
+        }
+        for mutation in await mutationQueue.removeAll(where: { removed == nil || $0 == removed }) {
+            rollBackOptimistic(mutation: mutation.id)
+            emitMutation(.mutationDiscarded, mutation, message: "removed with its partition")
+        }
+    }
+
+    package func emitMutation(_ kind: CacheEvent.Kind, _ mutation: QueuedMutation, message: String? = nil) {
+        emitMutation(kind, id: mutation.id, endpoint: mutation.endpoint, message: message)
+    }
+
+    package func emitMutation(_ kind: CacheEvent.Kind, id: String, endpoint: String, message: String? = nil) {
+        events(CacheEvent(kind: kind, endpoint: endpoint, key: id, message: message))
+    }
+}
