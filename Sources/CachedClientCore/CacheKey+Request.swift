@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 // Building a request's key: the one place that turns an endpoint, a request, the base URL and
 // the partition into the key's canonical text. Beside the client, which calls it on every
@@ -138,7 +138,7 @@ private struct CanonicalParameters {
     /// Two or more key parameters, encoded and sorted.
     private var several: [Pair] = []
     /// The length of the joined text in UTF-8 bytes.
-    private(set) var byteCount = 0
+    package private(set) var byteCount = 0
 
     package init(_ parameters: [RequestParameter], lowercasingNames: Bool) {
         for parameter in parameters where parameter.isKey {

@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 extension CachedClient {
     /// Everything one call of a cached endpoint needs, computed once when it starts.

@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientHTTP
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 extension CachedClient {
     /// The events of a streamed endpoint (`format` `.events`, `.jsonLines` or `.jsonSequence`),

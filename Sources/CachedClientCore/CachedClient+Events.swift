@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import CachedClientHTTP
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 // Events, and what an error may say in one: never a URL, a parameter value, a body or a header.
 extension CachedClient {

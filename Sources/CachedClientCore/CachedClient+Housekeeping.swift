@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 // Removing entries (sign-out, "clear cache" on a settings screen, a mutation's
 // invalidations), waiting for writes, and usage figures.

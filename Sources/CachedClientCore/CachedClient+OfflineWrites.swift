@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import CachedClientHTTP
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 // Offline writes: mutations of endpoints marked `"offline": "queue"` are written to the
 // store's outbox before they are sent (so a kill at any moment loses none), sent at once

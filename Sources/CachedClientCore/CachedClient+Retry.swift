@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import CachedClientHTTP
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 // Retries of transient failures (see `RetryPolicy`), and the 429 `Retry-After` a host asked for.
 extension CachedClient {

@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 extension CachedClient {
     /// Streams the cached value first (if one within `maxStale` exists), then the fresh one,

@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientHTTP
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 extension Endpoint {
     /// The request's body as JSON, or `nil` without one; a failure is the endpoint's

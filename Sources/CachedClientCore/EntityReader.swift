@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// How a mutation's answer is read for entities (`CachedEntity`): the answer's type, kept
 /// per endpoint by the client so that a replay, which has only the bytes, can read them too.

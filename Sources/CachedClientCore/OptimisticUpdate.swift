@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// How a mutation changes cached values before the server answers (TanStack Query's
 /// `onMutate`): a change of the typed value of a live query, applied at once to every read of
@@ -26,6 +26,11 @@ public struct OptimisticUpdate: Sendable {
     package struct Target: Sendable {
         package let client: CachedClient
         package let keys: [CacheKey]
+        /// The memberwise initializer, for the package's other modules.
+        package init(client: CachedClient, keys: [CacheKey]) {
+            self.client = client
+            self.keys = keys
+        }
     }
 
     package let targets: [Target]

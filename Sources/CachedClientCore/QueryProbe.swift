@@ -1,7 +1,7 @@
 import Foundation
 import CachedClientHTTP
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// Which cached calls one fetch of a `CachedQuery` made, told by
 /// `CachedClient.value(for:endpoint:policy:as:)` through a task-local value.
@@ -53,6 +53,8 @@ package final class QueryProbe: Sendable {
 
     private let state = Locked<[Record]>([])
     private let fallbackState = Locked<Fallback?>(nil)
+
+    package init() {}
 
     /// Called by the client when a call under this probe fell back at a transient failure;
     /// the first one counts.

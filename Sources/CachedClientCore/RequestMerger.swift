@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// Runs one operation per key for any number of concurrent callers (single flight): the
 /// first caller starts it, later ones with the same key wait for its result.

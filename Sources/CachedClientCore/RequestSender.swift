@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import CachedClientHTTP
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// Builds the HTTP request for an endpoint call and sends it: the one place where the URL
 /// is joined and headers are assembled.
@@ -82,7 +82,7 @@ package struct RequestSender: Sendable {
 /// Header fields merged case-insensitively: a later value replaces an earlier one of the
 /// same name whatever its case.
 private struct HeaderFields {
-    private(set) var fields: [String: String] = [:]
+    package private(set) var fields: [String: String] = [:]
 
     package mutating func set(_ name: String, _ value: String) {
         for existing in fields.keys where existing.caseInsensitiveCompare(name) == .orderedSame {

@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// The client's writes on their way to the store, and the removals they must not undo.
 ///
@@ -18,9 +18,9 @@ import CachedClientValues
 package final class WriteBehind: Sendable {
     private let state = Locked(State())
     /// What the store's removals since a count covered (its `removals(since:)`); `nil`: anything.
-    private let removalLog: @Sendable (UInt64) -> [CachedClientRuntime.RemovalScope]?
+    private let removalLog: @Sendable (UInt64) -> [CachedClientStore.RemovalScope]?
 
-    package init(removalLog: @escaping @Sendable (UInt64) -> [CachedClientRuntime.RemovalScope]? = { _ in nil }) {
+    package init(removalLog: @escaping @Sendable (UInt64) -> [CachedClientStore.RemovalScope]? = { _ in nil }) {
         self.removalLog = removalLog
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// The on-disk form of one `FileCacheStore` entry, kept in this one place so that the
 /// writer, the reader and the eviction sweep can never disagree about it.

@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 extension FileCacheStore {
     /// The number behind `removalCount`: shared by every store, in any process, that opens

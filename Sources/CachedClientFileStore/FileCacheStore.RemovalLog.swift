@@ -1,6 +1,6 @@
 import Foundation
 import CachedClientStore
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 extension FileCacheStore {
     /// The log of recent removals in the removal counter's file (`<directory>/removals`), after

@@ -296,7 +296,7 @@ package struct FileBuffer: ~Copyable {
     /// The bytes allocated.
     private var capacity: Int
     /// The bytes filled so far.
-    fileprivate(set) var count = 0
+    package fileprivate(set) var count = 0
 
     fileprivate init(capacity: Int, path: String) throws(FileCacheStoreError) {
         guard let base = malloc(max(capacity, 1)) else {

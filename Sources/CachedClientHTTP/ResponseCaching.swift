@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// What one response says about being kept: whether it may be stored at all, and the
 /// freshness to store with it.

@@ -1,8 +1,8 @@
 #if canImport(Observation)
 import Foundation
 import Observation
-import CachedClientCore
-import CachedClientValues
+@_spi(Generated) import CachedClientCore
+@_spi(Generated) import CachedClientValues
 
 /// A live query over a paged endpoint, for "load more" lists: the items of every page
 /// loaded so far, whether there are more, and `loadMore()`.

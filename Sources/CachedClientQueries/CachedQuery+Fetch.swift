@@ -1,7 +1,7 @@
 #if canImport(Observation)
 import Foundation
-import CachedClientCore
-import CachedClientValues
+@_spi(Generated) import CachedClientCore
+@_spi(Generated) import CachedClientValues
 
 // Running fetches and applying their results: only the latest fetch's result is applied,
 // and each property is set only when it changes, so observers get one notification per

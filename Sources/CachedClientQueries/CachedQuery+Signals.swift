@@ -1,6 +1,6 @@
 #if canImport(Observation)
 import Foundation
-import CachedClientCore
+@_spi(Generated) import CachedClientCore
 
 // What a query does when its client tells it something. Pushed by the client: removals
 // through it, partition switches, answers it stores, the app's lifecycle signals. Checked

@@ -1,8 +1,8 @@
 #if canImport(Observation)
 import Foundation
 import Observation
-import CachedClientCore
-import CachedClientValues
+@_spi(Generated) import CachedClientCore
+@_spi(Generated) import CachedClientValues
 
 /// Data a screen watches: the value of a cached call that keeps itself right while the
 /// screen holds it, for SwiftUI (`@Observable`) or any code that observes.

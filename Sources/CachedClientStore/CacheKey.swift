@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// The identity of a cache entry, built in this one place from everything that makes
 /// two answers different.

@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// A `CacheStore` in memory, for tests and SwiftUI previews: the same rules as
 /// `FileCacheStore` (exact key text, partitions, endpoints, sizes) without touching disk,

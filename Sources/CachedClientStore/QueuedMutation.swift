@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// One mutation waiting in an outbox (see `MutationOutbox`): everything needed to send it
 /// again after a relaunch, and nothing secret.

@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// What one `removeAll…` of a `CacheStore` covered: everything, one partition, one endpoint,
 /// or one endpoint's path; what a store reports through `CacheStore.removals(since:)`, so that

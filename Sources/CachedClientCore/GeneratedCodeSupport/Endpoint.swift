@@ -1,4 +1,4 @@
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// What the runtime needs to know about one generated endpoint besides its request.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// Parameters written from any `Encodable` value through the endpoint's JSON coding, so
 /// dates and numbers read as they do in a body:

@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 extension JSONValue: RequestParameterValue {
     /// The value as text in a path segment, query item or header, as OpenAPI's `simple`

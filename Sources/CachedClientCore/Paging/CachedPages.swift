@@ -1,4 +1,4 @@
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// The pages of a paged endpoint, first to last, each as a `CachedValue`: fresh from the
 /// network, or from the cache with the date it was stored.
@@ -40,6 +40,13 @@ public struct CachedPages<Page: Sendable>: AsyncSequence, Sendable {
         /// The progress after `loaded`.
         package func advanced(past loaded: Loaded, count: Int) -> Progress {
             Progress(pages: pages + 1, items: items + count, previous: loaded)
+        }
+
+        /// The memberwise initializer, for the package's other modules.
+        package init(pages: Int = 0, items: Int = 0, previous: Loaded? = nil) {
+            self.pages = pages
+            self.items = items
+            self.previous = previous
         }
     }
 

@@ -19,11 +19,11 @@ package struct ServerSentEventParser: Sendable {
     }
 
     /// The last event ID, sent back as `Last-Event-ID` when the stream is resumed.
-    private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The `id` read since the last dispatch, which becomes `lastEventID` at the next one.
     private var idBuffer = ""
     /// The last `retry` the server sent, in milliseconds: how long to wait before resuming.
-    private(set) var reconnectionTime: Int?
+    package private(set) var reconnectionTime: Int?
 
     private var line: [UInt8] = []
     private var afterCR = false
@@ -119,5 +119,12 @@ package struct ServerSentEventParser: Sendable {
         if data.hasSuffix("\n") { data.removeLast() }
         return Event(
             event: eventType.isEmpty ? nil : eventType, data: data, id: lastEventID.isEmpty ? nil : lastEventID, retry: retry)
+    }
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(reconnectionTime: Int? = nil, line: [UInt8] = [], retry: Int? = nil) {
+        self.reconnectionTime = reconnectionTime
+        self.line = line
+        self.retry = retry
     }
 }

@@ -1,4 +1,4 @@
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// Sees, and may change, every request a client sends and every response it receives: the
 /// home for authentication, logging, tracing and metrics.
@@ -76,5 +76,11 @@ package struct MiddlewareChain: Sendable {
         return try await middleware[index].intercept(request, operation: operation) { request in
             try await self.send(request, operation: operation, from: index + 1, last: last)
         }
+    }
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(middleware: [any ClientMiddleware], transport: any HTTPTransport) {
+        self.middleware = middleware
+        self.transport = transport
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// Hosts that answered 429 with `Retry-After`, and until when: other calls to them wait
 /// (or answer from the cache) instead of adding to the storm.
 package final class HostBackoff: Sendable {
     private let hosts = Locked<[String: Date]>([:])
+
+    package init() {}
 
     /// Until when `host` asked to be left alone, if that is after `now`.
     package func blocked(_ host: String, at now: Date) -> Date? {

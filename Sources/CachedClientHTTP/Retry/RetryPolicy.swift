@@ -1,5 +1,5 @@
 import Foundation
-import CachedClientValues
+@_spi(Generated) import CachedClientValues
 
 /// How a client retries transient failures: how many times, how long it waits between
 /// attempts, and how long it honours a server's `Retry-After`.

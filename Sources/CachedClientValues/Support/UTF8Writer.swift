@@ -4,7 +4,7 @@ import Foundation
 package struct UTF8Writer {
     private let buffer: UnsafeMutableBufferPointer<UInt8>
     /// The bytes written so far.
-    private(set) var count = 0
+    package private(set) var count = 0
 
     package init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
