@@ -19,6 +19,12 @@ extension CachedClient {
         public var bytes: Int
         /// The number of entries.
         public var entries: Int
+
+        /// The memberwise initializer, for the package's other modules.
+        package init(bytes: Int, entries: Int) {
+            self.bytes = bytes
+            self.entries = entries
+        }
     }
 
     /// What the store holds, this client's writes on their way included (it waits for them).

@@ -26,6 +26,7 @@ public struct OptimisticUpdate: Sendable {
     package struct Target: Sendable {
         package let client: CachedClient
         package let keys: [CacheKey]
+
         /// The memberwise initializer, for the package's other modules.
         package init(client: CachedClient, keys: [CacheKey]) {
             self.client = client

@@ -20,6 +20,12 @@ package enum LinkHeader {
     package struct Link: Equatable {
         package var target: String
         package var relations: [String]
+
+        /// The memberwise initializer, for the package's other modules.
+        package init(target: String, relations: [String]) {
+            self.target = target
+            self.relations = relations
+        }
     }
 
     /// The link-values of a field, in order.

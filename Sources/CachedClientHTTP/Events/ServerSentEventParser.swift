@@ -16,6 +16,14 @@ package struct ServerSentEventParser: Sendable {
         package var id: String?
         /// The `retry` field sent with this event, in milliseconds.
         package var retry: Int?
+
+        /// The memberwise initializer, for the package's other modules.
+        package init(event: String? = nil, data: String, id: String? = nil, retry: Int? = nil) {
+            self.event = event
+            self.data = data
+            self.id = id
+            self.retry = retry
+        }
     }
 
     /// The last event ID, sent back as `Last-Event-ID` when the stream is resumed.
