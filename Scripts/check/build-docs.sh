@@ -21,19 +21,26 @@ if [ ! -x "$docc" ]; then
 fi
 
 echo "== symbol graphs"
-# dump-symbol-graph reads every module of the package, test modules included, so they must be
-# built: a no-op after `swift test`.
-swift build --build-tests >"$log" 2>&1 || { cat "$log"; exit 1; }
-swift package dump-symbol-graph --skip-synthesized-members >"$log" 2>&1 || { cat "$log"; exit 1; }
-bin="$(swift build --show-bin-path)"
-cp "$(dirname "$bin")"/symbolgraph/CachedClientRuntime.symbols.json \
-   "$(dirname "$bin")"/symbolgraph/CachedClientRuntime@*.symbols.json "$graphs/"
+# Emitted while compiling, in a build of its own (the flags would otherwise rebuild .build):
+# CachedClientRuntime re-exports the runtime's layers (one target each), and only a graph made
+# at compile time holds what a module re-exports (`swift package dump-symbol-graph` leaves it
+# out), so that the catalog documents everything `import CachedClientRuntime` gives an app.
+# The graphs live in that build's folder: a module's graph is rewritten whenever it is compiled,
+# so after a build they are the sources' own.
+symbolgraphs="$PWD/.build/docs-build/symbolgraphs"
+mkdir -p "$symbolgraphs"
+swift build --scratch-path .build/docs-build --target CachedClientTesting \
+  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbolgraphs" \
+  -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
+  -Xswiftc -symbol-graph-skip-synthesized-members >"$log" 2>&1 || { cat "$log"; exit 1; }
+cp "$symbolgraphs"/CachedClientRuntime.symbols.json "$symbolgraphs"/CachedClientRuntime@*.symbols.json "$graphs/" 2>/dev/null ||
+  cp "$symbolgraphs"/CachedClientRuntime.symbols.json "$graphs/"
 
 echo "== every public symbol has a summary"
-python3 Scripts/check/doc-summaries.py "$(dirname "$bin")/symbolgraph" CachedClientRuntime CachedClientTesting
+python3 Scripts/check/doc-summaries.py "$symbolgraphs" CachedClientRuntime CachedClientTesting
 
 echo "== the public API is the one recorded in PublicAPI.txt"
-python3 Scripts/check/public-api.py "$(dirname "$bin")/symbolgraph"
+python3 Scripts/check/public-api.py "$symbolgraphs"
 
 echo "== every article's Swift code is in a compiled file"
 python3 Scripts/check/doc-snippets.py

@@ -24,6 +24,10 @@ def main():
             for symbol in graph["symbols"]:
                 if symbol.get("accessLevel") not in ("public", "open"):
                     continue
+                # No location: the compiler made it (a `Codable` or `RawRepresentable` initializer); a
+                # graph made while compiling lists those, and there is nothing in the source to document.
+                if "location" not in symbol:
+                    continue
                 count += 1
                 lines = (symbol.get("docComment") or {}).get("lines") or []
                 summary = next((line["text"].strip() for line in lines if line["text"].strip()), "")
