@@ -26,8 +26,8 @@ MAP = os.path.join(ROOT, "ARCHITECTURE.md")
 PACKAGE = os.path.join(ROOT, "Package.swift")
 # The section of ARCHITECTURE.md that holds each table: the targets whose names match, or
 # the folders of one target.
-TARGET_TABLES = [("## Pipeline 1", re.compile(r"^(CacheGen\w*|cachegen)$"))]
-FOLDER_TABLES = [("## Pipeline 2", "Sources/CachedClientRuntime")]
+TARGET_TABLES = [("## Pipeline 1", re.compile(r"^(CacheGen\w*|cachegen)$")), ("## Pipeline 2", re.compile(r"^CachedClient\w*$"))]
+FOLDER_TABLES = []
 TARGET = re.compile(
     r'\.(?:target|executableTarget)\(\s*name:\s*"(\w+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?(?:,\s*path:\s*"([^"]+)")?')
 IMPORT = re.compile(r"^(?:@\w+(?:\([^)]*\))?\s+)*import\s+(\w+)", re.M)
