@@ -1,4 +1,8 @@
-@testable import CachedClientRuntime
+@testable import CachedClientFileStore
+@testable import CachedClientHTTP
+import CachedClientRuntime
+@testable import CachedClientStore
+@testable import CachedClientValues
 import Foundation
 import FuzzSupport
 import LibFuzzerDriver

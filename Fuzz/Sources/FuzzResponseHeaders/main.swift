@@ -1,4 +1,7 @@
-@testable import CachedClientRuntime
+@testable import CachedClientFileStore
+@testable import CachedClientHTTP
+import CachedClientRuntime
+@testable import CachedClientValues
 import Foundation
 import FuzzSupport
 import LibFuzzerDriver
