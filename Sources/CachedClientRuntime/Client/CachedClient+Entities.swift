@@ -10,6 +10,9 @@ extension CachedClient {
     /// answer is, so a removal since wins), and the live queries showing it read it again (no
     /// network). A value that does not decode as the entity's type where the id matches is
     /// left as it is.
+    ///
+    /// The entities are also remembered (`replacedEntities`), so that an entry of the
+    /// partition read later from the store, stored before now, shows them as well.
     func replaceEntities(_ entities: [any CachedEntity], coding: JSONCoding) async {
         let replacements = entities.compactMap { EntityReplacement($0, coding: coding) }
         guard !replacements.isEmpty else { return }
@@ -17,6 +20,8 @@ extension CachedClient {
         let generation = writes.generation
         let storeRemovals = store.removalCount
         let state = partitionState
+        // Entries read later from the store, stored before now, get them too.
+        replacedEntities.remember(replacements, partition: state.partition, at: now())
         let inPartition = { (key: CacheKey) in key.partition == nil || key.partition == state.partition }
         var entries: [String: (key: CacheKey, entry: CacheEntry)] = [:]
         for held in memory.entries(where: inPartition) { entries[held.key.text] = held }

@@ -56,6 +56,9 @@ public final class CachedClient: Sendable {
     /// How the answer of each queued endpoint that was called in this process is read for
     /// entities (`CachedEntity`), by endpoint name, for when it is sent by a replay.
     let entityReaders = Locked<[String: EntityReader]>([:])
+    /// The entities mutations' answers replaced, per partition, for entries read later from
+    /// the store (the last 1,000).
+    let replacedEntities = EntityReplacementLog()
 
     /// The most body bytes the in-memory layer holds, whatever `memoryCacheLimit` says, so
     /// that a few large lists cannot take an app's memory.
