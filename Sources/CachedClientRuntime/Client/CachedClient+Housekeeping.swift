@@ -42,6 +42,7 @@ extension CachedClient {
     /// the entities mutations replaced, remembered for entries read later.
     public func removeAll() async throws {
         replacedEntities.forgetAll()
+        entityReaders.dropAllUnread()
         try await remove(.all, matching: { _ in true }) { try await $0.removeAll() }
         await removeQueuedMutations(partition: nil)
     }
@@ -53,6 +54,7 @@ extension CachedClient {
     /// remembered for entries read later, are forgotten.
     public func removeAll(partition: String) async throws {
         replacedEntities.forget(partition: partition)
+        entityReaders.dropUnread(partition: partition)
         try await remove(.partition(partition), matching: { $0.partition == partition }) {
             try await $0.removeAll(partition: partition)
         }

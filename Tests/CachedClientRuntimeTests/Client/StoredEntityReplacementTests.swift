@@ -7,7 +7,8 @@ import Testing
 /// An entity a mutation's answer replaced reaches the entries the client did not hold when it
 /// was replaced: entries on disk only (written by another client on the same folder, never in
 /// this one's memory) show the new version when read, are written back with their own date,
-/// and lose to removals; sign-out forgets the replacements. Against the fixture server.
+/// and lose to removals; sign-out forgets the replacements. A mutation queued before a relaunch
+/// replaces its entity when a replay sends it. Against the fixture server.
 @Suite(.serialized, .timeLimit(.minutes(1)))
 @MainActor
 struct StoredEntityReplacementTests {
@@ -146,6 +147,51 @@ struct StoredEntityReplacementTests {
             await #expect(throws: CachedClientError.self) { try await read(editor, root + "/s1") }
             await editor.flush()
             #expect(try await store.entry(for: key) == nil)
+        }
+    }
+
+    static let queuedEdit = Endpoint(name: "Notes.editQueued", cache: nil, offline: .queue)
+
+    /// Stores the detail of `s1`, then queues its edit offline, in a client that is then gone.
+    func queueEditBeforeARelaunch(_ directory: URL) async throws {
+        let network = SwitchableNetwork()
+        network.online = true
+        let before = CachedClient(
+            baseURL: server.baseURL, store: try FileCacheStore(directory: directory), transport: network, partition: "user-1",
+            retry: .none, now: clock.function, offline: OfflineReplay(replaysAtLaunch: false))
+        _ = try await read(before, root + "/s1", policy: .networkFirst)
+        network.online = false
+        let result = try await before.queueableResponse(
+            for: EndpointRequest(method: "PATCH", path: root + "/s1"), endpoint: Self.queuedEdit, as: Note.self)
+        #expect(result.queuedID != nil)
+        await before.flush()
+        clock.advance(by: 10)
+    }
+
+    @Test func aReplayAfterARelaunchReplacesTheEntityWithoutACallFirst() async throws {
+        try await setRoutes()
+        try await inStoreDirectory { directory in
+            try await queueEditBeforeARelaunch(directory)
+            let after = try client(directory)
+            after.readsEntities(of: Self.queuedEdit, as: Note.self)  // what a generated repository's init does
+            await after.replayPendingMutations()
+            #expect(after.pendingMutations.items.isEmpty)
+            #expect(try await read(after, root + "/s1").value == [Note(id: "s1", text: "edited")])
+        }
+    }
+
+    @Test func anAnswerReplayedBeforeTheEndpointIsKnownIsReadWhenItIs() async throws {
+        try await setRoutes()
+        try await inStoreDirectory { directory in
+            try await queueEditBeforeARelaunch(directory)
+            let after = try client(directory)
+            await after.replayPendingMutations()
+            #expect(after.entityReaders.unreadCount == 1 && after.replacedEntities.isEmpty)
+            let reading = after.readsEntities(of: Self.queuedEdit, as: Note.self)
+            #expect(after.entityReaders.unreadCount == 0)
+            await reading?.value
+            #expect(after.replacedEntities.count == 1)
+            #expect(try await read(after, root + "/s1").value == [Note(id: "s1", text: "edited")])
         }
     }
 
