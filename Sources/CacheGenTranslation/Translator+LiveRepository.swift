@@ -14,7 +14,7 @@ extension Translator {
                 FunctionDeclaration(
                     doc: ["Creates a repository that sends its requests through `client`."], name: "init",
                     parameters: [.init(name: "client", type: .named("CachedClient"))],
-                    body: [.assignment(client, .identifier("client"))])),
+                    body: [.assignment(client, .identifier("client"))] + entityReaders(methods))),
         ]
         for method in methods {
             let request = Expression.call(
@@ -74,6 +74,31 @@ extension Translator {
         var doc = ["The `\(name)` that calls the server through a `CachedClient`."]
         if let baseURL = spec.baseURL { doc += ["", "The spec's server: \(baseURL)"] }
         return TypeDeclaration(doc: doc, kind: .struct, name: liveTypeName(repository), conformances: [name], members: members)
+    }
+
+    /// For each queued mutation whose answer is an entity (a model with an identity) or an
+    /// array of them, `client.readsEntities(of:as:)`: a replay after a relaunch then replaces
+    /// the entity everywhere without the method being called first.
+    private func entityReaders(_ methods: [Method]) -> [Statement] {
+        methods.compactMap { method in
+            guard method.isQueued, method.endpoint.responseFormat == .json, let response = method.endpoint.response,
+                let type = entityType(response)
+            else { return nil }
+            return .expression(
+                .call(
+                    Expression.identifier("client").dot("readsEntities"),
+                    [.init(label: "of", value: method.endpointConstant), .init(label: "as", value: Expression.identifier(type).dot("self"))],
+                    wrapping: .whenLong))
+        }
+    }
+
+    /// The Swift type of a response that is an entity or an array of entities, as text.
+    private func entityType(_ type: TypeRef) -> String? {
+        switch type {
+        case .model(let name) where models[name]?.identity != nil: typeName(of: name)
+        case .array(.model(let name)) where models[name]?.identity != nil: "[\(typeName(of: name))]"
+        default: nil
+        }
     }
 
     /// `Live…`, the repository's live type.

@@ -12,13 +12,28 @@ extension CachedClient {
     /// answer is, so a removal since wins), and the live queries showing it read it again (no
     /// network). A value that does not decode as the entity's type where the id matches is
     /// left as it is.
+    ///
+    /// The entities are also remembered (`replacedEntities`), so that an entry of the
+    /// partition read later from the store, stored before now, shows them as well.
     package func replaceEntities(_ entities: [any CachedEntity], coding: JSONCoding) async {
+        await replaceEntities(entities, coding: coding, answeredIn: partition, at: now())
+    }
+
+    /// Replaces `entities` from an answer received for `answerPartition` at `date`: remembered
+    /// for that partition's entries read later, and put in the values this client holds when
+    /// that partition is still the current one.
+    package func replaceEntities(
+        _ entities: [any CachedEntity], coding: JSONCoding, answeredIn answerPartition: String?, at date: Date
+    ) async {
         let replacements = entities.compactMap { EntityReplacement($0, coding: coding) }
         guard !replacements.isEmpty else { return }
         // Removals from here on win over these writes, as over any answer.
         let generation = writes.generation
         let storeRemovals = store.removalCount
         let state = partitionState
+        // Entries read later from the store, stored before the answer, get them too.
+        replacedEntities.remember(replacements, partition: answerPartition, at: date)
+        guard state.partition == answerPartition else { return }
         let inPartition = { (key: CacheKey) in key.partition == nil || key.partition == state.partition }
         var entries: [String: (key: CacheKey, entry: CacheEntry)] = [:]
         for held in memory.entries(where: inPartition) { entries[held.key.text] = held }
@@ -44,5 +59,27 @@ extension CachedClient {
             changed.insert(text)
         }
         if !changed.isEmpty { queries.entitiesReplaced(changed) }
+    }
+}
+
+extension CachedClient {
+    /// Tells the client that the answers of `endpoint`, a mutation marked `"offline": "queue"`,
+    /// are `type`, so that a replay reads the entities (`CachedEntity`) in them and replaces
+    /// them everywhere, even when the endpoint was not called in this process (a mutation
+    /// queued before a relaunch). Generated repositories call it when they are created; the
+    /// answers a replay received before are read now, by the task returned (`nil` when there
+    /// are none).
+    @_spi(Generated)
+    @discardableResult
+    public func readsEntities<T: Decodable & Sendable>(of endpoint: Endpoint, as type: T.Type) -> Task<Void, Never>? {
+        let reader = EntityReader.reader(for: type, coding: endpoint.coding)
+        let kept = entityReaders.register(reader, for: endpoint.name)
+        guard let reader, !kept.isEmpty else { return nil }
+        return Task {
+            for answer in kept {
+                await replaceEntities(
+                    reader.entities(in: answer.body), coding: reader.coding, answeredIn: answer.partition, at: answer.date)
+            }
+        }
     }
 }

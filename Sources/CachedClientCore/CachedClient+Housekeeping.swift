@@ -46,8 +46,11 @@ extension CachedClient {
     }
 
     /// Removes every entry, on disk and in memory, and the writes still on their way to the
-    /// store: "Clear cache" on a settings screen. Queued mutations of every user go too.
+    /// store: "Clear cache" on a settings screen. Queued mutations of every user go too, and
+    /// the entities mutations replaced, remembered for entries read later.
     public func removeAll() async throws {
+        replacedEntities.forgetAll()
+        entityReaders.dropAllUnread()
         try await remove(.all, matching: { _ in true }) { try await $0.removeAll() }
         await removeQueuedMutations(partition: nil)
     }
@@ -55,8 +58,11 @@ extension CachedClient {
     /// Removes one user's entries, on disk and in memory, for sign-out, with the mutations
     /// queued under that user (never sent under the next one's token); shared entries and
     /// other users' stay. Answers still in flight for that user, and their writes still on
-    /// their way to the store, are not stored.
+    /// their way to the store, are not stored. The entities that user's mutations replaced,
+    /// remembered for entries read later, are forgotten.
     public func removeAll(partition: String) async throws {
+        replacedEntities.forget(partition: partition)
+        entityReaders.dropUnread(partition: partition)
         try await remove(.partition(partition), matching: { $0.partition == partition }) {
             try await $0.removeAll(partition: partition)
         }

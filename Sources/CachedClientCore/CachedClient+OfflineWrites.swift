@@ -95,9 +95,7 @@ extension CachedClient {
         invalidating invalidations: [Invalidation] = []
     ) async throws -> MutationResult<T> {
         // Read again when it is sent, by this call or a replay in this process.
-        if let reader = EntityReader.reader(for: type, coding: endpoint.coding) {
-            entityReaders.withLock { $0[endpoint.name] = reader }
-        }
+        readsEntities(of: endpoint, as: type)
         switch try await queueableMutate(request, endpoint: endpoint, invalidating: invalidations) {
         case .sent(let body): return .sent(try endpoint.decode(type, from: body))
         case .queued(let id): return .queued(id: id)
@@ -210,7 +208,9 @@ extension CachedClient {
                 await mutationQueue.finish(mutation, updated: nil)
                 emitMutation(.mutationSent, mutation, message: "status \(response.statusCode)")
                 let invalidations = mutation.invalidations.map { Invalidation(endpointName: $0.endpoint, path: $0.path) }
-                let reader = entityReaders.withLock { $0[mutation.endpoint] }
+                // An endpoint not known yet has its answer kept, and read when it becomes known.
+                let reader = entityReaders.reader(
+                    keeping: .init(endpoint: mutation.endpoint, body: response.body, partition: mutation.partition, date: now()))
                 await settleOptimistic(mutation: mutation.id, invalidations: invalidations) {
                     await apply(invalidations, after: endpoint)
                     if let reader { await replaceEntities(reader.entities(in: response.body), coding: reader.coding) }

@@ -6,7 +6,8 @@ import CachedClientStore
 extension CachedClient {
     /// The stored entry, or `nil` when there is none or the store failed (reported): from
     /// the in-memory layer when it holds the key, then from this client's writes still on
-    /// their way, then from the store.
+    /// their way, then from the store; from those two with the entities that mutations'
+    /// answers replaced since it was stored put in place.
     package func readEntry(_ call: Call) async -> CacheEntry? {
         let maxAge = store.maxAge
         if let held = call.held?.entry {
@@ -14,11 +15,14 @@ extension CachedClient {
             memory.remove(call.key)  // The store would drop it too (on its next read of the file).
         }
         if let pending = writes.pendingEntry(for: call.key, removals: call.storeRemovals) {
-            guard let maxAge, now().timeIntervalSince(pending.date) > maxAge else { return pending }
+            guard let maxAge, now().timeIntervalSince(pending.date) > maxAge else {
+                return withReplacedEntities(pending, call)
+            }
             return nil  // Landing or not, the store would drop it on its next read.
         }
         do {
-            return try await store.entry(for: call.key)
+            // Entities replaced since the entry was stored are put in place (see `withReplacedEntities`).
+            return try await store.entry(for: call.key).map { withReplacedEntities($0, call) }
         } catch {
             emit(.error, call, message: "read failed: \(safeDescription(of: error))")
             return nil
@@ -49,7 +53,7 @@ extension CachedClient {
     /// each) or a removal covered the key since the call started; taken back out when a
     /// removal ran while it was written. A failure drops the value from memory, so memory
     /// never gets ahead of the store.
-    private func land(_ entry: CacheEntry, _ call: Call, id: UInt64, reportingStore: Bool) async {
+    package func land(_ entry: CacheEntry, _ call: Call, id: UInt64, reportingStore: Bool) async {
         guard writes.isWanted(call.key, id: id, since: call.generation) else { return }
         // A removal through another client, the store or another process since the call
         // started may have covered the key: the answer is not written (a later read misses).

@@ -56,9 +56,12 @@ public final class CachedClient: Sendable {
     package let offlineReplay: OfflineReplay
     /// Optimistic changes pending on cached values, and the queued mutations carrying them.
     package let optimistic = OptimisticLayer()
-    /// How the answer of each queued endpoint that was called in this process is read for
-    /// entities (`CachedEntity`), by endpoint name, for when it is sent by a replay.
-    package let entityReaders = Locked<[String: EntityReader]>([:])
+    /// How the answer of each queued endpoint is read for entities (`CachedEntity`), by
+    /// endpoint name, for when it is sent by a replay.
+    package let entityReaders = EntityReaderRegistry()
+    /// The entities mutations' answers replaced, per partition, for entries read later from
+    /// the store (the last 1,000).
+    package let replacedEntities = EntityReplacementLog()
 
     /// The most body bytes the in-memory layer holds, whatever `memoryCacheLimit` says, so
     /// that a few large lists cannot take an app's memory.

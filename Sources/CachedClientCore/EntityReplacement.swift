@@ -9,11 +9,18 @@ package struct EntityReplacement: Sendable {
     package let id: JSONValue
     /// The new version, as JSON.
     package let object: JSONValue
+    /// The entity's type: two replacements of one entity have the same type and id.
+    package let entityType: ObjectIdentifier
     /// How the entity was written; values it is put in are written and read with it too.
     package let coding: JSONCoding
     /// The id's text as it appears in JSON, for a quick look at a body before it is parsed;
     /// `nil` when it may be escaped there.
     package let needle: Data?
+    /// Whether `other` is a version of the same entity (same type, same id).
+    package func isSameEntity(as other: EntityReplacement) -> Bool {
+        entityType == other.entityType && key == other.key && id == other.id
+    }
+
     /// Whether a JSON object is a version of the entity's type.
     private let isEntity: @Sendable (JSONValue) -> Bool
 
@@ -34,6 +41,7 @@ package struct EntityReplacement: Sendable {
         default: return nil
         }
         key = E.identityKey
+        entityType = ObjectIdentifier(E.self)
         self.coding = coding
         self.id = id
         self.object = object

@@ -204,6 +204,7 @@ public struct LiveAccountRepository: AccountRepository {
     /// Creates a repository that sends its requests through `client`.
     public init(client: CachedClient) {
         self.client = client
+        client.readsEntities(of: Endpoints.updateAccount, as: Account.self)
     }
 
     /// `GET /accounts`. Cached for 10 minutes per page and per_page; shown offline for up to 7 days.
