@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 // Building a request's key: the one place that turns an endpoint, a request, the base URL and
 // the partition into the key's canonical text. Beside the client, which calls it on every

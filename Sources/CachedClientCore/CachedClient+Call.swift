@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 extension CachedClient {
     /// Everything one call of a cached endpoint needs, computed once when it starts.

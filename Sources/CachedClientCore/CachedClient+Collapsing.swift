@@ -1,5 +1,5 @@
-import Foundation
 import CachedClientStore
+import Foundation
 
 // Fleet-wide request collapsing: the step between "this process needs the network for a key"
 // and the request, for stores that adopt `CacheStoreLeasing`. `RequestCollapsing` states what

@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 // Identity: a mutation's answer that is a `CachedEntity` (or an array of them) replaces the
 // versions of those entities in every cached value of the signed-in user's partition that

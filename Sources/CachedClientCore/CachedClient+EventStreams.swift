@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientHTTP
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 extension CachedClient {
     /// The events of a streamed endpoint (`format` `.events`, `.jsonLines` or `.jsonSequence`),

@@ -1,7 +1,7 @@
-import Foundation
 import CachedClientHTTP
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 extension CachedClient {
     /// Merged fetches are per key and per decoded type, so a shared result always casts, and

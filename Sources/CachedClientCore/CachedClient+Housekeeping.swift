@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 // Removing entries (sign-out, "clear cache" on a settings screen, a mutation's
 // invalidations), waiting for writes, and usage figures.

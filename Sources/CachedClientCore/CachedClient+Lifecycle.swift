@@ -1,5 +1,5 @@
-import Foundation
 import CachedClientStore
+import Foundation
 
 // What live queries (`CachedQuery`) need from the client: the app's lifecycle signals, and
 // whether what a query shows is still current.

@@ -1,7 +1,7 @@
-import Foundation
 import CachedClientHTTP
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 // Link paging (RFC 8288): the next page is the URL named by a page's `Link` field. That field
 // is kept in the store beside the page, as an entry of its own under a key derived from the

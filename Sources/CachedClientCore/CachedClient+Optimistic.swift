@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 // Optimistic updates: changes of cached values made before a mutation's answer, shown at
 // once, taken out when it went through (the server's answer and the mutation's invalidations

@@ -1,5 +1,5 @@
-import Foundation
 import CachedClientStore
+import Foundation
 
 // Store access that never fails a call: reads through memory and the pending writes, writes
 // behind the call, and removals of single keys the server or the decoder asked for.

@@ -1,5 +1,5 @@
-import Foundation
 import CachedClientStore
+import Foundation
 
 // Identity on the read path: the entities mutations' answers replaced reach the entries the
 // client did not hold when they were replaced (on disk only, written by another client or an

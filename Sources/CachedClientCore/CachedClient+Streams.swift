@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 extension CachedClient {
     /// Streams the cached value first (if one within `maxStale` exists), then the fresh one,

@@ -1,7 +1,7 @@
-import Foundation
 import CachedClientHTTP
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The one object generated repositories call: it sends an endpoint's request, applies the
 /// endpoint's cache policy and says whether the answer is fresh or how old it is.

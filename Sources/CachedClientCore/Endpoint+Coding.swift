@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientHTTP
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 extension Endpoint {
     /// The request's body as JSON, or `nil` without one; a failure is the endpoint's

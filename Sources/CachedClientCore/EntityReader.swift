@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// How a mutation's answer is read for entities (`CachedEntity`): the answer's type, kept
 /// per endpoint by the client so that a replay, which has only the bytes, can read them too.

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// How the answers of queued endpoints are read for entities (`CachedEntity`), by endpoint
 /// name, so that a replay, which has only a mutation's bytes, can read them too.

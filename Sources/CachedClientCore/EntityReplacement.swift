@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// One entity's new version, and how to put it in cached JSON: every object whose identity
 /// key has the entity's id and that decodes as the entity's type is replaced by it.

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The entities mutations' answers replaced, remembered per partition so that an entry read
 /// later from the store, stored before a replacement and never held in memory when it was

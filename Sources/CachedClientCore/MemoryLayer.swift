@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// Recently used entries with the values decoded from them, so that a repeated hit costs
 /// neither a disk read nor a decode: a least-recently-used list bounded by a number of

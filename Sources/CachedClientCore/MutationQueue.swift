@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The client's view of its outbox for the signed-in user: the mutations in order, which
 /// are being sent, which scopes are busy, and the observable list that mirrors them. The

@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The changes of one `CachedClient.withOptimisticUpdates(_:_:)`: applied together, and
 /// taken out together when their mutation went through (then the server's answer replaces

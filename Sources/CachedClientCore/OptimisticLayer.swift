@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The optimistic changes pending on one client's cached values: every read of a key through
 /// the client, and every live query showing it, sees the stored value with the changes on

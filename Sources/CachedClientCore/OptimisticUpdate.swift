@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// How a mutation changes cached values before the server answers (TanStack Query's
 /// `onMutate`): a change of the typed value of a live query, applied at once to every read of

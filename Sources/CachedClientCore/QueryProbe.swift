@@ -1,7 +1,7 @@
-import Foundation
 import CachedClientHTTP
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// Which cached calls one fetch of a `CachedQuery` made, told by
 /// `CachedClient.value(for:endpoint:policy:as:)` through a task-local value.

@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The live queries of one client: what the client pushes to them (removals through it,
 /// partition switches, answers it stores, the app's lifecycle signals).

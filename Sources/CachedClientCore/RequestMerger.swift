@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// Runs one operation per key for any number of concurrent callers (single flight): the
 /// first caller starts it, later ones with the same key wait for its result.

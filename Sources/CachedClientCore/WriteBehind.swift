@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The client's writes on their way to the store, and the removals they must not undo.
 ///

@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The on-disk form of one `FileCacheStore` entry, kept in this one place so that the
 /// writer, the reader and the eviction sweep can never disagree about it.

@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 // Where entries live: `<directory>/v2/<partition>/<endpoint>/<path>/<digest>`, where
 // `<partition>` is `shared` for shared entries or `p-` and the first 32 hex digits of the

@@ -1,5 +1,5 @@
-import Foundation
 import CachedClientStore
+import Foundation
 
 // The outbox of a `FileCacheStore`: one file per queued mutation in `.outbox` inside the
 // partition's folder (`<directory>/v2/<partition>/.outbox/<sequence>-<id>`), so that

@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 extension FileCacheStore {
     /// The number behind `removalCount`: shared by every store, in any process, that opens

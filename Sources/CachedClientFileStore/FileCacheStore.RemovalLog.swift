@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 extension FileCacheStore {
     /// The log of recent removals in the removal counter's file (`<directory>/removals`), after

@@ -1,6 +1,6 @@
-import Foundation
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// A `CacheStore` that keeps one file per entry in a folder, so cached answers survive
 /// relaunches and can be shared with an app extension through a common folder.

@@ -1,5 +1,5 @@
-import Foundation
 import CachedClientStore
+import Foundation
 
 /// The content of one outbox file of `FileCacheStore`: a format number and the mutation, as
 /// JSON. A later version that changes the record bumps `format`; an older app reading it

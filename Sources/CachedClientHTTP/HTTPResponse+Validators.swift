@@ -1,5 +1,5 @@
-import Foundation
 import CachedClientStore
+import Foundation
 
 extension HTTPResponse {
     /// Whether this 304 confirms `entry` (RFC 9111 §4.3.4): a validator it carries must be

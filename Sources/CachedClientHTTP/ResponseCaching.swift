@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// What one response says about being kept: whether it may be stored at all, and the
 /// freshness to store with it.

@@ -1,6 +1,6 @@
-import Foundation
 @_spi(Generated) import CachedClientCore
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// What a `CachedQuery` leaves running (refetch tasks, the polling timer) and where it is
 /// registered; held by the query alone, so that when the query goes this goes too and its

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// One stored answer: the raw response body and what is needed to judge and revalidate it.
 public struct CacheEntry: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The identity of a cache entry, built in this one place from everything that makes
 /// two answers different.

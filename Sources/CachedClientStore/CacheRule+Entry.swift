@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 // The freshness rule (`Values/CacheRule+Freshness.swift`) applied to a stored entry: its date
 // and what the server said of its freshness.

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// A `CacheStore` in memory, for tests and SwiftUI previews: the same rules as
 /// `FileCacheStore` (exact key text, partitions, endpoints, sizes) without touching disk,

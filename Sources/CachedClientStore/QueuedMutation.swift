@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// One mutation waiting in an outbox (see `MutationOutbox`): everything needed to send it
 /// again after a relaunch, and nothing secret.

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// What one `removeAll…` of a `CacheStore` covered: everything, one partition, one endpoint,
 /// or one endpoint's path; what a store reports through `CacheStore.removals(since:)`, so that

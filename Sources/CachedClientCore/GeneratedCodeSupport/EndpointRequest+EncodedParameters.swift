@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// Parameters written from any `Encodable` value through the endpoint's JSON coding, so
 /// dates and numbers read as they do in a body:

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// The request a generated method describes: method, path, parameters and body.
 ///

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// Writes a request body's value as `application/x-www-form-urlencoded` or
 /// `multipart/form-data` (RFC 7578), property by property, as `BodyField`s say.

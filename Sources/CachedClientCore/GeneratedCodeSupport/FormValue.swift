@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// A request body's value as form and multipart bodies see it: what `JSONEncoder` would
 /// write, as a tree that keeps the properties' order, with files apart.

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 extension JSONValue: RequestParameterValue {
     /// The value as text in a path segment, query item or header, as OpenAPI's `simple`

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// A value that can stand in a path segment, a query item or a header.
 ///

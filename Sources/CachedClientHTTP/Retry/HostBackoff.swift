@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// Hosts that answered 429 with `Retry-After`, and until when: other calls to them wait
 /// (or answer from the cache) instead of adding to the storm.

@@ -1,5 +1,5 @@
-import Foundation
 @_spi(Generated) import CachedClientValues
+import Foundation
 
 /// How a client retries transient failures: how many times, how long it waits between
 /// attempts, and how long it honours a server's `Retry-After`.
