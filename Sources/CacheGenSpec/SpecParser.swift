@@ -8,27 +8,6 @@ import CacheGenReading
 package struct SpecParser {
     package var diagnostics: [Diagnostic] = []
 
-    /// Keys of each object, in the order the schema lists them.
-    package enum Keys {
-        package static let root = ["$schema", "version", "baseURL", "defaults", "generate", "include", "exclude", "models", "repositories"]
-        package static let constructs = ["queries", "streams", "pages", "overloads"]
-        package static let defaults = ["cache", "jsonKeys", "dates", "retry", "idempotencyHeader"]
-        package static let defaultCache = ["ttl", "policy", "maxStale", "scope"]
-        package static let objectModel = ["description", "identity", "properties"]
-        package static let enumModel = ["description", "enum"]
-        package static let property = ["type", "description", "json"]
-        package static let repository = ["description", "endpoints"]
-        package static let endpoint = [
-            "method", "path", "pathParameters", "query", "headers", "body", "response", "description", "cache",
-            "invalidates", "retry", "paging", "offline",
-        ]
-        package static let endpointCache = ["ttl", "key", "policy", "maxStale", "scope"]
-        package static let response = ["type", "format"]
-        package static let body = ["type", "encoding", "contentType", "fields"]
-        package static let bodyField = ["style", "explode", "contentType"]
-        package static let parameter = ["type", "style"]
-    }
-
     /// Parses the whole spec; `nil` only when the root is not an object.
     package mutating func parse(_ root: JSONNode, file: String) -> Spec? {
         guard let members = object(root, "the spec", allowed: Keys.root) else { return nil }
@@ -404,8 +383,6 @@ package struct SpecParser {
         diagnostics.append(.error(message, at: location))
     }
 
-    /// The memberwise initializer, for the package's other modules.
-    package init(diagnostics: [Diagnostic] = []) {
-        self.diagnostics = diagnostics
-    }
+    /// A parser with no diagnostics yet.
+    package init() {}
 }

@@ -6,16 +6,6 @@ import CacheGenReading
 ///
 /// Nothing here recurses; the queue holds at most one line (1,024 bytes of simple key) ahead.
 package struct YAMLScanner {
-    /// A token that may turn out to be the key of a mapping once `:` follows it.
-    package struct SimpleKey {
-        /// The number of the token the key starts at, counted from the start.
-        package var tokenNumber: Int
-        /// Whether it must be a key: a token at the indentation of a block mapping.
-        package var required: Bool
-        /// Where it starts.
-        package var mark: YAMLMark
-    }
-
     /// The input, followed by four zero bytes so look-ahead needs no bounds checks
     /// (the input itself holds no zero byte: `YAMLReader` rejects control characters).
     package let bytes: [UInt8]
