@@ -33,8 +33,7 @@ swift build --scratch-path .build/docs-build --target CachedClientTesting \
   -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbolgraphs" \
   -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
   -Xswiftc -symbol-graph-skip-synthesized-members >"$log" 2>&1 || { cat "$log"; exit 1; }
-cp "$symbolgraphs"/CachedClientRuntime.symbols.json "$symbolgraphs"/CachedClientRuntime@*.symbols.json "$graphs/" 2>/dev/null ||
-  cp "$symbolgraphs"/CachedClientRuntime.symbols.json "$graphs/"
+cp "$symbolgraphs"/CachedClientRuntime.symbols.json "$symbolgraphs"/CachedClientRuntime@*.symbols.json "$graphs/"
 
 echo "== every public symbol has a summary"
 python3 Scripts/check/doc-summaries.py "$symbolgraphs" CachedClientRuntime CachedClientTesting
