@@ -25,6 +25,22 @@
 # MOCKS (default excluded, as the build plugin generates for an app's target) is passed to
 # `cachegen generate --mocks`.
 #
+#   Benchmarks/build-cost.sh targets         every issue 28 target, before and after, one sitting
+#   (ENDPOINTS=20 SOG_ENDPOINTS=10 OVERHEAD=0 RUNTIME=0 RUNS=1 … targets: a quick try of the script)
+#
+# `targets` builds cachegen (release) from two checkouts, BEFORE (a commit, default d8ed800: the
+# code when issue 28 was filed, whose app target compiled the mocks too) and this working tree,
+# and measures them side by side, alternating the order run by run (RUNS, default 2; medians):
+#   - 500 endpoints, cycle and chain: clean debug build net of an empty target, the peak of one
+#     compiler, the rebuild after a property added to one model;
+#   - 120 endpoints, cycle, beside swift-openapi-generator: the CPU and memory ratios;
+#   - the files an app's target gets for a 5-endpoint spec;
+#   - the plugin's overhead on a clean build of Examples/NewsDemo (`Scripts/bench/build-overhead.sh`
+#     on each checkout; OVERHEAD=0 skips it);
+#   - instructions per call on the hit paths, under callgrind (`Benchmarks` product `Profile` of
+#     each checkout, release; the difference of 4,000 and 2,000 calls; RUNTIME=0 skips it).
+# It prints a table: each figure before and after, its target, and whether the after figure holds.
+#
 # Needs: cachegen (CACHEGEN, default .build/release/cachegen) and swift-openapi-generator
 # (SOG, default $WORK/generator-src/.build/release/swift-openapi-generator; built from the
 # package mirror when missing). WORK defaults to /tmp/cachegen-build-cost-sbs.
@@ -77,6 +93,10 @@ let package = Package(
 )
 SWIFT
   printf 'generate:\n  - types\n  - client\naccessModifier: public\n' >"$work/openapi-generator-config.yaml"
+  if [ -n "${before_src:-}" ]; then   # P: the same package over the before checkout's runtime
+    mkdir -p "$work/P/Sources/Generated"
+    sed "s|$work/cachegen-src|$before_src|; s|CostA|CostP|" "$work/A/Package.swift" >"$work/P/Package.swift"
+  fi
 }
 
 # Kills any process descended from $1 whose resident memory passes the cap (SwiftPM starts
@@ -130,6 +150,9 @@ generate() {
   if [ "$document" = empty ]; then
     rm -rf "$out"; mkdir -p "$out"
     echo "public let empty = 0" >"$out/Empty.swift"
+  elif [ "$side" = P ]; then
+    rm -f "$out/Empty.swift"
+    "$cachegen_before" generate "$document" --output "$out" >/dev/null
   elif [ "$side" = A ]; then
     rm -f "$out/Empty.swift"
     if [ -n "$constructs" ]; then
@@ -146,7 +169,7 @@ generate() {
   fi
 }
 
-name() { [ "$1" = A ] && echo cachegen || echo swift-openapi-generator; }
+name() { case $1 in A) echo cachegen;; P) echo "cachegen before";; *) echo swift-openapi-generator;; esac; }
 lines() { cat "$work/$1/Sources/Generated"/*.swift | wc -l; }
 files() { ls "$work/$1/Sources/Generated"/*.swift | wc -l; }
 report() {  # side label "wall cpu peak status killed" [empty-cpu empty-wall]
@@ -163,28 +186,44 @@ report() {  # side label "wall cpu peak status killed" [empty-cpu empty-wall]
   fi
 }
 
+# Writes the synthetic document of $1 endpoints in shape $2 to $doc.json, and its two edits
+# beside it ($doc-prop.json, $doc-endpoint.json).
+write_documents() {
+  doc="$work/doc-$1-$2"
+  local edit
+  for edit in "" prop endpoint; do
+    python3 "$repo/Scripts/fixtures/make-large-spec.py" "$doc${edit:+-$edit}.json" --endpoints "$1" --shape "$2" \
+      --openapi ${edit:+--add-$([ "$edit" = prop ] && echo property || echo endpoint)} 2>/dev/null
+  done
+}
+
+# Builds swift-openapi-generator's CLI when side B is among $@ (release, once), then each side's
+# dependencies (untimed).
+prepare_sides() {
+  if [[ " $* " == *" B "* ]] && [ ! -x "$sog" ]; then
+    [ -d "$work/generator-src" ] || git clone -q -b 1.14.3 https://github.com/apple/swift-openapi-generator "$work/generator-src"
+    nice -n 10 swift build -c release --package-path "$work/generator-src" --product swift-openapi-generator >&2
+  fi
+  for side in "$@"; do
+    generate "$side" empty
+    nice -n 10 swift build --package-path "$work/$side" >/dev/null 2>&1 || { echo "dependencies of $side did not build" >&2; exit 1; }
+  done
+}
+
+# The cases named on the command line, each side's figures as they come.
+run_cases() {
 make_packages
 cp "$cachegen" "$work/cachegen-bin"; cachegen=$work/cachegen-bin   # the binary of this run, whatever happens to the checkout
 needed=A   # B too when a case's SIDES (its third field) is both, sog or left out
 for case in "$@"; do case "$(cut -d: -f3 <<<"$case")" in ""|both|sog) needed="A B";; esac; done
-if [ "$needed" != A ] && [ ! -x "$sog" ]; then   # swift-openapi-generator's CLI, release, once
-  [ -d "$work/generator-src" ] || git clone -q -b 1.14.3 https://github.com/apple/swift-openapi-generator "$work/generator-src"
-  nice -n 10 swift build -c release --package-path "$work/generator-src" --product swift-openapi-generator >&2
-fi
-for side in $needed; do   # dependencies once, untimed
-  generate "$side" empty
-  nice -n 10 swift build --package-path "$work/$side" >/dev/null 2>&1 || { echo "dependencies of $side did not build" >&2; exit 1; }
-done
+prepare_sides $needed
 echo "uptime before: $(uptime)"
 for case in "$@"; do
   IFS=: read -r endpoints shape sides flags <<<"$case"
   sides=${sides:-both} case_edits=$edits case_release=$release
   case ",$flags," in *,noedits,*) case_edits=0;; esac
   case ",$flags," in *,release,*) case_release=1;; esac
-  doc="$work/doc-$endpoints-$shape"
-  python3 "$repo/Scripts/fixtures/make-large-spec.py" "$doc.json" --endpoints "$endpoints" --shape "$shape" --openapi 2>/dev/null
-  python3 "$repo/Scripts/fixtures/make-large-spec.py" "$doc-prop.json" --endpoints "$endpoints" --shape "$shape" --openapi --add-property 2>/dev/null
-  python3 "$repo/Scripts/fixtures/make-large-spec.py" "$doc-endpoint.json" --endpoints "$endpoints" --shape "$shape" --openapi --add-endpoint 2>/dev/null
+  write_documents "$endpoints" "$shape"
   case $sides in both) list="A B";; cachegen) list=A;; sog) list=B;; esac
   echo "== $endpoints endpoints, $((endpoints / 3)) models, $shape ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
   for run in $(seq "$runs"); do
@@ -215,3 +254,115 @@ for case in "$@"; do
   done
 done
 echo "uptime after: $(uptime)"
+}
+
+# --- targets: every issue 28 target, before and after, one sitting ---------------------------
+
+record() { echo "$1 $2 $3" >>"$work/targets.txt"; }   # FIGURE SIDE VALUE
+
+# Clean build of side $1 from $doc.json, net of an empty target, then (unless $2 = noedits) the
+# rebuild after a property added to one model. Records FIGURE-PREFIX ($3) figures.
+measure_side() {
+  local side=$1 edits=$2 prefix=$3 e_wall e_cpu wall cpu peak status killed
+  cp "$doc.json" "$work/openapi.json"
+  generate "$side" empty; clean "$work/$side" debug
+  read -r e_wall e_cpu _ <<<"$(build "$work/$side")"
+  generate "$side" "$work/openapi.json"; clean "$work/$side" debug
+  read -r wall cpu peak status killed <<<"$(build "$work/$side")"
+  report "$side" "clean debug build ($(files "$side") files, $(lines "$side") lines)" "$wall $cpu $peak $status $killed" "$e_cpu" "$e_wall"
+  if [ "$status" != 0 ]; then record "$prefix.killed" "$side" 1; return; fi
+  record "$prefix.clean-wall" "$side" "$(python3 -c "print(f'{$wall - $e_wall:.1f}')")"
+  record "$prefix.clean-cpu" "$side" "$(python3 -c "print(f'{$cpu - $e_cpu:.1f}')")"
+  record "$prefix.peak" "$side" "$peak"
+  [ "$edits" = noedits ] && return
+  cp "$doc-prop.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
+  read -r wall cpu peak _ <<<"$(build "$work/$side")"
+  report "$side" "rebuild after a property added to one model" "$wall $cpu $peak 0 ok"
+  record "$prefix.edit-wall" "$side" "$wall"
+}
+
+# Instructions per call of Profile workload "$2" (its arguments before the count) for side $1's
+# binary at $3: the difference of 4,000 and 2,000 calls under callgrind, so setup is left out.
+instructions() {
+  local counts=() n
+  for n in 2000 4000; do
+    counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$3" $2 $n 2>&1 \
+      | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')")
+  done
+  echo $(( (counts[1] - counts[0]) / 2000 ))
+}
+
+run_targets() {
+  local ref=${BEFORE:-d8ed800} runs=${RUNS:-2} run side order figure
+  before_src=$work/before-src
+  echo "before: $ref ($(git -C "$repo" log -1 --format='%h %ad' --date=short "$ref")); after: this working tree ($(git -C "$repo" log -1 --format=%h))"
+  # Both checkouts, as files: before from git, after copied (with the Benchmarks package's sources).
+  if [ "$(cat "$before_src/.ref" 2>/dev/null)" != "$(git -C "$repo" rev-parse "$ref")" ]; then
+    rm -rf "$before_src"; mkdir -p "$before_src"
+    git -C "$repo" archive "$ref" | tar -x -C "$before_src"
+    git -C "$repo" rev-parse "$ref" >"$before_src/.ref"
+  fi
+  make_packages
+  mkdir -p "$work/cachegen-src/Benchmarks"
+  cp -Rp "$repo/Benchmarks/Package.swift" "$repo/Benchmarks/Sources" "$repo/Benchmarks/Benchmarks" "$work/cachegen-src/Benchmarks/"
+  # Each checkout's tool, release, untimed.
+  for side in "$before_src" "$work/cachegen-src"; do
+    nice -n 10 swift build -c release --package-path "$side" --product cachegen >/dev/null 2>&1 \
+      || { echo "cachegen did not build in $side" >&2; exit 1; }
+  done
+  cachegen_before=$before_src/.build/release/cachegen cachegen=$work/cachegen-src/.build/release/cachegen
+  prepare_sides P A B
+  : >"$work/targets.txt"
+  echo "uptime before: $(uptime)"
+
+  local large=${ENDPOINTS:-500} small=${SOG_ENDPOINTS:-120}   # smaller for a quick try of the script
+  for shape in cycle chain; do
+    write_documents "$large" "$shape"
+    echo "== $large endpoints, $shape ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
+    for run in $(seq "$runs"); do
+      order="P A"; (( run % 2 == 0 )) && order="A P"
+      for side in $order; do measure_side "$side" edits "500-$shape"; done
+    done
+  done
+
+  write_documents "$small" cycle
+  echo "== $small endpoints, cycle, beside swift-openapi-generator ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
+  for run in $(seq "$runs"); do
+    order="P A B"; (( run % 2 == 0 )) && order="B A P"
+    for side in $order; do measure_side "$side" noedits 120-cycle; done
+  done
+
+  # The files an app's target gets for a small spec: the CLI sizes the layout as the plugin does.
+  python3 "$repo/Scripts/fixtures/make-large-spec.py" "$work/Small.cachegen.json" --endpoints 5 --shape cycle 2>/dev/null
+  for side in P A; do
+    rm -rf "$work/small-out"
+    if [ "$side" = P ]; then "$cachegen_before" generate "$work/Small.cachegen.json" --output "$work/small-out" >/dev/null
+    else "$cachegen" generate "$work/Small.cachegen.json" --output "$work/small-out" --mocks excluded >/dev/null; fi
+    record small-files "$side" "$(ls "$work/small-out"/*.swift | wc -l)"
+  done
+
+  if [ "${OVERHEAD:-1}" = 1 ]; then
+    echo "== the plugin's overhead on Examples/NewsDemo ($(date -u +%H:%M) UTC)"
+    for side in P A; do
+      local source=$before_src; [ "$side" = A ] && source=$repo
+      SOURCE=$source nice -n 10 "$repo/Scripts/bench/build-overhead.sh" "$runs" 2>&1 | tee "$work/overhead-$side.txt" | sed "s/^/  $(name $side): /"
+      record overhead "$side" "$(sed -n 's/.*the plugin adds: *\([-0-9.]*\) s.*/\1/p' "$work/overhead-$side.txt")"
+    done
+  fi
+
+  if [ "${RUNTIME:-1}" = 1 ]; then
+    echo "== hit paths under callgrind ($(date -u +%H:%M) UTC)"
+    for side in P A; do
+      local source=$before_src; [ "$side" = A ] && source=$work/cachegen-src
+      nice -n 10 swift build -c release --package-path "$source/Benchmarks" --product Profile >"$work/profile-$side.log" 2>&1 \
+        || { tail -n 20 "$work/profile-$side.log" >&2; exit 1; }
+      for workload in "client-hit 1024" "layer-hit 1024" key; do
+        record "instructions-${workload%% *}" "$side" "$(instructions "$side" "$workload" "$source/Benchmarks/.build/release/Profile")"
+      done
+    done
+  fi
+  echo "uptime after: $(uptime)"
+  python3 "$repo/Scripts/bench/build-cost-targets.py" "$work/targets.txt" "$ref"
+}
+
+if [ "${1:-}" = targets ]; then run_targets; else run_cases "$@"; fi

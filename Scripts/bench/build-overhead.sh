@@ -6,11 +6,13 @@
 # nothing is shared between them or with the repository's own .build.
 #
 # Usage: Scripts/bench/build-overhead.sh [RUNS]   (default 1; runs alternate the order)
+#        SOURCE=DIR Scripts/bench/build-overhead.sh   another checkout of this repository (an
+#        older commit, say), measured the same way; `Benchmarks/build-cost.sh targets` uses it
 # Prints each build's wall time, the medians and the difference. Not a test: it never fails
 # because of a time. Needs network access to nothing: NewsDemo depends only on this repo.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+repo="${SOURCE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 runs="${1:-1}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/cachegen-build-overhead.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -22,14 +24,14 @@ mkdir -p "$snapshot"
 cp -R "$repo/Package.swift" "$repo/Sources" "$repo/Plugins" "$repo/Tests" "$snapshot/"
 
 # Removes the one match of Python regex $2 from file $1; fails unless there is exactly one ($3
-# names it in the message).
+# names it in the message), or with $4 = optional, none.
 remove_once() {
-    python3 - "$1" "$2" "$3" <<'PY'
+    python3 - "$1" "$2" "$3" "${4:-}" <<'PY'
 import re, sys
-path, pattern, what = sys.argv[1:4]
+path, pattern, what, optional = sys.argv[1:5]
 text = open(path).read()
 text, count = re.subn(pattern, '', text)
-if count != 1:
+if count != 1 and not (count == 0 and optional):
     sys.exit(f"expected one {what} in {path}, found {count}")
 open(path, "w").write(text)
 PY
@@ -43,7 +45,8 @@ copy_demo() {
     sed -i.bak "s|path: \"../..\"|path: \"$snapshot\"|" "$1/Package.swift" && rm "$1/Package.swift.bak"
     grep -q "path: \"$snapshot\"" "$1/Package.swift" || { echo "could not point $1/Package.swift at $snapshot" >&2; exit 1; }
     # The app alone: its test target (which gets the mocks) is not what an app's build pays for.
-    remove_once "$1/Package.swift" ',\s*(//[^\n]*\n\s*)*\.testTarget\((?:[^()]|\([^()]*\))*\)' "test target"
+    # (Before issue 28 the demo had none: the mocks were in the app's target.)
+    remove_once "$1/Package.swift" ',\s*(//[^\n]*\n\s*)*\.testTarget\((?:[^()]|\([^()]*\))*\)' "test target" optional
     rm -rf "$1/Tests"
 }
 
@@ -98,5 +101,5 @@ a, b = statistics.median(with_plugin), statistics.median(without)
 print(f"Clean debug build of Examples/NewsDemo, {cores} cores, load average before the last build: {load}")
 print(f"  with the plugin:                   {a:6.1f} s  (runs: {', '.join(f'{v:.1f}' for v in with_plugin)})")
 print(f"  generated Swift checked in:        {b:6.1f} s  (runs: {', '.join(f'{v:.1f}' for v in without)})")
-print(f"  the plugin adds:                   {a - b:6.1f} s  (target: < 15 s)")
+print(f"  the plugin adds:                   {a - b:6.1f} s  (issue 28: at most +5 s)")
 PY

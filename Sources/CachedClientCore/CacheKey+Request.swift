@@ -1,5 +1,5 @@
 import CachedClientStore
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 // Building a request's key: the one place that turns an endpoint, a request, the base URL and

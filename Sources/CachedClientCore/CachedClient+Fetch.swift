@@ -1,6 +1,6 @@
 import CachedClientHTTP
 import CachedClientStore
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 extension CachedClient {

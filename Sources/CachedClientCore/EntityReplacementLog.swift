@@ -1,4 +1,4 @@
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 /// The entities mutations' answers replaced, remembered per partition so that an entry read

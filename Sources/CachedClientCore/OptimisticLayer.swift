@@ -1,5 +1,5 @@
 import CachedClientStore
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 /// The optimistic changes pending on one client's cached values: every read of a key through

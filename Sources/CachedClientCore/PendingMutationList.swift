@@ -3,7 +3,7 @@ import Foundation
 #if canImport(Observation)
 import Observation
 #endif
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 
 /// The mutations in a client's outbox for the signed-in user, in the order they are sent
 /// (`CachedClient.pendingMutations`): what a "3 changes waiting" banner shows.

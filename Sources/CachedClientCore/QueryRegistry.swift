@@ -1,5 +1,5 @@
 import CachedClientStore
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 /// The live queries of one client: what the client pushes to them (removals through it,

@@ -1,4 +1,4 @@
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 /// Runs one operation per key for any number of concurrent callers (single flight): the

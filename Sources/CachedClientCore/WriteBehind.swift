@@ -1,5 +1,5 @@
 import CachedClientStore
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 /// The client's writes on their way to the store, and the removals they must not undo.

@@ -1,3 +1,4 @@
+@_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 // Bulk removal renames a folder out of the store in one step, so readers and writers stop

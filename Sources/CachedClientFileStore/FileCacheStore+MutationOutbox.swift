@@ -1,4 +1,5 @@
 import CachedClientStore
+@_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 // The outbox of a `FileCacheStore`: one file per queued mutation in `.outbox` inside the

@@ -1,3 +1,4 @@
+@_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 // Limits and size tracking. The store keeps a running byte and entry count in memory. It

@@ -1,5 +1,5 @@
 import CachedClientStore
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 /// A `CacheStore` that keeps one file per entry in a folder, so cached answers survive

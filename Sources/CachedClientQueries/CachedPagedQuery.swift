@@ -2,7 +2,7 @@
 import Foundation
 import Observation
 @_spi(Generated) import CachedClientCore
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 
 /// A live query over a paged endpoint, for "load more" lists: the items of every page
 /// loaded so far, whether there are more, and `loadMore()`.

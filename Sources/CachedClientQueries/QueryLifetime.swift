@@ -1,5 +1,5 @@
 @_spi(Generated) import CachedClientCore
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 /// What a `CachedQuery` leaves running (refetch tasks, the polling timer) and where it is

@@ -1,3 +1,4 @@
+@_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 // The outbox of a `MemoryCacheStore`: per partition, in order, gone with the process.

@@ -1,4 +1,4 @@
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 /// A `CacheStore` in memory, for tests and SwiftUI previews: the same rules as

@@ -38,6 +38,7 @@ import Testing
             "api.yaml": "openapi: 3.0.3\npaths: {}\n" + big,
             "Small.cachegen.json": #"{ "version": 1 }"#,
         ])
+        defer { try? FileManager.default.removeItem(at: folder) }
         #expect(CacheGenInputs.outputSize(for: folder.appending(path: "Api.cachegen.json")) == "medium")
         #expect(CacheGenInputs.outputSize(for: folder.appending(path: "Small.cachegen.json")) == "small")
     }

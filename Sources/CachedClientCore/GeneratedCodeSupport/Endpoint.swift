@@ -32,7 +32,8 @@ public struct Endpoint: Sendable, Hashable {
     public var offline: OfflineRule?
 
     /// Creates an endpoint description.
-    public init(
+    // Inlinable: generated code builds one from literals on every call.
+    @inlinable public init(
         name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "", retry: RetryRule? = nil,
         nextLinkRelation: String? = nil, format: ResponseFormat = .json, accept: String? = nil,
         offline: OfflineRule? = nil

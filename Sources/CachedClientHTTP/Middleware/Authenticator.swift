@@ -3,7 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 
 /// Middleware that signs every request with a credential and renews it when the server
 /// answers 401: once for all calls in flight, however many got the 401, each of which is

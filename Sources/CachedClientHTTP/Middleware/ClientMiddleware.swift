@@ -1,4 +1,4 @@
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 
 /// Sees, and may change, every request a client sends and every response it receives: the
 /// home for authentication, logging, tracing and metrics.

@@ -1,4 +1,4 @@
-@_spi(Generated) import CachedClientValues
+@_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
 /// Hosts that answered 429 with `Retry-After`, and until when: other calls to them wait

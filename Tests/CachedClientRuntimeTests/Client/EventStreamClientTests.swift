@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @_spi(Generated) @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 /// `CachedClient.eventStream` over `StubTransport`'s streamed answers: middleware on every
 /// connection, the bound on resumptions, `String` streams, a 204 that ends a resumed stream.

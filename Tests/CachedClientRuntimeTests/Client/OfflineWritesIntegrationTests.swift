@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @_spi(Generated) @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -4,6 +4,7 @@ import Observation
 import Testing
 
 @_spi(Generated) @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 extension Note: CachedEntity {
     static let identityKey = "id"

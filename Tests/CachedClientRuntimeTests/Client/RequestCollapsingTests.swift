@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @_spi(Generated) @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 /// Collapsing across processes through a `CacheStoreLeasing` store: clients on one
 /// `LeasingTestStore` stand in for processes. Waiting goes through a sleeper the test

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 /// Both built-in stores, and the leasing test double, run the whole conformance suite, one
 /// test per check; stores broken on purpose show that each kind of check can fail.

@@ -1,6 +1,7 @@
 import Testing
 
 @_spi(Generated) @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 @Suite("Locked")
 struct LockedTests {

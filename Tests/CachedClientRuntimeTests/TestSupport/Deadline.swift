@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 
 @_spi(Generated) @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 /// Runs `body` with a deadline, for calls that might block a thread forever (a read of a
 /// FIFO): `nil` if it has not finished within `limit` by `clock`, else its result.

@@ -2,6 +2,7 @@ import FixtureServerSupport
 import Foundation
 
 @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 /// An in-process `CacheStoreLeasing` over a `MemoryCacheStore`, standing in for a store shared
 /// by many processes (two `CachedClient`s on it act as two processes). Claims expire by the

@@ -2,6 +2,7 @@ import FixtureServerSupport
 import Foundation
 
 @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 /// A `Clock` whose time moves only when a test advances it: sleepers wake then, and a
 /// cancelled sleeper leaves at once. Polling tests use it instead of sleeping.

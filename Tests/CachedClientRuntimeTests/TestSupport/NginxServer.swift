@@ -1,6 +1,7 @@
 import Foundation
 
 @_spi(Generated) @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

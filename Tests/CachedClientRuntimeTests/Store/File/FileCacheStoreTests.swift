@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @_spi(Generated) @testable import CachedClientRuntime
+@_spi(RuntimeLayers) import CachedClientValues
 
 /// Reads, writes and single removals: a whole entry or a miss, never a torn or foreign one.
 @Suite("FileCacheStore")
