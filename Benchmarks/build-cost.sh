@@ -212,48 +212,48 @@ prepare_sides() {
 
 # The cases named on the command line, each side's figures as they come.
 run_cases() {
-make_packages
-cp "$cachegen" "$work/cachegen-bin"; cachegen=$work/cachegen-bin   # the binary of this run, whatever happens to the checkout
-needed=A   # B too when a case's SIDES (its third field) is both, sog or left out
-for case in "$@"; do case "$(cut -d: -f3 <<<"$case")" in ""|both|sog) needed="A B";; esac; done
-prepare_sides $needed
-echo "uptime before: $(uptime)"
-for case in "$@"; do
-  IFS=: read -r endpoints shape sides flags <<<"$case"
-  sides=${sides:-both} case_edits=$edits case_release=$release
-  case ",$flags," in *,noedits,*) case_edits=0;; esac
-  case ",$flags," in *,release,*) case_release=1;; esac
-  write_documents "$endpoints" "$shape"
-  case $sides in both) list="A B";; cachegen) list=A;; sog) list=B;; esac
-  echo "== $endpoints endpoints, $((endpoints / 3)) models, $shape ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
-  for run in $(seq "$runs"); do
-    for side in $list; do
-      # Files are copied in with the document's name so both generators name outputs the same way.
-      cp "$doc.json" "$work/openapi.json"
-      generate "$side" empty; clean "$work/$side" debug
-      read -r e_wall e_cpu _ <<<"$(build "$work/$side")"
-      generate "$side" "$work/openapi.json"; clean "$work/$side" debug
-      result=$(build "$work/$side")
-      report "$side" "clean debug build ($(files "$side") files, $(lines "$side") lines; empty target ${e_cpu} s CPU)" "$result" "$e_cpu" "$e_wall"
-      read -r _ _ _ status killed <<<"$result"
-      if [ "$case_edits" = 1 ] && [ "$status" = 0 ]; then
-        cp "$doc-prop.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
-        report "$side" "rebuild after a property added to one model" "$(build "$work/$side")"
-        cp "$doc.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
-        build "$work/$side" >/dev/null
-        cp "$doc-endpoint.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
-        report "$side" "rebuild after one endpoint added" "$(build "$work/$side")"
-      fi
-      if [ "$case_release" = 1 ] && [ "$side" = A ]; then
-        generate A empty
-        nice -n 10 swift build -c release --package-path "$work/A" >/dev/null 2>&1 || true   # dependencies
-        cp "$doc.json" "$work/openapi.json"; generate A "$work/openapi.json"; clean "$work/A" release
-        report A "clean release build" "$(build "$work/A" release)"
-      fi
+  make_packages
+  cp "$cachegen" "$work/cachegen-bin"; cachegen=$work/cachegen-bin   # the binary of this run, whatever happens to the checkout
+  needed=A   # B too when a case's SIDES (its third field) is both, sog or left out
+  for case in "$@"; do case "$(cut -d: -f3 <<<"$case")" in ""|both|sog) needed="A B";; esac; done
+  prepare_sides $needed
+  echo "uptime before: $(uptime)"
+  for case in "$@"; do
+    IFS=: read -r endpoints shape sides flags <<<"$case"
+    sides=${sides:-both} case_edits=$edits case_release=$release
+    case ",$flags," in *,noedits,*) case_edits=0;; esac
+    case ",$flags," in *,release,*) case_release=1;; esac
+    write_documents "$endpoints" "$shape"
+    case $sides in both) list="A B";; cachegen) list=A;; sog) list=B;; esac
+    echo "== $endpoints endpoints, $((endpoints / 3)) models, $shape ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
+    for run in $(seq "$runs"); do
+      for side in $list; do
+        # Files are copied in with the document's name so both generators name outputs the same way.
+        cp "$doc.json" "$work/openapi.json"
+        generate "$side" empty; clean "$work/$side" debug
+        read -r e_wall e_cpu _ <<<"$(build "$work/$side")"
+        generate "$side" "$work/openapi.json"; clean "$work/$side" debug
+        result=$(build "$work/$side")
+        report "$side" "clean debug build ($(files "$side") files, $(lines "$side") lines; empty target ${e_cpu} s CPU)" "$result" "$e_cpu" "$e_wall"
+        read -r _ _ _ status killed <<<"$result"
+        if [ "$case_edits" = 1 ] && [ "$status" = 0 ]; then
+          cp "$doc-prop.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
+          report "$side" "rebuild after a property added to one model" "$(build "$work/$side")"
+          cp "$doc.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
+          build "$work/$side" >/dev/null
+          cp "$doc-endpoint.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
+          report "$side" "rebuild after one endpoint added" "$(build "$work/$side")"
+        fi
+        if [ "$case_release" = 1 ] && [ "$side" = A ]; then
+          generate A empty
+          nice -n 10 swift build -c release --package-path "$work/A" >/dev/null 2>&1 || true   # dependencies
+          cp "$doc.json" "$work/openapi.json"; generate A "$work/openapi.json"; clean "$work/A" release
+          report A "clean release build" "$(build "$work/A" release)"
+        fi
+      done
     done
   done
-done
-echo "uptime after: $(uptime)"
+  echo "uptime after: $(uptime)"
 }
 
 # --- targets: every issue 28 target, before and after, one sitting ---------------------------
@@ -281,12 +281,12 @@ measure_side() {
   record "$prefix.edit-wall" "$side" "$wall"
 }
 
-# Instructions per call of Profile workload "$2" (its arguments before the count) for side $1's
-# binary at $3: the difference of 4,000 and 2,000 calls under callgrind, so setup is left out.
+# Instructions per call of Profile workload "$1" (its arguments before the count) of the binary
+# $2: the difference of 4,000 and 2,000 calls under callgrind, so setup is left out.
 instructions() {
   local counts=() n
   for n in 2000 4000; do
-    counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$3" $2 $n 2>&1 \
+    counts+=("$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$2" $1 $n 2>&1 \
       | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')")
   done
   echo $(( (counts[1] - counts[0]) / 2000 ))
@@ -357,7 +357,7 @@ run_targets() {
       nice -n 10 swift build -c release --package-path "$source/Benchmarks" --product Profile >"$work/profile-$side.log" 2>&1 \
         || { tail -n 20 "$work/profile-$side.log" >&2; exit 1; }
       for workload in "client-hit 1024" "layer-hit 1024" key; do
-        record "instructions-${workload%% *}" "$side" "$(instructions "$side" "$workload" "$source/Benchmarks/.build/release/Profile")"
+        record "instructions-${workload%% *}" "$side" "$(instructions "$workload" "$source/Benchmarks/.build/release/Profile")"
       done
     done
   fi

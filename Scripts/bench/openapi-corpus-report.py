@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -227,9 +228,12 @@ def main():
     sog_modules = sog_runtime_modules(work) if arguments.sog and not arguments.no_compile else None
     print(f"# cachegen on the OpenAPI corpus ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"load average {os.getloadavg()[0]:.1f})\n")
-    for document in arguments.documents or default_documents():
-        report(os.path.abspath(document), cachegen, modules, not arguments.no_compile, arguments.sog,
-               sog_modules, work)
+    try:
+        for document in arguments.documents or default_documents():
+            report(os.path.abspath(document), cachegen, modules, not arguments.no_compile, arguments.sog,
+                   sog_modules, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":
