@@ -14,6 +14,7 @@ public final class Locked<Value>: @unchecked Sendable {
     /// cache hit in memory, which takes the lock once) is left out.
     @usableFromInline @exclusivity(unchecked) var value: Value
 
+    /// A lock around `value`.
     @_spi(RuntimeLayers) @inlinable public init(_ value: Value) {
         self.value = value
     }

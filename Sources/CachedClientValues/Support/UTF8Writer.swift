@@ -11,6 +11,7 @@ public struct UTF8Writer {
     /// The bytes written so far.
     @_spi(RuntimeLayers) @inlinable public var count: Int { written }
 
+    /// A writer that fills `buffer` from its start; writing past its end is a precondition failure.
     @_spi(RuntimeLayers) @inlinable public init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         self.buffer = buffer
     }
