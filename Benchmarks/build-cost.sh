@@ -210,6 +210,33 @@ prepare_sides() {
   done
 }
 
+# Appends one figure for `targets`: FIGURE SIDE VALUE.
+record() { echo "$1 $2 $3" >>"$work/targets.txt"; }
+
+# Clean build of side $1 from $doc.json, net of an empty target, then (unless $2 = noedits) the
+# rebuild after a property added to one model; prints each and records them under FIGURE-PREFIX
+# $3. Fails when the clean build failed or was killed at the cap.
+measure_side() {
+  local side=$1 edits=$2 prefix=$3 e_wall e_cpu wall cpu peak status killed
+  # Files are copied in with the document's name so both generators name outputs the same way.
+  cp "$doc.json" "$work/openapi.json"
+  generate "$side" empty; clean "$work/$side" debug
+  read -r e_wall e_cpu _ <<<"$(build "$work/$side")"
+  generate "$side" "$work/openapi.json"; clean "$work/$side" debug
+  read -r wall cpu peak status killed <<<"$(build "$work/$side")"
+  report "$side" "clean debug build ($(files "$side") files, $(lines "$side") lines; empty target ${e_cpu} s CPU)" \
+    "$wall $cpu $peak $status $killed" "$e_cpu" "$e_wall"
+  if [ "$status" != 0 ]; then record "$prefix.killed" "$side" 1; return 1; fi
+  record "$prefix.clean-wall" "$side" "$(python3 -c "print(f'{$wall - $e_wall:.1f}')")"
+  record "$prefix.clean-cpu" "$side" "$(python3 -c "print(f'{$cpu - $e_cpu:.1f}')")"
+  record "$prefix.peak" "$side" "$peak"
+  [ "$edits" = noedits ] && return 0
+  cp "$doc-prop.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
+  read -r wall cpu peak status killed <<<"$(build "$work/$side")"
+  report "$side" "rebuild after a property added to one model" "$wall $cpu $peak $status $killed"
+  record "$prefix.edit-wall" "$side" "$wall"
+}
+
 # The cases named on the command line, each side's figures as they come.
 run_cases() {
   make_packages
@@ -228,17 +255,8 @@ run_cases() {
     echo "== $endpoints endpoints, $((endpoints / 3)) models, $shape ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
     for run in $(seq "$runs"); do
       for side in $list; do
-        # Files are copied in with the document's name so both generators name outputs the same way.
-        cp "$doc.json" "$work/openapi.json"
-        generate "$side" empty; clean "$work/$side" debug
-        read -r e_wall e_cpu _ <<<"$(build "$work/$side")"
-        generate "$side" "$work/openapi.json"; clean "$work/$side" debug
-        result=$(build "$work/$side")
-        report "$side" "clean debug build ($(files "$side") files, $(lines "$side") lines; empty target ${e_cpu} s CPU)" "$result" "$e_cpu" "$e_wall"
-        read -r _ _ _ status killed <<<"$result"
-        if [ "$case_edits" = 1 ] && [ "$status" = 0 ]; then
-          cp "$doc-prop.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
-          report "$side" "rebuild after a property added to one model" "$(build "$work/$side")"
+        if measure_side "$side" "$([ "$case_edits" = 1 ] && echo edits || echo noedits)" "$endpoints-$shape" \
+          && [ "$case_edits" = 1 ]; then
           cp "$doc.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
           build "$work/$side" >/dev/null
           cp "$doc-endpoint.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
@@ -257,29 +275,6 @@ run_cases() {
 }
 
 # --- targets: every issue 28 target, before and after, one sitting ---------------------------
-
-record() { echo "$1 $2 $3" >>"$work/targets.txt"; }   # FIGURE SIDE VALUE
-
-# Clean build of side $1 from $doc.json, net of an empty target, then (unless $2 = noedits) the
-# rebuild after a property added to one model. Records FIGURE-PREFIX ($3) figures.
-measure_side() {
-  local side=$1 edits=$2 prefix=$3 e_wall e_cpu wall cpu peak status killed
-  cp "$doc.json" "$work/openapi.json"
-  generate "$side" empty; clean "$work/$side" debug
-  read -r e_wall e_cpu _ <<<"$(build "$work/$side")"
-  generate "$side" "$work/openapi.json"; clean "$work/$side" debug
-  read -r wall cpu peak status killed <<<"$(build "$work/$side")"
-  report "$side" "clean debug build ($(files "$side") files, $(lines "$side") lines)" "$wall $cpu $peak $status $killed" "$e_cpu" "$e_wall"
-  if [ "$status" != 0 ]; then record "$prefix.killed" "$side" 1; return; fi
-  record "$prefix.clean-wall" "$side" "$(python3 -c "print(f'{$wall - $e_wall:.1f}')")"
-  record "$prefix.clean-cpu" "$side" "$(python3 -c "print(f'{$cpu - $e_cpu:.1f}')")"
-  record "$prefix.peak" "$side" "$peak"
-  [ "$edits" = noedits ] && return
-  cp "$doc-prop.json" "$work/openapi.json"; generate "$side" "$work/openapi.json"
-  read -r wall cpu peak _ <<<"$(build "$work/$side")"
-  report "$side" "rebuild after a property added to one model" "$wall $cpu $peak 0 ok"
-  record "$prefix.edit-wall" "$side" "$wall"
-}
 
 # Instructions per call of Profile workload "$1" (its arguments before the count) of the binary
 # $2: the difference of 4,000 and 2,000 calls under callgrind, so setup is left out.
@@ -321,7 +316,7 @@ run_targets() {
     echo "== $large endpoints, $shape ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
     for run in $(seq "$runs"); do
       order="P A"; (( run % 2 == 0 )) && order="A P"
-      for side in $order; do measure_side "$side" edits "500-$shape"; done
+      for side in $order; do measure_side "$side" edits "500-$shape" || true; done
     done
   done
 
@@ -329,7 +324,7 @@ run_targets() {
   echo "== $small endpoints, cycle, beside swift-openapi-generator ($(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg))"
   for run in $(seq "$runs"); do
     order="P A B"; (( run % 2 == 0 )) && order="B A P"
-    for side in $order; do measure_side "$side" noedits 120-cycle; done
+    for side in $order; do measure_side "$side" noedits 120-cycle || true; done
   done
 
   # The files an app's target gets for a small spec: the CLI sizes the layout as the plugin does.

@@ -34,14 +34,30 @@ extension CachedClient {
     /// call started. The write is reported as `.store` when it lands (if `reportingStore`), or
     /// as an `.error` when it fails.
     package func write<T: Sendable>(_ entry: CacheEntry, _ call: Call, value: T, reportingStore: Bool) {
+        stageAndLand(entry, call, reportingStore: reportingStore) {
+            memory.hold(entry, value: value, for: call.key, replacingNewer: true, removals: call.storeRemovals) {
+                writes.isCurrent(call.key, since: call.generation) && !store.mayHaveRemoved(call.key, since: call.storeRemovals)
+            }
+            queries.stored(call.key, value: value, freshness: entry.freshness)
+        }
+    }
+
+    /// Writes `entry` to the store behind the call as an answer is written, but without holding
+    /// it in memory or telling the live queries (the read that changed it holds the value it
+    /// decodes). Skipped when the partition changed or a removal covered the key since the call
+    /// started.
+    package func writeBack(_ entry: CacheEntry, _ call: Call) {
+        stageAndLand(entry, call, reportingStore: false) {}
+    }
+
+    /// Stages `entry` for the call's key, runs `staged`, and lands it in the background; does
+    /// nothing when the partition changed or a removal covered the key since the call started.
+    private func stageAndLand(_ entry: CacheEntry, _ call: Call, reportingStore: Bool, staged: () -> Void) {
         if call.rule.scope == .user, call.partition != partition { return }
         guard let id = writes.stage(entry, for: call.key, since: call.generation, removals: call.storeRemovals) else {
             return
         }
-        memory.hold(entry, value: value, for: call.key, replacingNewer: true, removals: call.storeRemovals) {
-            writes.isCurrent(call.key, since: call.generation) && !store.mayHaveRemoved(call.key, since: call.storeRemovals)
-        }
-        queries.stored(call.key, value: value, freshness: entry.freshness)
+        staged()
         writes.enqueue(call.key, id: id) {
             await self.land(entry, call, id: id, reportingStore: reportingStore)
         }
@@ -53,7 +69,7 @@ extension CachedClient {
     /// each) or a removal covered the key since the call started; taken back out when a
     /// removal ran while it was written. A failure drops the value from memory, so memory
     /// never gets ahead of the store.
-    package func land(_ entry: CacheEntry, _ call: Call, id: UInt64, reportingStore: Bool) async {
+    private func land(_ entry: CacheEntry, _ call: Call, id: UInt64, reportingStore: Bool) async {
         guard writes.isWanted(call.key, id: id, since: call.generation) else { return }
         // A removal through another client, the store or another process since the call
         // started may have covered the key: the answer is not written (a later read misses).

@@ -19,26 +19,11 @@ extension CachedClient {
     /// each one's id; only when an id is found (or cannot be searched for, being escaped in
     /// JSON) is the body parsed, the entities put in place and the body encoded again.
     package func withReplacedEntities(_ entry: CacheEntry, _ call: Call) -> CacheEntry {
-        guard !replacedEntities.isEmpty else { return entry }
         let replacements = replacedEntities.replacements(in: call.partition, after: entry.date)
         guard !replacements.isEmpty, let body = EntityReplacement.apply(replacements, to: entry.body) else { return entry }
         let replaced = CacheEntry(
             body: body, date: entry.date, etag: entry.etag, lastModified: entry.lastModified, freshness: entry.freshness)
         writeBack(replaced, call)
         return replaced
-    }
-
-    /// Stages `entry` and writes it to the store behind the call, as an answer is written but
-    /// without holding it in memory or telling the live queries (the read that changed it holds
-    /// the value it decodes). Skipped when the partition changed or a removal covered the key
-    /// since the call started.
-    private func writeBack(_ entry: CacheEntry, _ call: Call) {
-        if call.rule.scope == .user, call.partition != partition { return }
-        guard let id = writes.stage(entry, for: call.key, since: call.generation, removals: call.storeRemovals) else {
-            return
-        }
-        writes.enqueue(call.key, id: id) {
-            await self.land(entry, call, id: id, reportingStore: false)
-        }
     }
 }

@@ -35,10 +35,10 @@ package final class EntityReaderRegistry: Sendable {
     package func register(_ reader: EntityReader?, for endpoint: String) -> [UnreadAnswer] {
         state.withLock { state in
             state.readers[endpoint] = .some(reader)
-            guard state.unread.contains(where: { $0.endpoint == endpoint }) else { return [] }
             let kept = state.unread.filter { $0.endpoint == endpoint }
+            guard !kept.isEmpty else { return [] }
             state.unread.removeAll { $0.endpoint == endpoint }
-            return kept.filter { _ in reader != nil }
+            return reader == nil ? [] : kept
         }
     }
 

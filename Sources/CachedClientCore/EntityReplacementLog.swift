@@ -26,7 +26,7 @@ package final class EntityReplacementLog: Sendable {
         self.limit = limit
     }
 
-    /// Whether nothing is remembered: one lock, the whole cost of a store read then.
+    /// Whether nothing is remembered.
     package var isEmpty: Bool {
         records.withLock { $0.isEmpty }
     }
@@ -50,7 +50,8 @@ package final class EntityReplacementLog: Sendable {
     }
 
     /// The replacements made in `partition` after `date`, oldest first (so a later version of
-    /// an entity is applied last).
+    /// an entity is applied last); one lock when nothing is remembered, the whole cost of a
+    /// store read then.
     package func replacements(in partition: String?, after date: Date) -> [EntityReplacement] {
         records.withLock { records in
             records.filter { $0.partition == partition && $0.date > date }.map(\.replacement)
