@@ -24,7 +24,9 @@ extension OpenAPIOperations {
         for (node, parameterFile) in declared {
             guard let wireName = node["name"]?.value.stringValue, let place = node["in"]?.value.stringValue else { continue }
             let nameLocation = node["name"]?.value.location ?? node.location
-            let label = "\(place) parameter \(quoted(wireName)) of \(what)"
+            // A place the specification does not name is quoted, so the message stays on one line.
+            let placeText = ["path", "query", "header", "cookie"].contains(place) ? place : quoted(place)
+            let label = "\(placeText) parameter \(quoted(wireName)) of \(what)"
             let required = place == "path" || node["required"]?.value.boolValue == true
             let kind: ParameterPlace
             switch place {
