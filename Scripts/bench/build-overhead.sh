@@ -8,6 +8,9 @@
 # Usage: Scripts/bench/build-overhead.sh [RUNS]   (default 1; runs alternate the order)
 #        SOURCE=DIR Scripts/bench/build-overhead.sh   another checkout of this repository (an
 #        older commit, say), measured the same way; `Benchmarks/build-cost.sh targets` uses it
+#        TOOL=prebuilt Scripts/bench/build-overhead.sh   the plugins run a prebuilt cachegen, an
+#        artifact bundle from Scripts/release/artifact-bundle.sh (built first, not timed), as a
+#        release's `.binaryTarget` would give them, instead of compiling the tool
 # Prints each build's wall time, the medians and the difference. Not a test: it never fails
 # because of a time. Needs network access to nothing: NewsDemo depends only on this repo.
 set -euo pipefail
@@ -22,6 +25,13 @@ trap 'rm -rf "$work"' EXIT
 snapshot="$work/cachegen"
 mkdir -p "$snapshot"
 cp -R "$repo/Package.swift" "$repo/Sources" "$repo/Plugins" "$repo/Tests" "$snapshot/"
+if [ "${TOOL:-source}" = prebuilt ]; then
+    echo "Building the prebuilt tool (not timed)..." >&2
+    PACKAGE="$snapshot" SCRATCH="$work/tool-build" \
+        "$(dirname "${BASH_SOURCE[0]}")/../release/artifact-bundle.sh" "$snapshot/cachegen.artifactbundle" >&2
+    "$(dirname "${BASH_SOURCE[0]}")/../release/use-artifact-bundle.py" "$snapshot/Package.swift" \
+        'path: "cachegen.artifactbundle"'
+fi
 
 # Removes the one match of Python regex $2 from file $1; fails unless there is exactly one ($3
 # names it in the message), or with $4 = optional, none.
@@ -92,14 +102,18 @@ for run in $(seq 1 "$runs"); do
     echo "run $run: with plugin ${with[-1]} s, generated file checked in ${without[-1]} s" >&2
 done
 
-python3 - "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')" "${#with[@]}" "${with[@]}" "${without[@]}" <<'PY'
+python3 - "${TOOL:-source}" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')" "${#with[@]}" "${with[@]}" "${without[@]}" <<'PY'
 import statistics, sys
-cores, load, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-values = [float(v) for v in sys.argv[4:]]
+tool, cores, load, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+values = [float(v) for v in sys.argv[5:]]
 with_plugin, without = values[:count], values[count:]
 a, b = statistics.median(with_plugin), statistics.median(without)
 print(f"Clean debug build of Examples/NewsDemo, {cores} cores, load average before the last build: {load}")
-print(f"  with the plugin:                   {a:6.1f} s  (runs: {', '.join(f'{v:.1f}' for v in with_plugin)})")
-print(f"  generated Swift checked in:        {b:6.1f} s  (runs: {', '.join(f'{v:.1f}' for v in without)})")
-print(f"  the plugin adds:                   {a - b:6.1f} s  (issue 28: at most +5 s)")
+tool = "a prebuilt cachegen" if tool == "prebuilt" else "cachegen compiled from source"
+rows = [(f"with the plugin ({tool})", f"{a:6.1f} s  (runs: {', '.join(f'{v:.1f}' for v in with_plugin)})"),
+        ("generated Swift checked in", f"{b:6.1f} s  (runs: {', '.join(f'{v:.1f}' for v in without)})"),
+        ("the plugin adds", f"{a - b:6.1f} s  (issue 28: at most +5 s)")]
+width = max(len(label) for label, _ in rows) + 2
+for label, figure in rows:
+    print(f"  {label + ':':<{width}}{figure}")
 PY
