@@ -36,7 +36,8 @@
 #   - 120 endpoints, cycle, beside swift-openapi-generator: the CPU and memory ratios;
 #   - the files an app's target gets for a 5-endpoint spec;
 #   - the plugin's overhead on a clean build of Examples/NewsDemo (`Scripts/bench/build-overhead.sh`
-#     on each checkout; OVERHEAD=0 skips it);
+#     on each checkout, then after with TOOL=prebuilt, the plugins running the artifact bundle a
+#     release would ship; OVERHEAD=0 skips it);
 #   - instructions per call on the hit paths, under callgrind (`Benchmarks` product `Profile` of
 #     each checkout, release; the difference of 4,000 and 2,000 calls; RUNTIME=0 skips it).
 # It prints a table: each figure before and after, its target, and whether the after figure holds.
@@ -343,6 +344,10 @@ run_targets() {
       SOURCE=$source nice -n 10 "$repo/Scripts/bench/build-overhead.sh" "$runs" 2>&1 | tee "$work/overhead-$side.txt" | sed "s/^/  $(name $side): /"
       record overhead "$side" "$(sed -n 's/.*the plugin adds: *\([-0-9.]*\) s.*/\1/p' "$work/overhead-$side.txt")"
     done
+    # After, with the plugins running the artifact bundle a release would ship.
+    TOOL=prebuilt SOURCE=$repo nice -n 10 "$repo/Scripts/bench/build-overhead.sh" "$runs" 2>&1 \
+      | tee "$work/overhead-prebuilt.txt" | sed "s/^/  cachegen, prebuilt tool: /"
+    record overhead-prebuilt A "$(sed -n 's/.*the plugin adds: *\([-0-9.]*\) s.*/\1/p' "$work/overhead-prebuilt.txt")"
   fi
 
   if [ "${RUNTIME:-1}" = 1 ]; then
