@@ -1,6 +1,6 @@
 import CacheGenSpec
 
-/// Decides which model-typed properties are stored out of line (`@Indirect`), so that build
+/// Decides which model-typed properties are stored out of line (in an `Indirect` box), so that build
 /// time and memory stay linear in the number of models whatever their shape.
 ///
 /// A struct cannot hold itself, so a property through which a model contains itself is

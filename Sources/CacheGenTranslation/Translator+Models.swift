@@ -40,12 +40,29 @@ extension Translator {
     ) -> TypeDeclaration {
         let names = properties.map { SwiftNaming.memberName($0.name.name) }
         let types = properties.map { swiftType($0.type) }
-        var members: [Declaration] = properties.indices.map { index in
-            .property(
-                PropertyDeclaration(
-                    doc: properties[index].description.map(SwiftLiteral.commentLines) ?? [],
-                    attributes: indirect.contains(properties[index].name.name) ? ["@Indirect"] : [], isMutable: true,
-                    name: SwiftNaming.escaped(names[index]), type: types[index]))
+        let boxed = properties.map { indirect.contains($0.name.name) }
+        var members: [Declaration] = properties.indices.flatMap { index -> [Declaration] in
+            let doc = properties[index].description.map(SwiftLiteral.commentLines) ?? []
+            let name = SwiftNaming.escaped(names[index])
+            guard boxed[index] else {
+                return [.property(PropertyDeclaration(doc: doc, isMutable: true, name: name, type: types[index]))]
+            }
+            // `var parent: Category? { get set }` over `private var _parent: Indirect<Category?>`.
+            // Written out rather than as `@Indirect var parent`: the property wrapper's backing
+            // initializer, init accessor and backing accessors are 5 more functions a property.
+            // At 500 endpoints in a cycle that is 4% of the functions and about 5% of the CPU
+            // of a clean build.
+            let value = Expression.identifier(Self.boxName(names[index])).dot("wrappedValue")
+            return [
+                .property(
+                    PropertyDeclaration(
+                        doc: doc, name: name, type: types[index], getter: [.expression(value)],
+                        setter: .assignment(value, .identifier("newValue")))),
+                .property(
+                    PropertyDeclaration(
+                        visibility: .hidden, isMutable: true, name: Self.boxName(names[index]),
+                        type: .generic("Indirect", [types[index]]))),
+            ]
         }
         if let extra {
             members.append(
@@ -54,9 +71,9 @@ extension Translator {
                         doc: ["Every other key of the object, by its name on the wire."], isMutable: true,
                         name: SwiftNaming.escaped(extra.name), type: extraType(extra))))
         }
-        members.append(.function(memberwiseInit(properties, names: names, types: types, extra: extra)))
+        members.append(.function(memberwiseInit(properties, names: names, types: types, boxed: boxed, extra: extra)))
         if !properties.isEmpty || extra != nil {
-            members.append(.function(decoding(properties, names: names, types: types, extra: extra)))
+            members.append(.function(decoding(properties, names: names, types: types, boxed: boxed, extra: extra)))
             members.append(.function(encoding(properties, names: names, extra: extra)))
         }
         return TypeDeclaration(
@@ -68,11 +85,22 @@ extension Translator {
         .dictionary(key: .named("String"), value: swiftType(extra.type))
     }
 
-    /// `names` and `types`: each property's Swift name (unescaped) and type; the other keys
-    /// default to none.
-    private func memberwiseInit(_ properties: [Property], names: [String], types: [SwiftType], extra: AdditionalProperties?)
-        -> FunctionDeclaration
-    {
+    /// `_parent`: where a property stored out of line keeps its box.
+    private static func boxName(_ name: String) -> String { "_" + name }
+
+    /// `self.name = value`, or `self._name = Indirect(wrappedValue: value)` for a boxed
+    /// property (an initializer sets the stored property, not the computed one).
+    private func initialization(_ name: String, boxed: Bool, value: Expression) -> Statement {
+        guard boxed else { return .assignment(Expression.selfValue.dot(SwiftNaming.escaped(name)), value) }
+        return .assignment(
+            Expression.selfValue.dot(Self.boxName(name)), .call(.identifier("Indirect"), [.init(label: "wrappedValue", value: value)]))
+    }
+
+    /// `names` and `types`: each property's Swift name (unescaped) and type; `boxed`: whether
+    /// it is stored out of line; the other keys default to none.
+    private func memberwiseInit(
+        _ properties: [Property], names: [String], types: [SwiftType], boxed: [Bool], extra: AdditionalProperties?
+    ) -> FunctionDeclaration {
         let hasOptionals = properties.contains { $0.type.isOptional }
         var doc = hasOptionals ? "Creates a value; optional properties default to `nil`" : "Creates a value"
         if let extra { doc += hasOptionals ? " and `\(extra.name)` to none" : "; `\(extra.name)` defaults to none" }
@@ -81,17 +109,17 @@ extension Translator {
                 swiftName: names[index], type: types[index],
                 defaultValue: properties[index].type.isOptional ? .literal(.nil) : nil)
         }
-        var assigned = names
+        var assigned = Array(zip(names, boxed))
         if let extra {
             parameters.append(FunctionDeclaration.Parameter(swiftName: extra.name, type: extraType(extra), defaultValue: .identifier("[:]")))
-            assigned.append(extra.name)
+            assigned.append((extra.name, false))
         }
         return FunctionDeclaration(
             doc: [doc + "."],
             name: "init",
             parameters: parameters,
-            body: assigned.map { name in
-                .assignment(Expression.selfValue.dot(SwiftNaming.escaped(name)), .identifier(SwiftNaming.parameterValue(name)))
+            body: assigned.map { name, boxed in
+                initialization(name, boxed: boxed, value: .identifier(SwiftNaming.parameterValue(name)))
             })
     }
 
@@ -108,9 +136,9 @@ extension Translator {
 
     /// `init(from:)`: each property from its wire name; optionals may be missing or `null`;
     /// then every other key into `extra`'s dictionary.
-    private func decoding(_ properties: [Property], names: [String], types: [SwiftType], extra: AdditionalProperties?)
-        -> FunctionDeclaration
-    {
+    private func decoding(
+        _ properties: [Property], names: [String], types: [SwiftType], boxed: [Bool], extra: AdditionalProperties?
+    ) -> FunctionDeclaration {
         let container = Expression.identifier("container")
         let others: [Statement] = extra.map { extra in
             [
@@ -139,9 +167,9 @@ extension Translator {
                     let optional = properties[index].type.isOptional
                     var type = types[index]
                     if optional, case .optional(let wrapped) = type { type = wrapped }
-                    return .assignment(
-                        Expression.selfValue.dot(SwiftNaming.escaped(names[index])),
-                        .try(
+                    return initialization(
+                        names[index], boxed: boxed[index],
+                        value: .try(
                             .call(
                                 container.dot(optional ? "decodeIfPresent" : "decode"),
                                 [.init(value: .identifier(OneLine.text(type) + ".self")), .init(label: "forKey", value: key(properties[index]))])))

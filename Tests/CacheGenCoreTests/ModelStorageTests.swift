@@ -2,7 +2,7 @@ import CacheGenCore
 import Foundation
 import Testing
 
-/// Which model-typed properties are boxed with `@Indirect`: those that close a cycle, and
+/// Which model-typed properties are boxed in an `Indirect`: those that close a cycle, and
 /// those whose target already nests `inlineDepthLimit` (4) levels of models inline, so that
 /// no shape of models makes the compiler's work grow faster than their number.
 @Suite struct ModelStorageTests {
@@ -34,8 +34,9 @@ import Testing
         var model = ""
         for line in source.split(separator: "\n") {
             if line.hasPrefix("public struct ") { model = String(line.dropFirst(14).prefix { $0 != ":" }) }
-            if line.contains("@Indirect public var ") {
-                let property = line.split(separator: " ")[3].dropLast()
+            // `    private var _owner: Indirect<M1?>`: the box of `owner`.
+            if line.hasPrefix("    private var _"), line.contains(": Indirect<") {
+                let property = line.dropFirst(17).prefix { $0 != ":" }
                 result.append("\(model).\(property)")
             }
         }

@@ -106,16 +106,25 @@ package struct SwiftRenderer: Sendable {
         guard let getter = property.getter else { return writer.endLine() }
         writer.append(" {")
         writer.endLine()
-        writer.indented { inner in getter.forEach { render($0, into: &inner) } }
+        if let setter = property.setter, let get = getter.first {
+            // `get { … }` and `set { … }`, a line each.
+            writer.indented { inner in
+                for (accessor, statement) in [("get", get), ("set", setter)] {
+                    inner.startLine()
+                    inner.append(accessor + " { ")
+                    OneLine.write(statement, into: &inner)
+                    inner.append(" }")
+                    inner.endLine()
+                }
+            }
+        } else {
+            writer.indented { inner in getter.forEach { render($0, into: &inner) } }
+        }
         writer.write("}")
     }
 
-    /// `@Attribute modifiers var name: Type`, without the value or getter.
+    /// `modifiers var name: Type`, without the value or getter.
     private func writeDeclaration<Sink: TextSink>(_ property: PropertyDeclaration, into sink: inout Sink) {
-        for attribute in property.attributes {
-            sink.append(attribute)
-            sink.append(" ")
-        }
         sink.append(modifiers(property.visibility, isStatic: property.isStatic))
         sink.append(property.isMutable || property.getter != nil ? "var " : "let ")
         sink.append(property.name)

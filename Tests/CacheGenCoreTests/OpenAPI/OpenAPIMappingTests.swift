@@ -69,7 +69,8 @@ import Testing
               "children": { "type": "array", "items": { "$ref": "#/components/schemas/Node" } } } }
             """
         let source = try Self.source(schemas: schemas, response: "{ \"$ref\": \"#/components/schemas/Node\" }")
-        #expect(source.contains("@Indirect public var parent: Node?"))
+        #expect(source.contains("    public var parent: Node? {\n        get { _parent.wrappedValue }\n"))
+        #expect(source.contains("    private var _parent: Indirect<Node?>\n"))
         #expect(source.contains("public var children: [Node]?"))
     }
 
@@ -158,7 +159,7 @@ import Testing
             ])
         let source = try #require(output.source)
         #expect(source.contains("    case leaf(Leaf)\n    case tree(Tree)\n"))
-        #expect(source.contains("    @Indirect public var parent: Tree?\n"))
+        #expect(source.contains("    private var _parent: Indirect<Tree?>\n"))
     }
 
     @Test func untaggedUnionCasesAreNamedAfterTheirVariantsAndKeptApart() throws {

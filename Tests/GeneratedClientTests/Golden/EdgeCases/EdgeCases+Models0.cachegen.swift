@@ -103,25 +103,33 @@ public struct Keywords: Codable, Sendable, Equatable {
 /// A tree: each category may have a parent and children.
 public struct Category: Codable, Sendable, Equatable {
     public var name: String
-    @Indirect public var parent: Category?
+    public var parent: Category? {
+        get { _parent.wrappedValue }
+        set { _parent.wrappedValue = newValue }
+    }
+    private var _parent: Indirect<Category?>
     public var children: [Category]
-    @Indirect public var featured: Listing?
+    public var featured: Listing? {
+        get { _featured.wrappedValue }
+        set { _featured.wrappedValue = newValue }
+    }
+    private var _featured: Indirect<Listing?>
 
     /// Creates a value; optional properties default to `nil`.
     public init(name: String, parent: Category? = nil, children: [Category], featured: Listing? = nil) {
         self.name = name
-        self.parent = parent
+        self._parent = Indirect(wrappedValue: parent)
         self.children = children
-        self.featured = featured
+        self._featured = Indirect(wrappedValue: featured)
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.name = try container.decode(String.self, forKey: WireKey("name"))
-        self.parent = try container.decodeIfPresent(Category.self, forKey: WireKey("parent"))
+        self._parent = Indirect(wrappedValue: try container.decodeIfPresent(Category.self, forKey: WireKey("parent")))
         self.children = try container.decode([Category].self, forKey: WireKey("children"))
-        self.featured = try container.decodeIfPresent(Listing.self, forKey: WireKey("featured"))
+        self._featured = Indirect(wrappedValue: try container.decodeIfPresent(Listing.self, forKey: WireKey("featured")))
     }
 
     /// Writes the value under its wire names.
@@ -135,19 +143,23 @@ public struct Category: Codable, Sendable, Equatable {
 }
 
 public struct Listing: Codable, Sendable, Equatable {
-    @Indirect public var category: Category
+    public var category: Category {
+        get { _category.wrappedValue }
+        set { _category.wrappedValue = newValue }
+    }
+    private var _category: Indirect<Category>
     public var tags: [String]?
 
     /// Creates a value; optional properties default to `nil`.
     public init(category: Category, tags: [String]? = nil) {
-        self.category = category
+        self._category = Indirect(wrappedValue: category)
         self.tags = tags
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
-        self.category = try container.decode(Category.self, forKey: WireKey("category"))
+        self._category = Indirect(wrappedValue: try container.decode(Category.self, forKey: WireKey("category")))
         self.tags = try container.decodeIfPresent([String].self, forKey: WireKey("tags"))
     }
 
@@ -187,19 +199,23 @@ public struct Level1: Codable, Sendable, Equatable {
 
 public struct Level2: Codable, Sendable, Equatable {
     public var depth: Int
-    @Indirect public var next: Level3?
+    public var next: Level3? {
+        get { _next.wrappedValue }
+        set { _next.wrappedValue = newValue }
+    }
+    private var _next: Indirect<Level3?>
 
     /// Creates a value; optional properties default to `nil`.
     public init(depth: Int, next: Level3? = nil) {
         self.depth = depth
-        self.next = next
+        self._next = Indirect(wrappedValue: next)
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.depth = try container.decode(Int.self, forKey: WireKey("depth"))
-        self.next = try container.decodeIfPresent(Level3.self, forKey: WireKey("next"))
+        self._next = Indirect(wrappedValue: try container.decodeIfPresent(Level3.self, forKey: WireKey("next")))
     }
 
     /// Writes the value under its wire names.

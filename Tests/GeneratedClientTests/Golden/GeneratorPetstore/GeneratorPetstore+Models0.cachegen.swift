@@ -182,19 +182,23 @@ public struct StoreAllOfObjects: Codable, Sendable, Equatable {
 
 public struct StoreRecursivePetNested: Codable, Sendable, Equatable {
     public var name: String
-    @Indirect public var parent: StoreRecursivePetNestedParent?
+    public var parent: StoreRecursivePetNestedParent? {
+        get { _parent.wrappedValue }
+        set { _parent.wrappedValue = newValue }
+    }
+    private var _parent: Indirect<StoreRecursivePetNestedParent?>
 
     /// Creates a value; optional properties default to `nil`.
     public init(name: String, parent: StoreRecursivePetNestedParent? = nil) {
         self.name = name
-        self.parent = parent
+        self._parent = Indirect(wrappedValue: parent)
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.name = try container.decode(String.self, forKey: WireKey("name"))
-        self.parent = try container.decodeIfPresent(StoreRecursivePetNestedParent.self, forKey: WireKey("parent"))
+        self._parent = Indirect(wrappedValue: try container.decodeIfPresent(StoreRecursivePetNestedParent.self, forKey: WireKey("parent")))
     }
 
     /// Writes the value under its wire names.
@@ -413,17 +417,21 @@ public struct StoreOneOfAnyObject: Codable, Sendable, Equatable {
 }
 
 public struct StoreRecursivePetNestedParent: Codable, Sendable, Equatable {
-    @Indirect public var nested: StoreRecursivePetNested
+    public var nested: StoreRecursivePetNested {
+        get { _nested.wrappedValue }
+        set { _nested.wrappedValue = newValue }
+    }
+    private var _nested: Indirect<StoreRecursivePetNested>
 
     /// Creates a value.
     public init(nested: StoreRecursivePetNested) {
-        self.nested = nested
+        self._nested = Indirect(wrappedValue: nested)
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
-        self.nested = try container.decode(StoreRecursivePetNested.self, forKey: WireKey("nested"))
+        self._nested = Indirect(wrappedValue: try container.decode(StoreRecursivePetNested.self, forKey: WireKey("nested")))
     }
 
     /// Writes the value under its wire names.

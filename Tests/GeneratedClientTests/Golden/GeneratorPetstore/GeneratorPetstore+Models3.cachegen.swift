@@ -275,19 +275,23 @@ public indirect enum StoreOneOfObjectsWithDiscriminator: Codable, Sendable, Equa
 
 public struct StoreRecursivePet: Codable, Sendable, Equatable {
     public var name: String
-    @Indirect public var parent: StoreRecursivePet?
+    public var parent: StoreRecursivePet? {
+        get { _parent.wrappedValue }
+        set { _parent.wrappedValue = newValue }
+    }
+    private var _parent: Indirect<StoreRecursivePet?>
 
     /// Creates a value; optional properties default to `nil`.
     public init(name: String, parent: StoreRecursivePet? = nil) {
         self.name = name
-        self.parent = parent
+        self._parent = Indirect(wrappedValue: parent)
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.name = try container.decode(String.self, forKey: WireKey("name"))
-        self.parent = try container.decodeIfPresent(StoreRecursivePet.self, forKey: WireKey("parent"))
+        self._parent = Indirect(wrappedValue: try container.decodeIfPresent(StoreRecursivePet.self, forKey: WireKey("parent")))
     }
 
     /// Writes the value under its wire names.
@@ -299,17 +303,21 @@ public struct StoreRecursivePet: Codable, Sendable, Equatable {
 }
 
 public struct StoreRecursivePetAllOf: Codable, Sendable, Equatable {
-    @Indirect public var parent: StoreRecursivePetAllOf?
+    public var parent: StoreRecursivePetAllOf? {
+        get { _parent.wrappedValue }
+        set { _parent.wrappedValue = newValue }
+    }
+    private var _parent: Indirect<StoreRecursivePetAllOf?>
 
     /// Creates a value; optional properties default to `nil`.
     public init(parent: StoreRecursivePetAllOf? = nil) {
-        self.parent = parent
+        self._parent = Indirect(wrappedValue: parent)
     }
 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
-        self.parent = try container.decodeIfPresent(StoreRecursivePetAllOf.self, forKey: WireKey("parent"))
+        self._parent = Indirect(wrappedValue: try container.decodeIfPresent(StoreRecursivePetAllOf.self, forKey: WireKey("parent")))
     }
 
     /// Writes the value under its wire names.
