@@ -9,6 +9,8 @@ extension URLSessionTransport {
     /// Sends the request on a data task whose delegate yields each chunk as it arrives
     /// (`URLSession.bytes(for:)` does not exist in FoundationNetworking); cancelling the
     /// reading task, or dropping the body, cancels the data task and so closes the connection.
+    /// A task cancelled while it waits for the head throws `CancellationError` at once; the
+    /// data task is cancelled without waiting for the session (`cancelWithoutWaiting()`).
     ///
     /// Each stream runs in a session of its own, made from `session`'s configuration, because
     /// a session's delegate is fixed when it is made; it is invalidated when the stream ends.
@@ -18,7 +20,7 @@ extension URLSessionTransport {
         let streamingSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
         let task = streamingSession.dataTask(with: urlRequest(for: request))
         continuation.onTermination = { _ in
-            task.cancel()
+            task.cancelWithoutWaiting()
             streamingSession.finishTasksAndInvalidate()
         }
         let response = try await withTaskCancellationHandler {
@@ -27,7 +29,8 @@ extension URLSessionTransport {
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            delegate.cancelHead()
+            task.cancelWithoutWaiting()
         }
         return HTTPStreamedResponse(statusCode: response.statusCode, headers: Self.headers(of: response), body: body)
     }
@@ -36,8 +39,14 @@ extension URLSessionTransport {
 /// The delegate of one streamed data task: hands on the response's head once, then each
 /// chunk of its body, then how it ended.
 private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
-    /// Who waits for the head; `nil` once it has been answered.
-    private let head = Locked<CheckedContinuation<HTTPURLResponse, any Error>?>(nil)
+    /// Who waits for the head, until it is answered or the wait is cancelled.
+    private enum HeadWait {
+        case notYet
+        case waiting(CheckedContinuation<HTTPURLResponse, any Error>)
+        case over
+    }
+
+    private let head = Locked(HeadWait.notYet)
     /// Where the body's chunks go.
     private let body: AsyncThrowingStream<Data, any Error>.Continuation
 
@@ -45,16 +54,28 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         self.body = body
     }
 
-    /// Registers who waits for the head; called before the task starts.
+    /// Registers who waits for the head; called before the task starts. A wait cancelled
+    /// before this throws `CancellationError` now.
     package func waitForHead(_ continuation: CheckedContinuation<HTTPURLResponse, any Error>) {
-        head.withLock { $0 = continuation }
+        let cancelled = head.withLock { head -> Bool in
+            guard case .notYet = head else { return true }
+            head = .waiting(continuation)
+            return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
     }
 
-    /// Answers whoever waits for the head, once.
+    /// The waiting task was cancelled: it throws `CancellationError` at once.
+    package func cancelHead() {
+        answerHead(.failure(CancellationError()))
+    }
+
+    /// Answers whoever waits for the head, once; later answers are dropped.
     private func answerHead(_ result: Result<HTTPURLResponse, any Error>) {
-        let waiting = head.withLock { waiting in
-            defer { waiting = nil }
-            return waiting
+        let waiting = head.withLock { head -> CheckedContinuation<HTTPURLResponse, any Error>? in
+            defer { head = .over }
+            guard case .waiting(let continuation) = head else { return nil }
+            return continuation
         }
         waiting?.resume(with: result)
     }

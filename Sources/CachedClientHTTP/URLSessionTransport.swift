@@ -42,13 +42,26 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// Sends the request and returns the response whatever its status; throws the
-    /// session's `URLError` only when no response arrived, and honours cancellation.
+    /// session's `URLError` only when no response arrived, and `CancellationError` at once
+    /// when the calling task is cancelled, whatever the session is doing then.
+    ///
+    /// A data task with a completion handler, not `session.data(for:)`: on Linux that one can
+    /// deadlock when its task is cancelled while the response is being handled
+    /// (swift-corelibs-foundation #5412; `DataTaskCall` says how this path avoids it).
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let (body, response) = try await session.data(for: urlRequest(for: request))
-        guard let http = response as? HTTPURLResponse else {
-            throw URLError(.badServerResponse)
+        let call = DataTaskCall()
+        let urlRequest = urlRequest(for: request)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                call.start(answering: continuation) {
+                    session.dataTask(with: urlRequest) { data, response, error in
+                        call.complete(data: data, response: response, error: error)
+                    }
+                }
+            }
+        } onCancel: {
+            call.cancel()
         }
-        return HTTPResponse(statusCode: http.statusCode, headers: Self.headers(of: http), body: body)
     }
 
     /// The `URLRequest` for `request`, never answered from a `URLCache`.
