@@ -41,6 +41,10 @@ Bodies that are not text, and streams:
   GET /__control/closed?path=/p&count=N
                                  waits (up to 10 s) until N connections to /p were closed by the
                                  client while held, and answers {"closed": n}; no test sleeps.
+  GET /__control/connections?open=N
+                                 waits (up to 10 s) until at most N connections that sent a request
+                                 other than a control one are still open, and answers {"open": n,
+                                 "accepted": m}: whether a client closed every connection it left.
 Idempotency keys, for queued mutations:
   "idempotency": "Idempotency-Key"
                                  the route applies a request once per value of that header: the
@@ -182,6 +186,34 @@ class State:
 STATE = State()
 
 
+# --- Connections (issue 36's cancellation stress): how many connections that sent a request
+# other than a control one were accepted and are still open, so a test can see that a client
+# closed every connection its cancelled calls left.
+class Connections:
+    def __init__(self):
+        self.changed = threading.Condition()
+        self.open = 0
+        self.accepted = 0
+
+    def opened(self):
+        with self.changed:
+            self.open += 1
+            self.accepted += 1
+
+    def closed(self):
+        with self.changed:
+            self.open -= 1
+            self.changed.notify_all()
+
+    def wait_open_at_most(self, count, timeout=10):
+        with self.changed:
+            self.changed.wait_for(lambda: self.open <= count, timeout)
+            return {"open": self.open, "accepted": self.accepted}
+
+
+CONNECTIONS = Connections()
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     # The head and the body are two writes: with Nagle's algorithm the body waits for the
@@ -191,12 +223,26 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the base class's name
         pass  # keep test output clean
 
+    def setup(self):
+        super().setup()
+        self.counted = False  # whether CONNECTIONS counts this connection
+
+    def finish(self):
+        try:
+            super().finish()
+        finally:
+            if self.counted:
+                CONNECTIONS.closed()
+
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         if self.path.startswith("/__control/"):
             self.handle_control(body)
             return
+        if not self.counted:
+            self.counted = True
+            CONNECTIONS.opened()
         entry = {
             "method": self.command,
             "path": self.path,
@@ -344,6 +390,10 @@ class Handler(BaseHTTPRequestHandler):
                 query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
                 closed = STATE.wait_closed(query.get("path", ""), int(query.get("count", "1")))
                 self.send_json(200, {"closed": closed})
+            elif self.command == "GET" and self.path.startswith("/__control/connections"):
+                from urllib.parse import parse_qs
+                query = {k: v[-1] for k, v in parse_qs(urlsplit(self.path).query).items()}
+                self.send_json(200, CONNECTIONS.wait_open_at_most(int(query.get("open", "0"))))
             elif self.command == "POST" and self.path == "/__control/reset":
                 STATE.reset()
                 self.send_json(200, {"ok": True})
