@@ -1,3 +1,4 @@
+import CachedClientRuntime
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -20,7 +21,7 @@ extension FixtureServer {
         var components = URLComponents(url: baseURL.appending(path: "__control/connections"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "open", value: String(count))]
         guard let url = components?.url else { throw URLError(.badURL) }
-        let (data, _) = try await URLSession.shared.data(from: url)
-        return try JSONDecoder().decode(Connections.self, from: data)
+        let response = try await URLSessionTransport().send(HTTPRequest(method: "GET", url: url))
+        return try JSONDecoder().decode(Connections.self, from: response.body)
     }
 }

@@ -1,3 +1,4 @@
+import CachedClientRuntime
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -288,7 +289,7 @@ public final class FixtureServer: @unchecked Sendable {
         var components = URLComponents(url: baseURL.appending(path: "__control/closed"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "path", value: path), URLQueryItem(name: "count", value: String(count))]
         guard let url = components?.url else { throw URLError(.badURL) }
-        let (data, _) = try await session.data(from: url)
+        let data = try await URLSessionTransport(session: session).send(HTTPRequest(method: "GET", url: url)).body
         struct Closed: Decodable { var closed: Int }
         return try JSONDecoder().decode(Closed.self, from: data).closed
     }
@@ -319,14 +320,14 @@ public final class FixtureServer: @unchecked Sendable {
 
     /// Calls a `/__control/…` endpoint and returns its body; throws unless it answers 200.
     public func control(_ method: String, _ name: String, body: Data? = nil) async throws -> Data {
-        var request = URLRequest(url: baseURL.appending(path: "__control/\(name)"))
-        request.httpMethod = method
-        request.httpBody = body
-        let (data, response) = try await session.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw URLError(.badServerResponse, userInfo: ["body": String(decoding: data, as: UTF8.self)])
+        // Through URLSessionTransport, never `data(for:)`: a test cancelled (by its time limit)
+        // in `data(for:)` can deadlock every URLSession of the process on Linux (issue 36).
+        let request = HTTPRequest(method: method, url: baseURL.appending(path: "__control/\(name)"), body: body)
+        let response = try await URLSessionTransport(session: session).send(request)
+        guard response.statusCode == 200 else {
+            throw URLError(.badServerResponse, userInfo: ["body": String(decoding: response.body, as: UTF8.self)])
         }
-        return data
+        return response.body
     }
 }
 

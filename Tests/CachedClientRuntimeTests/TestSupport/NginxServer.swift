@@ -123,12 +123,11 @@ final class NginxServer: @unchecked Sendable {
         self.input = input
 
         // Ready when it serves a file; give up after about five seconds.
-        let session = URLSession(configuration: .ephemeral)
+        let transport = URLSessionTransport(session: URLSession(configuration: .ephemeral), timeout: 1)
         for _ in 0..<250 {
             if !process.isRunning { break }
-            var request = URLRequest(url: baseURL.appending(path: "__ready"))
-            request.timeoutInterval = 1
-            if let (_, response) = try? await session.data(for: request), (response as? HTTPURLResponse)?.statusCode == 200 {
+            if let response = try? await transport.send(HTTPRequest(method: "GET", url: baseURL.appending(path: "__ready"))),
+               response.statusCode == 200 {
                 return
             }
             try await Task.sleep(for: .milliseconds(20))
