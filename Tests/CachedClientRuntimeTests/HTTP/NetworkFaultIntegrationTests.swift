@@ -331,6 +331,16 @@ struct NetworkFaultIntegrationTests {
         #expect(CachedClient.describe(.unknown) == "URLError -1")
     }
 
+    @Test func aRetryEventNamesTheTransportFailure() async throws {
+        let clock = TestClock()
+        let sleeper = RecordingSleeper(clock: clock)
+        let harness = Harness(
+            transport: StubTransport(scripted([.failure(URLError(.timedOut)), CachedClientRetryTests.ok])),
+            retry: sleeper.policy(), clock: clock)
+        #expect(try await harness.client.value(for: Fixtures.request(), endpoint: Fixtures.endpoint()) == .fresh(value: Fixtures.alice))
+        #expect(harness.events.all.filter { $0.kind == .retry }.map(\.message) == ["URLError -1001 (timed out), retry 1 of 2 in 0.5s"])
+    }
+
     // MARK: - Helpers
 
     static let aliceLaterBody = String(decoding: Fixtures.body(Fixtures.aliceLater), as: UTF8.self)
