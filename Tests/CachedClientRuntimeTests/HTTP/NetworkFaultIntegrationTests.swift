@@ -225,15 +225,19 @@ struct NetworkFaultIntegrationTests {
     /// tool does the same. Nothing above the transport can tell; see the note of issue 36.
     static func expectTheNextAnswerIsItsOwn(_ setup: Setup) async throws {
         try await setup.server.setRoute(setup.path("2"), headers: json, body: aliceLaterBody)
-        let check = { @Sendable () async throws -> Void in
-            let next = await setup.account(.networkFirst, id: "2")
-            #expect(try next.get() == .fresh(value: Fixtures.aliceLater), "\(next)")
-            #expect(try await setup.stored(id: "2") == .cached(value: Fixtures.aliceLater, date: setup.clock.now))
+        let next = await setup.account(.networkFirst, id: "2")
+        // Whatever the next call was answered, the store holds that answer or nothing.
+        let stored = try await setup.stored(id: "2")
+        if let value = try? next.get() {
+            #expect(stored == .cached(value: value.value, date: setup.clock.now))
+        } else {
+            #expect(stored == nil)
         }
+        let check = { @Sendable in #expect((try? next.get()) == .fresh(value: Fixtures.aliceLater), "\(next)") }
         #if os(Linux)
-        await withKnownIssue("libcurl 7.88 reuses a connection with excess bytes", isIntermittent: true) { try await check() }
+        withKnownIssue("libcurl 7.88 reuses a connection with excess bytes", isIntermittent: true) { check() }
         #else
-        try await check()
+        check()
         #endif
     }
 
