@@ -45,12 +45,12 @@ struct NetworkFaultIntegrationTests {
         let client: CachedClient
 
         /// `timeout`: how long the transport waits for data before it fails.
-        init(timeout: TimeInterval = 10) async throws {
+        init(timeout: TimeInterval = 10, retry: RetryPolicy = .none) async throws {
             server = try await FixtureServer.shared
             store = try FileCacheStore(directory: folder, now: clock.function)
             client = CachedClient(
                 baseURL: URL(string: server.baseURL.absoluteString + prefix + "/v1")!, store: store,
-                transport: URLSessionTransport(session: session, timeout: timeout), partition: "user-1", retry: .none,
+                transport: URLSessionTransport(session: session, timeout: timeout), partition: "user-1", retry: retry,
                 now: clock.function, events: events.record)
         }
 
@@ -157,6 +157,25 @@ struct NetworkFaultIntegrationTests {
         #expect(throws: URLError.self) { try networkOnly.get() }
         #expect(try await setup.stored() == stored)
         #expect(try await setup.store.entryCount() == 1)
+    }
+
+    /// Known issue on Linux: libcurl's "transfer closed with N bytes remaining to read" reaches
+    /// us as `URLError(.unknown)` (Apple's URLSession says `.networkConnectionLost`), which
+    /// `RetryPolicy.isTransient` does not retry and after which a live query does not retry in
+    /// the background. Mapping it in `URLSessionTransport` ends the known issue, and then this
+    /// test fails until its `withKnownIssue` goes.
+    @Test func aBodyCutShortIsRetriedLikeALostConnection() async throws {
+        let setup = try await Setup(retry: RetryPolicy(maxRetries: 1, sleep: { _ in }))
+        try await setup.server.setRoute(setup.path(), headers: Self.json, body: Self.good)
+        try await setup.server.setFaultRoute(setup.path(), headers: Self.json, body: Self.good, fault: .cutShort(sending: 10), times: 1)
+        let answer = await setup.account(.networkFirst)
+        let check = { @Sendable in #expect((try? answer.get()) == .fresh(value: Fixtures.alice), "\(answer)") }
+        #if os(Linux)
+        withKnownIssue("a body cut short is URLError(.unknown) on Linux, which is not retried") { check() }
+        #else
+        check()
+        #endif
+        #expect(try await setup.store.entryCount() == ((try? answer.get()) == nil ? 0 : 1))
     }
 
     @Test func aStalledConnectionIsClosedByTheClientAtTheTimeout() async throws {
