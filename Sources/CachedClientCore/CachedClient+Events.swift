@@ -39,7 +39,7 @@ extension CachedClient {
     package func safeDescription(of error: any Error) -> String {
         switch error {
         case let error as URLError:
-            return "URLError \(error.code.rawValue)"
+            return Self.describe(error.code)
         case let error as CachedClientError:
             switch error {
             case .httpStatus(let status, _, _): return "status \(status)"
@@ -59,6 +59,25 @@ extension CachedClient {
             let error = error as NSError
             return "\(error.domain) \(error.code)"
         }
+    }
+
+    /// A transport failure's code with what it means ("URLError -1001 (timed out)"), so that a
+    /// log line says a stall timed out or a reset lost the connection; other codes by number.
+    package static func describe(_ code: URLError.Code) -> String {
+        let meaning: String? =
+            switch code {
+            case .timedOut: "timed out"
+            case .networkConnectionLost: "connection lost"
+            case .cannotConnectToHost: "cannot connect to host"
+            case .cannotFindHost: "cannot find host"
+            case .dnsLookupFailed: "DNS lookup failed"
+            case .notConnectedToInternet: "not connected to the internet"
+            case .badServerResponse: "bad server response"
+            case .cannotParseResponse: "cannot parse response"
+            case .secureConnectionFailed: "secure connection failed"
+            default: nil
+            }
+        return "URLError \(code.rawValue)" + (meaning.map { " (\($0))" } ?? "")
     }
 
     /// Where and why decoding failed; the detail (which may quote a value) only for the

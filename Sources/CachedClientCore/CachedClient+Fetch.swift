@@ -56,7 +56,7 @@ extension CachedClient {
         switch response.statusCode {
         case 200..<300:
             let body = try call.endpoint.storedBody(of: response)
-            let value = try call.endpoint.decode(type, from: body)
+            let value = try call.endpoint.decode(type, from: body, contentType: response.header("Content-Type"))
             let caching = ResponseCaching(response, requestTime: requestTime, responseTime: responseTime)
             if caching.noStore {
                 await forget(call, hadEntry: entry != nil)

@@ -56,7 +56,7 @@ extension CachedClient {
                 onRetry("status \(response.statusCode), retry \(retry + 1) of \(allowed) in \(Self.seconds(delay))s")
             } catch where retry < allowed && RetryPolicy.isTransient(error) {
                 delay = policy.backoff(beforeRetry: retry)
-                onRetry("URLError \((error as? URLError)?.code.rawValue ?? 0), retry \(retry + 1) of \(allowed) in \(Self.seconds(delay))s")
+                onRetry("\(Self.describe((error as? URLError)?.code ?? .unknown)), retry \(retry + 1) of \(allowed) in \(Self.seconds(delay))s")
             }
             try await policy.sleep(delay)
             retry += 1

@@ -25,11 +25,17 @@ extension Endpoint {
     }
 
     /// Decodes an answer; a failure is the endpoint's `decodingFailed` error, saying where
-    /// and why.
-    package func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+    /// and why. A JSON endpoint's body that is not JSON at all (an HTML page, an empty or
+    /// truncated body) is described instead: its `contentType` (the response's, when known),
+    /// its length and its first bytes.
+    package func decode<T: Decodable>(_ type: T.Type, from body: Data, contentType: String? = nil) throws -> T {
         do {
             return try value(type, from: body)
         } catch {
+            if format == .json, (try? JSONSerialization.jsonObject(with: body, options: .fragmentsAllowed)) == nil {
+                throw CachedClientError.decodingFailed(
+                    endpoint: name, reason: CachedClientError.bodyNotJSONReason(body, contentType: contentType))
+            }
             throw CachedClientError.decodingFailed(endpoint: name, reason: CachedClient.reason(error))
         }
     }

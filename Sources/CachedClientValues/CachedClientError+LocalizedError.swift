@@ -20,6 +20,8 @@ extension CachedClientError: LocalizedError {
             "Check the request's parameters and credentials; a 4xx never falls back to the cache."
         case .httpStatus:
             "The server failed and nothing was stored within maxStale; try again later."
+        case .decodingFailed where bodyIsNotJSON:
+            "Check the client's baseURL, and whether a proxy, a captive portal or an error page answered in the API's place (or the server cut its body short)."
         case .decodingFailed:
             "Make the spec's response type match what the server sends (an optional for a key it may leave out) and regenerate."
         case .encodingFailed:

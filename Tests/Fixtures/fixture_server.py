@@ -73,6 +73,15 @@ The route then answers what it saw, {"matched": bool, "reason": …, "content_ty
 "body_base64": …, "parts": [{"headers": [...], "body_base64": …}]}, with the route's
 status when everything matched and 422 otherwise.
 
+Network faults, as a route's "fault" object (see send_fault):
+  "fault": {"mode": "cut_short" | "cut_short_chunked" | "lying_length" | "reset" | "stall"
+                    | "trickle" | "extra_bytes", …}
+                                 the route's status, headers and body, sent wrong on purpose:
+                                 cut short and closed, under a Content-Length that lies, reset
+                                 (RST) after the headers, stalled or trickled, or followed by
+                                 bytes after a valid body. A stalled connection the client closes
+                                 is counted as for "hold" (GET /__control/closed).
+
 A header value may be a list, sent as one field line per item (as a server that sends
 Cache-Control twice). A route's Date header replaces the automatic one.
 
@@ -136,6 +145,7 @@ class State:
             "expect": spec.get("expect"),
             "idempotency": spec.get("idempotency"),
             "collection": spec.get("collection"),
+            "fault": spec.get("fault"),  # network faults: see send_fault below
         }
         if "json" in spec and not any(k.lower() == "content-type" for k in route["headers"]):
             route["headers"]["Content-Type"] = "application/json"
@@ -273,6 +283,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if route["bearer"] is not None and self.headers.get("Authorization") != "Bearer " + str(route["bearer"]):
             self.send_json(401, {"error": "unauthorized"}, entry)
+            return
+        if route["fault"]:
+            send_fault(self, route, entry)  # network faults: see send_fault below
             return
         if route["paging"]:
             self.send_page(route, entry)
@@ -430,6 +443,111 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = handle_any
+
+
+# MARK: - Network faults ----------------------------------------------------------------
+# A route with a "fault" object sends its status, headers and body wrong on purpose, as
+# broken servers, proxies and networks do. Fields of "fault":
+#   "mode": "cut_short"          Content-Length is the whole body's (or "length"), "send"
+#                                bytes of the body are sent (default half), then the
+#                                connection is closed (FIN).
+#           "cut_short_chunked"  chunked encoding: "send" bytes in one chunk, then the
+#                                connection closes without the last (zero) chunk.
+#           "lying_length"       Content-Length says "length" (less than the body), the whole
+#                                body follows; the connection is kept open.
+#           "reset"              the head (Content-Length of the whole body) and "send" bytes
+#                                (default 0), then "after_ms" (default 50) later a reset:
+#                                SO_LINGER 0 and close, so the kernel sends RST.
+#           "stall"              the head and "send" bytes (default 0), then nothing until the
+#                                client closes the connection (counted as for "hold"), at most
+#                                "hold_s" seconds (default 30).
+#           "trickle"            the head, then the body one byte at a time, "interval_ms"
+#                                (default 20) apart.
+#           "extra_bytes"        the body under its true Content-Length, then the bytes of
+#                                "extra" (text) in the same write (or "extra_after_ms" later, in
+#                                a write of its own): a second response a client must never
+#                                read as the answer to its next request.
+
+def send_fault_head(handler, route, entry, length=None, chunked=False):
+    """The status line and header fields of a faulty answer (Content-Length as given)."""
+    handler.send_response_only(route["status"])
+    handler.send_header("Date", handler.date_time_string())
+    for name, value in route["headers"].items():
+        if name.lower() not in ("content-length", "transfer-encoding"):
+            for line in value if isinstance(value, list) else [value]:
+                handler.send_header(name, line)
+    if chunked:
+        handler.send_header("Transfer-Encoding", "chunked")
+    elif length is not None:
+        handler.send_header("Content-Length", str(length))
+    with STATE.lock:
+        entry["status"] = route["status"]
+    handler.end_headers()
+
+
+def send_fault(handler, route, entry):
+    """Answers with the route's fault (see the block comment above)."""
+    import socket
+    import struct
+    fault = route["fault"]
+    mode = fault.get("mode")
+    body = route["body"]
+    send = int(fault.get("send", len(body) // 2))
+    path = urlsplit(handler.path).path
+    try:
+        if mode == "cut_short":
+            handler.close_connection = True
+            send_fault_head(handler, route, entry, length=int(fault.get("length", len(body))))
+            handler.wfile.write(body[:send])
+        elif mode == "cut_short_chunked":
+            handler.close_connection = True
+            send_fault_head(handler, route, entry, chunked=True)
+            handler.wfile.write(b"%x\r\n%s\r\n" % (send, body[:send]))
+        elif mode == "lying_length":
+            send_fault_head(handler, route, entry, length=int(fault["length"]))
+            handler.wfile.write(body)
+        elif mode == "reset":
+            handler.close_connection = True
+            send_fault_head(handler, route, entry, length=len(body))
+            handler.wfile.write(body[:int(fault.get("send", 0))])
+            time.sleep(int(fault.get("after_ms", 50)) / 1000)
+            handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            handler.rfile.close()  # its reference would keep the socket open past close()
+            handler.connection.close()
+        elif mode == "stall":
+            handler.close_connection = True
+            send_fault_head(handler, route, entry, length=len(body))
+            handler.wfile.write(body[:int(fault.get("send", 0))])
+            handler.connection.settimeout(int(fault.get("hold_s", 30)))
+            try:
+                while handler.connection.recv(4096):
+                    pass
+            except TimeoutError:
+                return  # the client never closed it: not counted
+            STATE.count_closed(path)
+        elif mode == "trickle":
+            send_fault_head(handler, route, entry, length=len(body))
+            for index in range(len(body)):
+                time.sleep(int(fault.get("interval_ms", 20)) / 1000)
+                handler.wfile.write(body[index:index + 1])
+        elif mode == "extra_bytes":
+            send_fault_head(handler, route, entry, length=len(body))
+            extra = str(fault.get("extra", "")).encode("utf-8")
+            if int(fault.get("extra_after_ms", 0)) > 0:  # in a write (a packet) of their own, later
+                handler.wfile.write(body)
+                time.sleep(int(fault["extra_after_ms"]) / 1000)
+                handler.wfile.write(extra)
+            else:
+                handler.wfile.write(body + extra)
+        else:
+            handler.close_connection = True
+            handler.send_error(400, "unknown fault mode %r" % mode)
+    except OSError:
+        handler.close_connection = True
+        if mode == "stall":
+            STATE.count_closed(path)
+
+# End of network faults -------------------------------------------------------------------
 
 
 def multipart_parts(content_type, body):

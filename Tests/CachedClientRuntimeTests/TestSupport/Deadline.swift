@@ -22,7 +22,9 @@ func finishing<T: Sendable>(
         waiting.withLock { $0 = continuation }
         timer.withLock {
             $0 = Task {
-                try? await clock.sleep(for: limit)
+                // Cancelled means the body finished (and answers): a timer that went on here could
+                // take the continuation first and answer "did not finish" for a body that did.
+                guard (try? await clock.sleep(for: limit)) != nil else { return }
                 waiting.withLock { $0.take() }?.resume(returning: nil)
             }
         }
