@@ -53,7 +53,7 @@ final class DataTaskCall: Sendable {
     func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
         guard let continuation = take()?.continuation else { return }
         continuation.resume(with: Result {
-            if let error { throw error }
+            if let error { throw URLError.reportingCutShort(error) }
             guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
             return HTTPResponse(statusCode: http.statusCode, headers: URLSessionTransport.headers(of: http), body: data ?? Data())
         })

@@ -100,7 +100,7 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
     package func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         // The stream's session is its own, so only the transport cancels its task: when the
         // reader's task was cancelled or the body dropped. The reader sees that as what it is.
-        let error = (error as? URLError)?.code == .cancelled ? CancellationError() : error
+        let error = (error as? URLError)?.code == .cancelled ? CancellationError() : error.map(URLError.reportingCutShort)
         answerHead(.failure(error ?? URLError(.badServerResponse)))
         if let error {
             body.finish(throwing: error)

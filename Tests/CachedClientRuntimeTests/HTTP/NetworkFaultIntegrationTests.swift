@@ -112,11 +112,14 @@ struct NetworkFaultIntegrationTests {
 
     static let transportFaults: [TransportFault] = [
         // libcurl's "transfer closed with N bytes remaining to read" (CURLE_PARTIAL_FILE) has no
-        // URLError code of its own on Linux: it is `.unknown`; Apple's URLSession says
-        // `.networkConnectionLost`.
-        TransportFault(name: "cut short", fault: .cutShort(sending: 10), code: .unknown, eventMessage: "URLError -1"),
+        // URLError code of its own on Linux (`.unknown`); the transport reports it as Apple's
+        // URLSession does, `.networkConnectionLost` (`URLError.reportingCutShort`).
         TransportFault(
-            name: "cut short, chunked", fault: .cutShortChunked(sending: 10), code: .unknown, eventMessage: "URLError -1"),
+            name: "cut short", fault: .cutShort(sending: 10), code: .networkConnectionLost,
+            eventMessage: "URLError -1005 (connection lost)"),
+        TransportFault(
+            name: "cut short, chunked", fault: .cutShortChunked(sending: 10), code: .networkConnectionLost,
+            eventMessage: "URLError -1005 (connection lost)"),
         TransportFault(
             name: "reset after the head", fault: .reset(sending: 0), code: .networkConnectionLost,
             eventMessage: "URLError -1005 (connection lost)"),
@@ -159,22 +162,15 @@ struct NetworkFaultIntegrationTests {
         #expect(try await setup.store.entryCount() == 1)
     }
 
-    /// Known issue on Linux: libcurl's "transfer closed with N bytes remaining to read" reaches
-    /// us as `URLError(.unknown)` (Apple's URLSession says `.networkConnectionLost`), which
-    /// `RetryPolicy.isTransient` does not retry and after which a live query does not retry in
-    /// the background. Mapping it in `URLSessionTransport` ends the known issue, and then this
-    /// test fails until its `withKnownIssue` goes.
+    /// libcurl's "transfer closed with N bytes remaining to read" reaches URLSession on Linux as
+    /// `URLError(.unknown)`, which `RetryPolicy.isTransient` would not retry; the transport
+    /// reports it as the lost connection it is, as Apple's URLSession does.
     @Test func aBodyCutShortIsRetriedLikeALostConnection() async throws {
         let setup = try await Setup(retry: RetryPolicy(maxRetries: 1, sleep: { _ in }))
         try await setup.server.setRoute(setup.path(), headers: Self.json, body: Self.good)
         try await setup.server.setFaultRoute(setup.path(), headers: Self.json, body: Self.good, fault: .cutShort(sending: 10), times: 1)
         let answer = await setup.account(.networkFirst)
-        let check = { @Sendable in #expect((try? answer.get()) == .fresh(value: Fixtures.alice), "\(answer)") }
-        #if os(Linux)
-        withKnownIssue("a body cut short is URLError(.unknown) on Linux, which is not retried") { check() }
-        #else
-        check()
-        #endif
+        #expect((try? answer.get()) == .fresh(value: Fixtures.alice), "\(answer)")
         #expect(try await setup.store.entryCount() == ((try? answer.get()) == nil ? 0 : 1))
     }
 
