@@ -25,8 +25,7 @@ extension URLSessionTransport {
         }
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { head in
-                delegate.waitForHead(head)
-                task.resume()
+                if delegate.waitForHead(head) { task.resume() }
             }
         } onCancel: {
             delegate.cancelHead()
@@ -54,15 +53,16 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         self.body = body
     }
 
-    /// Registers who waits for the head; called before the task starts. A wait cancelled
-    /// before this throws `CancellationError` now.
-    package func waitForHead(_ continuation: CheckedContinuation<HTTPURLResponse, any Error>) {
-        let cancelled = head.withLock { head -> Bool in
-            guard case .notYet = head else { return true }
+    /// Registers who waits for the head, and whether the task should start: a wait cancelled
+    /// before this throws `CancellationError` now, and its request is never sent.
+    package func waitForHead(_ continuation: CheckedContinuation<HTTPURLResponse, any Error>) -> Bool {
+        let registered = head.withLock { head -> Bool in
+            guard case .notYet = head else { return false }
             head = .waiting(continuation)
-            return false
+            return true
         }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
+        if !registered { continuation.resume(throwing: CancellationError()) }
+        return registered
     }
 
     /// The waiting task was cancelled: it throws `CancellationError` at once.
