@@ -22,15 +22,17 @@ func finishing<T: Sendable>(
         waiting.withLock { $0 = continuation }
         timer.withLock {
             $0 = Task {
-                try? await clock.sleep(for: limit)
+                // Cancelled: the body finished first and answers.
+                guard (try? await clock.sleep(for: limit)) != nil else { return }
                 waiting.withLock { $0.take() }?.resume(returning: nil)
             }
         }
         Task(executorPreference: OwnThreadExecutor()) {
             let result: Result<T, any Error>
             do { result = .success(try await body()) } catch { result = .failure(error) }
+            let waiter = waiting.withLock { $0.take() }
             timer.withLock { $0 }?.cancel()
-            waiting.withLock { $0.take() }?.resume(returning: result)
+            waiter?.resume(returning: result)
         }
     }
 }
