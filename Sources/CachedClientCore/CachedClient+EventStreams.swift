@@ -87,7 +87,7 @@ extension CachedClient {
             } catch where connected && Self.allowsFallback(error) && (endpoint.isChannel || !parser.lastEventID.isEmpty) {
                 lost = error
             }
-            // A body cut short by cancelling the reading task ends like one the server ended.
+            // Cancelling the reading task ends the body as if the server had: stop, never reconnect.
             try Task.checkCancellation()
             // The response ended: the stream is over, unless it is a channel.
             guard lost != nil || endpoint.isChannel else { return }

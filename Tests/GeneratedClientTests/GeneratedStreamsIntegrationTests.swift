@@ -147,7 +147,10 @@ struct GeneratedStreamsIntegrationTests {
         let media = try media(server, folder: folder, sleeps: sleeps)
 
         var values: [Tick] = []
-        for try await event in media.ticks() { values.append(event.value) }
+        for try await event in media.ticks() {
+            values.append(event.value)
+            if values.count > 2 { break }  // sent again: the expectations below fail at once
+        }
 
         #expect(values == [Tick(n: 1, text: "a"), Tick(n: 2, text: "b")])
         #expect(sleeps.all.isEmpty)
