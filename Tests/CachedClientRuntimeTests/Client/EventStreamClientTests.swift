@@ -57,7 +57,11 @@ import Testing
 
     @Test func aResponseThatEndsEndsTheStreamWhateverItsIDsAndRetrySaid() async throws {
         let transport = CachedClientTesting.StubTransport(response: HTTPResponse(statusCode: 500))
-        transport.respondStreaming { _ in .chunks(["retry: 10\nid: 1\ndata: 1\n\n", "id: 2\ndata: 2\n\n"]) }
+        // A second request (there must be none) is told to stop: a client that sends the stream
+        // again fails the expectations below instead of looping.
+        transport.respondStreaming { request -> HTTPStreamedResponse in
+            request.headers["Last-Event-ID"] == nil ? .chunks(["retry: 10\nid: 1\ndata: 1\n\n", "id: 2\ndata: 2\n\n"]) : .chunks([], status: 204)
+        }
         let sleeps = Locked<[Duration]>([])
         let client = Self.client(transport, sleeps: sleeps)
 
