@@ -28,6 +28,9 @@ rejected = [
     {"path": "/a", "response": {"format": "events"}},
     {"path": "/a", "response": {"type": "Tick"}},
     {"path": "/a", "response": {"type": "Tick", "format": "events", "cache": True}},
+    {"path": "/a", "response": {"type": "Tick", "format": "json", "channel": True}},
+    {"path": "/a", "response": {"format": "text", "channel": True}},
+    {"path": "/a", "response": {"type": "Tick", "format": "events", "channel": "always"}},
 ]
 for endpoint in rejected:
     spec = {"version": 1, "repositories": {"R": {"endpoints": {"e": endpoint}}}}
@@ -60,5 +63,12 @@ for name, valid in model_cases:
     if validator.is_valid(spec) != valid:
         failed = True
         print(f"model name {name!r}: expected {'valid' if valid else 'invalid'}")
-print(f"schema: {len(specs)} specs, {len(rejected)} wrong endpoints, {len(body_cases)} body cases and {len(model_cases)} model names checked" + (", errors above" if failed else ", all valid"))
+# An overlay's operation rule: "channel" is a Boolean.
+rule_cases = [({"channel": True}, True), ({"channel": False, "cache": False}, True), ({"channel": "always"}, False)]
+for rule, valid in rule_cases:
+    overlay = {"openapi": "api.yaml", "operations": {"events": rule}}
+    if validator.is_valid(overlay) != valid:
+        failed = True
+        print(f"operation rule {json.dumps(rule)}: expected {'valid' if valid else 'invalid'}")
+print(f"schema: {len(specs)} specs, {len(rejected)} wrong endpoints, {len(body_cases)} body cases, {len(rule_cases)} operation rules and {len(model_cases)} model names checked" + (", errors above" if failed else ", all valid"))
 sys.exit(1 if failed else 0)

@@ -15,7 +15,9 @@ package struct OpenAPICacheRules {
         /// `defaults` in either place.
         package static let defaults = ["cache", "retry", "idempotencyHeader"]
         /// One operation's rule.
-        package static let operation = ["cache", "ttl", "key", "policy", "maxStale", "scope", "invalidates", "retry", "paging", "offline"]
+        package static let operation = [
+            "cache", "ttl", "key", "policy", "maxStale", "scope", "invalidates", "retry", "paging", "offline", "channel",
+        ]
     }
 
     /// Put before every model and repository name, so two documents' `Pet`s can live
@@ -91,13 +93,20 @@ package struct OpenAPICacheRules {
     }
 
     /// Sets the endpoint's cache rule and invalidations from its rule, if any.
-    package mutating func apply(to endpoint: inout EndpointSpec, operation: JSONNode) {
+    ///
+    /// - Parameter hasEventStream: whether the operation's event stream is a method of its own
+    ///   (the operation also answers in another format), which takes the rule's `channel`.
+    package mutating func apply(to endpoint: inout EndpointSpec, operation: JSONNode, hasEventStream: Bool = false) {
         let rule = rules[endpoint.name.name]?.value ?? operation["x-cachegen"]?.value
         endpoint.retry = endpoint.method == "GET" ? defaultRetry : nil
         guard let rule, let fields = values.object(rule, "the rule of \(quoted(endpoint.name.name))", allowed: Keys.operation) else {
             endpoint.cache = endpoint.method == "GET"
                 ? EndpointCache(settings: defaults, key: nil, location: endpoint.name.location, origin: .defaults) : nil
             return
+        }
+        if let member = fields["channel"] {
+            let channel = values.channelFlag(member)
+            if !hasEventStream || endpoint.responseFormat.isStream { endpoint.channel = channel }
         }
         if let node = fields["invalidates"]?.value {
             endpoint.invalidates = names(node, "\"invalidates\"", "an operation name")
@@ -131,6 +140,16 @@ package struct OpenAPICacheRules {
             endpoint.cache = endpoint.method == "GET"
                 ? EndpointCache(settings: defaults, key: nil, location: rule.location, origin: .defaults) : nil
         }
+    }
+
+    /// Marks the event-stream method of operation `name` (one that also answers in another
+    /// format) as a long-lived channel when the operation's rule says `"channel": true`; it
+    /// takes none of the rule's other keys, and `apply` reports what is wrong in the rule.
+    package func applyChannel(to events: inout EndpointSpec, of name: String, operation: JSONNode) {
+        guard let rule = rules[name]?.value ?? operation["x-cachegen"]?.value, let member = rule["channel"],
+            member.value.boolValue == true
+        else { return }
+        events.channel = member.keyLocation
     }
 
     /// An array of names, each with where it is written.

@@ -120,9 +120,15 @@ package enum OpenAPIFrontStage {
                 selectionDiagnostics = selection.diagnostics
             }
         }
-        // An operation's event stream takes none of its rules: it is never cached.
-        for index in operations.indices where operations[index].streamOf == nil {
-            rules.apply(to: &operations[index].endpoint, operation: operations[index].node)
+        // An operation's event stream takes none of its rules but `channel`: it is never cached.
+        let streamed = Set(operations.compactMap(\.streamOf))
+        for index in operations.indices {
+            if let name = operations[index].streamOf {
+                rules.applyChannel(to: &operations[index].endpoint, of: name, operation: operations[index].node)
+            } else {
+                let name = operations[index].endpoint.name.name
+                rules.apply(to: &operations[index].endpoint, operation: operations[index].node, hasEventStream: streamed.contains(name))
+            }
         }
         var repositories = group(
             operations, root: root, prefix: rules.typePrefix, taken: Set(models.map { SwiftNaming.typeName($0.name.name) }))

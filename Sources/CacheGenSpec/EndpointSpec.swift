@@ -49,6 +49,10 @@ public struct EndpointSpec: Sendable, Hashable {
     public var responseFormat: SpecResponseFormat = .json
     /// The media types the response may come in, for `Accept`; `nil` for the format's own.
     public var accept: String?
+    /// For a stream that is a long-lived channel (`"channel": true`: the server ends the
+    /// response only to make the client connect again), where that is written; `nil` for a
+    /// stream that is over when its response ends, the default.
+    public var channel: SourceLocation?
     /// `"offline": "queue"`: a call that cannot reach the server waits in the outbox; `nil`
     /// when it fails instead.
     public var offline: SpecOffline?

@@ -2,16 +2,33 @@ import CacheGenReading
 
 // How an endpoint's body and response are written in a spec: a type, or an object that says
 // how the body is encoded (`encoding`, `contentType`, `fields`) or how the response is read
-// (`format`).
+// (`format`, and `channel` for a stream the server ends only to make the client reconnect).
 extension SpecParser {
-    /// A `response`: a type, or `{ "type": …, "format": … }` for bytes, text and streams.
-    package mutating func responseType(_ node: JSONNode) -> (TypeRef?, SpecResponseFormat) {
-        guard case .object = node.value else { return (typeRef(node), .json) }
-        guard let fields = object(node, "\"response\"", allowed: Keys.response) else { return (nil, .json) }
+    /// A `response`: a type, or `{ "type": …, "format": …, "channel": … }` for bytes, text and
+    /// streams; `channel` is where `"channel": true` is written, if it is.
+    package mutating func responseType(_ node: JSONNode) -> (TypeRef?, SpecResponseFormat, channel: SourceLocation?) {
+        guard case .object = node.value else { return (typeRef(node), .json, nil) }
+        guard let fields = object(node, "\"response\"", allowed: Keys.response) else { return (nil, .json, nil) }
         var format = SpecResponseFormat.json
         if let formatNode = fields["format"]?.value, let value = choice(formatNode, "\"format\"", SpecResponseFormat.self) {
             format = value
         }
+        let channel = fields["channel"].flatMap { channelFlag($0) }
+        return (responseBody(node, fields: fields, format: format), format, channel)
+    }
+
+    /// `"channel": true` (the stream is a long-lived channel): where it is written; `nil` for
+    /// `false`, or a value that is not a Boolean (reported).
+    package mutating func channelFlag(_ member: JSONMember) -> SourceLocation? {
+        guard case .bool(let flag) = member.value.value else {
+            report("\"channel\" must be true or false; found \(member.value.kindName)", at: member.value.location)
+            return nil
+        }
+        return flag ? member.keyLocation : nil
+    }
+
+    /// The type of a `response` object, as its `format` allows one.
+    private mutating func responseBody(_ node: JSONNode, fields: ObjectMembers, format: SpecResponseFormat) -> TypeRef? {
         let typeNode = fields["type"]?.value
         switch format {
         case .data, .text:
@@ -20,15 +37,15 @@ extension SpecParser {
                     "\"response\" with \"format\": \"\(format.rawValue)\" is read as \(format == .data ? "Data" : "String"); remove \"type\"",
                     at: typeNode.location)
             }
-            return (nil, format)
+            return nil
         case .json, .events, .jsonLines, .jsonSequence:
             guard let typeNode else {
                 report(
                     "\"response\" with \"format\": \"\(format.rawValue)\" needs a \"type\": the type of \(format == .json ? "its body" : "each value in the stream")",
                     at: node.location)
-                return (nil, format)
+                return nil
             }
-            return (typeRef(typeNode), format)
+            return typeRef(typeNode)
         }
     }
 

@@ -14,7 +14,7 @@ extension SpecParser {
             "invalidates", "retry", "paging", "offline",
         ]
         package static let endpointCache = ["ttl", "key", "policy", "maxStale", "scope"]
-        package static let response = ["type", "format"]
+        package static let response = ["type", "format", "channel"]
         package static let body = ["type", "encoding", "contentType", "fields"]
         package static let bodyField = ["style", "explode", "contentType"]
         package static let parameter = ["type", "style"]

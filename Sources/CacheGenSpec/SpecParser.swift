@@ -202,7 +202,7 @@ package struct SpecParser {
         parameters += parameterList(members["headers"]?.value, place: .header, "\"headers\"")
 
         let (body, bodyEncoding) = members["body"].map { requestBody($0.value) } ?? (nil, .json)
-        let (response, responseFormat) = members["response"].map { responseType($0.value) } ?? (nil, .json)
+        let (response, responseFormat, channel) = members["response"].map { responseType($0.value) } ?? (nil, .json, nil)
         let bodyLocation = members["body"].map { member in
             member.value.members?.first { $0.key == "type" }?.value.location ?? member.value.location
         }
@@ -226,6 +226,7 @@ package struct SpecParser {
             retry: members["retry"].flatMap { retryRule($0.value) } ?? (method == "GET" ? defaults.retry : nil),
             paging: members["paging"].flatMap { pagingRule($0.value) }, responseFormat: responseFormat)
         endpoint.bodyEncoding = bodyEncoding
+        endpoint.channel = channel
         endpoint.offline = members["offline"].flatMap { offlineRule($0.value, idempotencyHeader: defaults.idempotencyHeader) }
         return endpoint
     }

@@ -36,6 +36,11 @@ extension Translator {
 
     /// "Cached for 10 minutes per page and per_page; shown offline for up to 7 days."
     private func cacheSentence(_ method: Method) -> String {
+        if method.isChannel {
+            let resumed = method.endpoint.responseFormat == .events ? " (with `Last-Event-ID` once an event had an id)" : ""
+            return "Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection. "
+                + "A long-lived channel: connected again\(resumed) when the server ends the response."
+        }
         if method.isEventStream {
             return "Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection."
         }

@@ -62,6 +62,9 @@ extension Translator {
             let rule: Expression = fields.isEmpty ? .implicitMember("queue") : .call(.identifier("OfflineRule"), fields)
             arguments.append(.init(label: "offline", value: rule))
         }
+        if method.isChannel {
+            arguments.append(.init(label: "isChannel", value: .literal(.boolean(true))))
+        }
         // Computed, not a `static let`: a stored constant costs the compiler a lazy global
         // (initialiser, token, accessor) per endpoint and is checked again by every build's
         // module job, while building the value per call costs about 300 instructions (+2% on

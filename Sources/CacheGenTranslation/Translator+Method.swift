@@ -70,6 +70,10 @@ extension Translator {
         /// without throwing: the request is sent when the sequence is iterated.
         package var isEventStream: Bool { endpoint.responseFormat.isStream }
 
+        /// Whether the method's stream is a long-lived channel (`"channel": true`), connected
+        /// again when the server ends its response.
+        package var isChannel: Bool { isEventStream && endpoint.channel != nil }
+
         /// The relation of the next page's link, for an endpoint with link paging.
         package var linkRelation: String? {
             if case .link(let relation)? = endpoint.paging?.kind { relation } else { nil }

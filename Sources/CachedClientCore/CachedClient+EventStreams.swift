@@ -8,12 +8,15 @@ extension CachedClient {
     ///
     /// The request goes through the middleware like any other, once per connection, with
     /// `Accept` from the endpoint. A status other than 2xx ends the sequence with
-    /// `httpStatus`. A Server-Sent Events stream whose server sent an event ID is resumed
-    /// with `Last-Event-ID` when it ends or its connection is lost, after the server's
-    /// `retry` (or the retry policy's `baseDelay`), up to `maxReconnects` times without a new
-    /// event in between; a 204 answer to a resumption ends it. An event whose data is
-    /// `[DONE]` (the sentinel OpenAI-style APIs send last) ends the sequence; a `String`
-    /// stream yields each record's text as it is, without decoding it as JSON.
+    /// `httpStatus`. A response that ends normally ends the sequence after its last event,
+    /// whatever `id` or `retry` said, unless the endpoint is a long-lived channel
+    /// (`isChannel`), which is connected again. A connection lost mid-stream is resumed when
+    /// the server sent an event ID (with `Last-Event-ID`) or the endpoint is a channel; either
+    /// way after the server's `retry` (or the retry policy's `baseDelay`), up to
+    /// `maxReconnects` times without a new event in between, and a 204 answer ends it. An
+    /// event whose data is `[DONE]` (the sentinel OpenAI-style APIs send last) ends the
+    /// sequence; a `String` stream yields each record's text as it is, without decoding it
+    /// as JSON.
     @_spi(Generated)
     public func eventStream<T: Decodable & Sendable>(
         for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self
@@ -33,13 +36,19 @@ extension CachedClient {
         }
     }
 
-    /// Connects, and connects again while the stream may be resumed, handing on each event.
+    /// Connects, and connects again while the stream goes on, handing on each event.
+    ///
+    /// After each connection: a response that ended normally is the end, unless the endpoint is
+    /// a channel; a connection lost (the body threw, or a later connection failed as a
+    /// transient failure does) is resumed when there is an event ID to resume from or the
+    /// endpoint is a channel, and is thrown otherwise. A first connection that fails is thrown.
     private func readEvents<T: Decodable & Sendable>(
         _ request: EndpointRequest, endpoint: Endpoint, as type: T.Type, yield: (StreamEvent<T>) -> Void
     ) async throws {
         let body = try endpoint.encodedBody(of: request)
         var parser = ServerSentEventParser()
         var reconnects = 0
+        var connected = false
         while true {
             var attempt = request
             if !parser.lastEventID.isEmpty { attempt.addHeader("Last-Event-ID", parser.lastEventID, isKey: false) }
@@ -48,11 +57,13 @@ extension CachedClient {
             do {
                 let http = try await sender.httpRequest(attempt, body: body, validators: nil, accept: endpoint.acceptField)
                 let response = try await sender.chain.stream(http, operation: endpoint.name)
-                if response.statusCode == 204, reconnects > 0 { return }
+                // 204 No Content: the server asks the client not to connect again (WHATWG HTML).
+                if response.statusCode == 204 { return }
                 guard (200..<300).contains(response.statusCode) else {
                     let body = try await response.collectedBody()
                     throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: body)
                 }
+                connected = true
                 var records = endpoint.format == .jsonSequence ? JSONRecordSplitter.sequence : JSONRecordSplitter.lines
                 for try await chunk in response.body {
                     if endpoint.format == .events {
@@ -63,18 +74,23 @@ extension CachedClient {
                             progressed = true
                         }
                     } else {
-                        for record in records.feed(chunk) { yield(StreamEvent(try Self.record(Data(record), endpoint: endpoint, as: type))) }
+                        for record in records.feed(chunk) {
+                            yield(StreamEvent(try Self.record(Data(record), endpoint: endpoint, as: type)))
+                            progressed = true
+                        }
                     }
                 }
                 if let record = records.finish(), endpoint.format != .events {
                     yield(StreamEvent(try Self.record(Data(record), endpoint: endpoint, as: type)))
+                    progressed = true
                 }
-            } catch where endpoint.format == .events && !parser.lastEventID.isEmpty && Self.allowsFallback(error)
-                && !Self.isCancellation(error)
-            {
+            } catch where connected && Self.allowsFallback(error) && (endpoint.isChannel || !parser.lastEventID.isEmpty) {
                 lost = error
             }
-            guard endpoint.format == .events, !parser.lastEventID.isEmpty else { return }
+            // Cancelling the reading task ends the body as if the server had: stop, never reconnect.
+            try Task.checkCancellation()
+            // The response ended: the stream is over, unless it is a channel.
+            guard lost != nil || endpoint.isChannel else { return }
             if progressed { reconnects = 0 }
             guard reconnects < sender.retry.maxReconnects else {
                 if let lost { throw lost }

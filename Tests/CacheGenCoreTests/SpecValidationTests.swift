@@ -30,7 +30,7 @@ import Testing
                 #"spec.json:6:52: error: "response" with "format": "data" is read as Data; remove "type""#,
                 #"spec.json:7:45: error: "response" with "format": "events" needs a "type": the type of each value in the stream"#,
                 #"spec.json:8:65: error: "format" cannot be "bytes"; valid values are "json", "data", "text", "events", "jsonLines", "jsonSequence""#,
-                #"spec.json:8:74: error: unknown key "kind" in "response"; valid keys are "type", "format""#,
+                #"spec.json:8:74: error: unknown key "kind" in "response"; valid keys are "type", "format", "channel""#,
                 #"spec.json:9:92: error: endpoint "cached" streams its response ("format": "jsonLines"), which is never cached; set "cache": false"#,
                 #"spec.json:10:120: error: "paging" needs one JSON value per page; "paged" streams its response ("format": "events")"#,
                 #"spec.json:11:127: error: endpoint "posted" streams its response, so it cannot invalidate; remove "invalidates""#,

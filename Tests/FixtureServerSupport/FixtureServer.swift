@@ -264,12 +264,16 @@ public final class FixtureServer: @unchecked Sendable {
 
     /// Serves `chunks` for `method path` as a body written chunk by chunk (an event stream),
     /// then closes the connection; with `hold`, waits for the client to close it instead and
-    /// counts that (see `closedConnections(path:atLeast:)`).
+    /// counts that (see `closedConnections(path:atLeast:)`). With `cut`, the chunks go in
+    /// chunked framing and the connection closes without the last chunk: a connection lost
+    /// mid-stream, not a response that ended.
     public func setStreamRoute(
         _ path: String, method: String = "GET", status: Int = 200, headers: [String: String] = [:], chunks: [String],
-        hold: Bool = false, times: Int? = nil
+        hold: Bool = false, times: Int? = nil, cut: Bool = false
     ) async throws {
-        let route = StreamRoute(method: method, path: path, status: status, headers: headers, stream: chunks, hold: hold, times: times)
+        let route = StreamRoute(
+            method: method, path: path, status: status, headers: headers, stream: chunks, hold: hold, times: times,
+            stream_end: cut ? "cut" : nil)
         _ = try await control("POST", "routes", body: try JSONEncoder().encode(route))
     }
 
@@ -302,6 +306,7 @@ public final class FixtureServer: @unchecked Sendable {
         var stream: [String]
         var hold: Bool
         var times: Int?
+        var stream_end: String?
     }
 
     private struct BytesRoute: Encodable {

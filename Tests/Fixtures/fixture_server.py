@@ -38,6 +38,9 @@ Bodies that are not text, and streams:
                                  the connection closes after it): an event stream. With
                                  "hold": true the server then waits for the client to close the
                                  connection and counts it.
+  "stream_end": "cut"            (with "stream") the chunks go in chunked framing and the connection
+                                 then closes without the last chunk: a connection lost mid-stream,
+                                 which a client tells from a body that ended (see send_cut_stream).
   GET /__control/closed?path=/p&count=N
                                  waits (up to 10 s) until N connections to /p were closed by the
                                  client while held, and answers {"closed": n}; no test sleeps.
@@ -142,6 +145,7 @@ class State:
             "per_page": int(spec.get("per_page", 2)),
             "stream": [str(chunk).encode("utf-8") for chunk in spec["stream"]] if spec.get("stream") is not None else None,
             "hold": bool(spec.get("hold", False)),
+            "stream_end": spec.get("stream_end"),
             "expect": spec.get("expect"),
             "idempotency": spec.get("idempotency"),
             "collection": spec.get("collection"),
@@ -292,6 +296,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if route["collection"]:
             self.send_collection(route, body, key, entry)
+            return
+        if route["stream"] is not None and route["stream_end"] == "cut":
+            send_cut_stream(self, route, entry)
             return
         if route["stream"] is not None:
             self.send_stream(route, entry)
@@ -548,6 +555,33 @@ def send_fault(handler, route, entry):
             STATE.count_closed(path)
 
 # End of network faults -------------------------------------------------------------------
+
+
+# --- Streams cut short (issue 36, item 2: a finished stream ends) ---------------------------
+# A stream whose connection is lost mid-stream must be told from one whose response ended. A
+# close-delimited body cannot say which, so a cut stream is sent in chunked framing (RFC 9112
+# section 7.1) and the connection closed without the last, empty chunk: the client has every byte
+# sent and then an error, never a body that ended.
+def send_cut_stream(handler, route, entry):
+    """The route's chunks in chunked framing, then the connection closed without the last chunk."""
+    handler.close_connection = True
+    handler.send_response_only(route["status"])
+    handler.send_header("Date", handler.date_time_string())
+    for name, value in route["headers"].items():
+        for line in value if isinstance(value, list) else [value]:
+            handler.send_header(name, line)
+    handler.send_header("Transfer-Encoding", "chunked")
+    with STATE.lock:
+        entry["status"] = route["status"]
+    handler.end_headers()
+    try:
+        for chunk in route["stream"]:
+            if chunk:  # an empty chunk would be the last one
+                handler.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                handler.wfile.flush()
+    except OSError:
+        pass
+# --- end of streams cut short ----------------------------------------------------------------
 
 
 def multipart_parts(content_type, body):

@@ -71,6 +71,7 @@ package struct SpecValidator {
                 checkBodyEncoding(endpoint)
                 checkCacheRule(endpoint)
                 checkOffline(endpoint)
+                checkChannel(endpoint)
                 checkInvalidates(endpoint, in: repository)
                 checkPaging(endpoint)
             }

@@ -30,13 +30,18 @@ public struct Endpoint: Sendable, Hashable {
     /// For a mutation marked `"offline": "queue"`, how it waits for the network; `nil`
     /// otherwise (it fails when the network does).
     public var offline: OfflineRule?
+    /// Whether a stream is a long-lived channel (`"channel": true`): the server ends the
+    /// response only to make the client connect again, so the client does, as
+    /// `RetryPolicy.maxReconnects` allows. `false` (the default): a stream whose response ends
+    /// is over.
+    public var isChannel: Bool
 
     /// Creates an endpoint description.
     // Inlinable: generated code builds one from literals on every call.
     @inlinable public init(
         name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "", retry: RetryRule? = nil,
         nextLinkRelation: String? = nil, format: ResponseFormat = .json, accept: String? = nil,
-        offline: OfflineRule? = nil
+        offline: OfflineRule? = nil, isChannel: Bool = false
     ) {
         self.name = name
         self.cache = cache
@@ -47,6 +52,7 @@ public struct Endpoint: Sendable, Hashable {
         self.format = format
         self.accept = accept
         self.offline = offline
+        self.isChannel = isChannel
     }
 
     /// The `Accept` field sent with the request.

@@ -2,9 +2,11 @@
 /// sequences), typed, in the order the server sent them; never cached.
 ///
 /// Nothing is sent until the sequence is iterated, and each iteration is a request of its
-/// own. Cancelling the iterating task (or leaving the loop) closes the connection. A
-/// Server-Sent Events stream whose server sent event IDs is resumed after it ends or the
-/// connection is lost, with `Last-Event-ID`, as `RetryPolicy.maxReconnects` allows.
+/// own. Cancelling the iterating task (or leaving the loop) closes the connection. The
+/// sequence ends when the response ends, after its last event. A Server-Sent Events stream
+/// whose server sent event IDs is resumed with `Last-Event-ID` when its connection is lost
+/// mid-stream; an endpoint marked as a long-lived channel (`"channel": true`) is connected
+/// again when its response ends too; both as `RetryPolicy.maxReconnects` allows.
 public struct EventStream<Value: Sendable>: AsyncSequence, Sendable {
     /// One event with its fields.
     public typealias Element = StreamEvent<Value>

@@ -33,9 +33,11 @@ public struct RetryPolicy: Sendable {
     public var sleep: @Sendable (Duration) async throws -> Void
     /// A random number in `0...1` for the jitter; injectable so tests are repeatable.
     public var random: @Sendable () -> Double
-    /// How many times in a row a Server-Sent Events stream whose server sent event IDs is
-    /// resumed (with `Last-Event-ID`, after the server's `retry` or `baseDelay`, through
-    /// `sleep`) when it ends or its connection is lost without a new event in between.
+    /// How many times in a row an event stream is connected again without a new event in
+    /// between (after the server's `retry` or `baseDelay`, through `sleep`): a Server-Sent
+    /// Events stream whose server sent event IDs when its connection is lost mid-stream
+    /// (resumed with `Last-Event-ID`), and a long-lived channel (`"channel": true`) when its
+    /// response ends or its connection is lost. A stream whose response ends is not resumed.
     public var maxReconnects: Int
 
     /// Creates a policy; the defaults retry a GET twice, waiting up to 0.5 s and 1 s, and

@@ -31,8 +31,9 @@ func finishing<T: Sendable>(
         Task(executorPreference: OwnThreadExecutor()) {
             let result: Result<T, any Error>
             do { result = .success(try await body()) } catch { result = .failure(error) }
+            let waiter = waiting.withLock { $0.take() }
             timer.withLock { $0 }?.cancel()
-            waiting.withLock { $0.take() }?.resume(returning: result)
+            waiter?.resume(returning: result)
         }
     }
 }

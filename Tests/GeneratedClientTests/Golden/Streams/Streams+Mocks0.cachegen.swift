@@ -20,6 +20,9 @@ public struct MockMedia: Media {
     /// Answers `ticks`.
     public var ticksHandler: @Sendable (_ from: Int?) -> EventStream<Tick>
 
+    /// Answers `tickFeed`.
+    public var tickFeedHandler: @Sendable () -> EventStream<Tick>
+
     /// Answers `tickLines`.
     public var tickLinesHandler: @Sendable (_ body: Tick) -> EventStream<Tick>
 
@@ -35,6 +38,7 @@ public struct MockMedia: Media {
         readme: @escaping @Sendable (_ lang: String?, _ policy: CachePolicy?) async throws -> CachedValue<String> = { _, _ in throw MockNotImplemented(endpoint: "Media.readme") },
         render: @escaping @Sendable (_ body: Tick) async throws -> Data = { _ in throw MockNotImplemented(endpoint: "Media.render") },
         ticks: @escaping @Sendable (_ from: Int?) -> EventStream<Tick> = { _ in EventStream(failing: MockNotImplemented(endpoint: "Media.ticks")) },
+        tickFeed: @escaping @Sendable () -> EventStream<Tick> = { EventStream(failing: MockNotImplemented(endpoint: "Media.tickFeed")) },
         tickLines: @escaping @Sendable (_ body: Tick) -> EventStream<Tick> = { _ in EventStream(failing: MockNotImplemented(endpoint: "Media.tickLines")) },
         tickSequence: @escaping @Sendable () -> EventStream<[Tick]> = { EventStream(failing: MockNotImplemented(endpoint: "Media.tickSequence")) },
         tick: @escaping @Sendable (_ n: Int, _ policy: CachePolicy?) async throws -> CachedValue<Tick> = { _, _ in throw MockNotImplemented(endpoint: "Media.tick") }
@@ -43,6 +47,7 @@ public struct MockMedia: Media {
         self.readmeHandler = readme
         self.renderHandler = render
         self.ticksHandler = ticks
+        self.tickFeedHandler = tickFeed
         self.tickLinesHandler = tickLines
         self.tickSequenceHandler = tickSequence
         self.tickHandler = tick
@@ -78,6 +83,11 @@ public struct MockMedia: Media {
     /// Calls `ticksHandler`.
     public func ticks(from: Int?) -> EventStream<Tick> {
         self.ticksHandler(from)
+    }
+
+    /// Calls `tickFeedHandler`.
+    public func tickFeed() -> EventStream<Tick> {
+        self.tickFeedHandler()
     }
 
     /// Calls `tickLinesHandler`.

@@ -38,6 +38,9 @@ public protocol Media: Sendable {
     /// `GET /ticks`. Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection.
     func ticks(from: Int?) -> EventStream<Tick>
 
+    /// `GET /ticks/feed`. Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection. A long-lived channel: connected again (with `Last-Event-ID` once an event had an id) when the server ends the response.
+    func tickFeed() -> EventStream<Tick>
+
     /// `POST /ticks/lines`. Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection.
     func tickLines(body: Tick) -> EventStream<Tick>
 
@@ -152,6 +155,11 @@ public struct LiveMedia: Media {
         self.client.eventStream(for: Requests.ticks(from: from), endpoint: Endpoints.ticks)
     }
 
+    /// `GET /ticks/feed`. Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection. A long-lived channel: connected again (with `Last-Event-ID` once an event had an id) when the server ends the response.
+    public func tickFeed() -> EventStream<Tick> {
+        self.client.eventStream(for: Requests.tickFeed(), endpoint: Endpoints.tickFeed)
+    }
+
     /// `POST /ticks/lines`. Streamed, never cached: sent when iterated; cancelling the iterating task closes the connection.
     public func tickLines(body: Tick) -> EventStream<Tick> {
         self.client.eventStream(for: Requests.tickLines(body: body), endpoint: Endpoints.tickLines)
@@ -199,6 +207,15 @@ public struct LiveMedia: Media {
         static var ticks: Endpoint {
             Endpoint(name: "Media.ticks", cache: nil, coding: JSONCoding(dates: .iso8601), format: .events)
         }
+        static var tickFeed: Endpoint {
+            Endpoint(
+                name: "Media.tickFeed",
+                cache: nil,
+                coding: JSONCoding(dates: .iso8601),
+                format: .events,
+                isChannel: true
+            )
+        }
         static var tickLines: Endpoint {
             Endpoint(name: "Media.tickLines", cache: nil, coding: JSONCoding(dates: .iso8601), format: .jsonLines)
         }
@@ -238,6 +255,10 @@ public struct LiveMedia: Media {
             var request = EndpointRequest(method: "GET", path: "/ticks")
             request.addQuery("from", from, isKey: false)
             return request
+        }
+
+        static func tickFeed() -> EndpointRequest {
+            EndpointRequest(method: "GET", path: "/ticks/feed")
         }
 
         static func tickLines(body: Tick) -> EndpointRequest {
