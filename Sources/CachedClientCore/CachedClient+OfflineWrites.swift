@@ -86,7 +86,9 @@ extension CachedClient {
     // MARK: - Entry points called by generated code
 
     /// Sends a mutation of an endpoint marked `"offline": "queue"`; `.queued` when the
-    /// server could not be reached or mutations of its scope wait before it. A 4xx other than
+    /// server could not be reached or mutations of its scope wait before it, and only once
+    /// the outbox holds it durably (when it cannot, the mutation is sent at once, and
+    /// `MutationNotQueuedError` thrown if the server cannot be reached). A 4xx other than
     /// 429 throws as for `response(for:endpoint:as:invalidating:)`. An endpoint without an
     /// offline rule is sent as that method sends it.
     @_spi(Generated)
@@ -131,10 +133,18 @@ extension CachedClient {
             }
         } catch {
             // No outbox to keep it in: sent as an ordinary mutation, with its key all the same.
-            emitMutation(.error, record, message: "outbox write failed, sent without queueing: \(safeDescription(of: error))")
+            // It is never `.queued`: when it cannot be sent either, the caller learns that
+            // nothing of it is kept.
+            let outboxFailure = safeDescription(of: error)
+            emitMutation(.error, record, message: "outbox write failed, sent without queueing: \(outboxFailure)")
             var keyed = request
             keyed.appendHeader(RequestParameter(name: rule.idempotencyHeader, value: record.idempotencyKey, isKey: false))
-            return .sent(try await mutate(keyed, endpoint: endpoint, invalidating: invalidations))
+            do {
+                return .sent(try await mutate(keyed, endpoint: endpoint, invalidating: invalidations))
+            } catch let sendError where Self.allowsFallback(sendError) || sendError is RateLimitedError {
+                throw MutationNotQueuedError(
+                    endpoint: endpoint.name, outboxFailure: outboxFailure, sendFailure: safeDescription(of: sendError))
+            }
         }
         guard await mutationQueue.add(stored) else {
             // Sent after those: by the replay that runs, or on the next signal or tick.
