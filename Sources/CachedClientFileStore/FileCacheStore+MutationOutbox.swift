@@ -133,13 +133,15 @@ extension FileCacheStore: MutationOutbox {
             try POSIX.setPermissions(fd, 0o600, path: temporary)
             try POSIX.synchronize(fd, path: temporary)
             Self.protect(temporary)
-            try POSIX.closeFile(fd, path: temporary, operation: "write")
         } catch {
             try? POSIX.closeFile(fd, path: temporary)
             try? POSIX.removeFile(temporary)
             throw error
         }
         do {
+            // Outside the block above: a close that fails has closed the descriptor, and
+            // closing it again could close a file another thread opened meanwhile.
+            try POSIX.closeFile(fd, path: temporary, operation: "write")
             try POSIX.move(temporary, to: target)
         } catch {
             try? POSIX.removeFile(temporary)

@@ -37,6 +37,13 @@ enum FaultWorkload {
     }
 
     static func key(_ name: String) -> CacheKey {
+        keys[name] ?? makeKey(name)
+    }
+
+    /// The keys, made once: a key's digest is a SHA-256, slow in a debug build.
+    private static let keys = Dictionary(uniqueKeysWithValues: keyNames.map { ($0, makeKey($0)) })
+
+    private static func makeKey(_ name: String) -> CacheKey {
         let partition = partition(ofKey: name)
         return CacheKey(
             text: "cachegen-key 1\nendpoint \(endpoint)\npath /\(name)\nquery \nitem \(name)\npartition \(partition ?? "*shared*")",
@@ -45,6 +52,13 @@ enum FaultWorkload {
 
     /// Value `name` (such as `a2`): its name on the first line, then a few KB that follow from it.
     static func entry(_ name: String) -> CacheEntry {
+        entries[name] ?? makeEntry(name)
+    }
+
+    /// The values the workload and its checks use, made once (thousands of runs compare them).
+    private static let entries = Dictionary(uniqueKeysWithValues: ["a1", "a2", "a9", "b1", "b2", "s1", "u1"].map { ($0, makeEntry($0)) })
+
+    private static func makeEntry(_ name: String) -> CacheEntry {
         var body = Data((name + "\n").utf8)
         let seed = name.utf8.reduce(7) { $0 &* 31 &+ Int($1) }
         body.append(contentsOf: (0..<(2_000 + seed % 3_000)).map { UInt8(truncatingIfNeeded: $0 &* 7 ^ seed) })
@@ -64,6 +78,15 @@ enum FaultWorkload {
 
     /// Mutation `id` (such as `m0`), in `partition`: a body of a few KB that follows from its id.
     static func mutation(_ id: String, partition: String?) -> QueuedMutation {
+        guard var made = mutations[id] else { return makeMutation(id, partition: partition) }
+        made.partition = partition
+        return made
+    }
+
+    /// The mutations the workload and its checks use, made once.
+    private static let mutations = Dictionary(uniqueKeysWithValues: ["m0", "m1", "m2", "n0", "r0"].map { ($0, makeMutation($0, partition: nil)) })
+
+    private static func makeMutation(_ id: String, partition: String?) -> QueuedMutation {
         let seed = id.utf8.reduce(11) { $0 &* 31 &+ Int($1) }
         return QueuedMutation(
             id: id, partition: partition, scope: "/notes", endpoint: "Notes.create", method: "POST", path: "/notes",
@@ -93,7 +116,7 @@ enum FaultWorkload {
                 report("\(name) \(target) ok" + (seen.map { " " + $0 } ?? ""))
                 return true
             } catch {
-                report("\(name) \(target) failed")
+                report("\(name) \(target) failed: \(error)")
                 return false
             }
         }

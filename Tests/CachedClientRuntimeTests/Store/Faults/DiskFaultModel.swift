@@ -39,7 +39,7 @@ struct DiskFaultModel {
                 continue
             }
             begun = nil
-            let ok = words[2] == "ok"
+            let ok = words[2] == "ok"  // else `failed: <the error>`
             if !ok { failedSteps += 1 }
             apply(step: words[0], target: words[1], outcome: ok ? .ok(words.count > 3 ? words[3] : nil) : .failed)
         }
