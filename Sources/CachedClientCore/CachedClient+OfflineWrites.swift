@@ -30,6 +30,7 @@ extension CachedClient {
 
     /// One pass over the waiting scopes of the current partition.
     private func replayPass() async {
+        await removeSentRecords()
         let partition = self.partition
         do {
             try await mutationQueue.load(partition: partition)
@@ -213,6 +214,8 @@ extension CachedClient {
                 do {
                     try await mutationQueue.outbox.removeMutation(mutation)
                 } catch {
+                    // Never sent again by this process: removed again at the next replay.
+                    await mutationQueue.keepRemoving(mutation)
                     emitMutation(.error, mutation, message: "outbox remove failed: \(safeDescription(of: error))")
                 }
                 await mutationQueue.finish(mutation, updated: nil)
@@ -284,6 +287,19 @@ extension CachedClient {
                 continue
             }
             if case .waiting = await attempt(mutation, immediately: false) { return }
+        }
+    }
+
+    /// Removes the outbox records of mutations that were sent but could not be removed then
+    /// (a disk fault), so that a relaunch does not send them again.
+    private func removeSentRecords() async {
+        for mutation in await mutationQueue.recordsToRemove {
+            do {
+                try await mutationQueue.outbox.removeMutation(mutation)
+                await mutationQueue.recordRemoved(id: mutation.id)
+            } catch {
+                emitMutation(.error, mutation, message: "outbox remove failed: \(safeDescription(of: error))")
+            }
         }
     }
 
