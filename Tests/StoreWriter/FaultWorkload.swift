@@ -177,10 +177,21 @@ enum FaultWorkload {
             try await store.removeEntry(for: key("b"))
             return nil
         }
-        _ = await step("removePath", "s") {
-            try await store.removeAll(endpoint: endpoint, path: "/s")
-            return nil
+        // A removal moves the removal count, and the log names it (or says it does not know,
+        // which clients take as everything), whatever fault it met.
+        func counted(_ name: String, _ key: String, _ body: () async throws -> Void) async {
+            let before = store.removalCount
+            _ = await step(name, key == "u" ? "user-2" : key) {
+                try await body()
+                return nil
+            }
+            _ = await step("count", key) {
+                guard store.removalCount >= before &+ 2 else { return "stale" }
+                guard let scopes = store.removals(since: before) else { return "moved" }
+                return scopes.contains { $0.covers(self.key(key)) } ? "moved" : "narrow"
+            }
         }
+        await counted("removePath", "s") { try await store.removeAll(endpoint: endpoint, path: "/s") }
         _ = await step("discard", "m2") {
             try await store.removeMutation(enqueued["m2"] ?? mutation("m2", partition: "user-1"))
             return nil
@@ -188,10 +199,7 @@ enum FaultWorkload {
         await read("a")
         await read("b")
         await read("s")
-        _ = await step("removePartition", "user-2") {
-            try await store.removeAll(partition: "user-2")
-            return nil
-        }
+        await counted("removePartition", "u") { try await store.removeAll(partition: "user-2") }
         await read("u")
         await set("b", "b2")
         await read("b")

@@ -75,6 +75,12 @@ struct DiskFaultModel {
             }
             values[target] = [seen]
         case ("read", _): break
+        case ("count", .ok(let seen?)):
+            // After a removal, whether it ended or failed: `stale` (the count did not move) or
+            // `narrow` (the log names a scope that does not cover it) would let a client keep a
+            // removed value in memory.
+            if seen != "moved" { violations.append("the removal of \(target) left the removal count \(seen)") }
+        case ("count", _): break
         case ("remove", .ok), ("removePath", .ok): values[target] = ["miss"]
         case ("remove", _), ("removePath", _): values[target, default: []].insert("miss")
         case ("removePartition", let outcome):
