@@ -195,7 +195,10 @@ struct FileCacheStoreFaultTests {
             let error = await #expect(throws: FileCacheStoreError.self) {
                 try await POSIX.$faults.withValue(listing) { try await store.queuedMutations(partition: "user-1") }
             }
-            #expect(error?.description == "FileCacheStore could not list the queued mutations in \(store.outboxPath(partition: "user-1")): Input/output error (errno 5)")
+            #expect(
+                error?.description
+                    == "FileCacheStore could not list the queued mutations in \(store.outboxPath(partition: "user-1")): "
+                    + "Input/output error (errno 5)")
             #expect(try await store.queuedMutations(partition: "user-1").map(\.id) == ["m0"])
         }
     }

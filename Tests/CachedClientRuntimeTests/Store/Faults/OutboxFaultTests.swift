@@ -137,7 +137,9 @@ struct OutboxFaultTests {
                 }
             }
         }
-        print("outbox faults: \(calls) calls of an enqueue × 6 kinds; \(queued) queued and sent once, \(refused) refused with MutationNotQueuedError and never sent")
+        print(
+            "outbox faults: \(calls) calls of an enqueue × 6 kinds; \(queued) queued and sent once, "
+                + "\(refused) refused with MutationNotQueuedError and never sent")
         #expect(refused > 0 && queued > 0)
     }
 }
