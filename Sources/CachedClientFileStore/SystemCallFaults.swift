@@ -69,6 +69,7 @@ package final class SystemCallFaults: Sendable {
     package let at: Int?
     /// The operation whose first call goes wrong (`flush`, `rename`, …), when `at` is `nil`.
     package let operation: String?
+    /// What goes wrong there.
     package let fault: Fault
     /// Whether every call after `at` goes wrong too (a disk that stays full); writes only
     /// for `shortWrite`. Never for `EINTR`, which would retry forever.
