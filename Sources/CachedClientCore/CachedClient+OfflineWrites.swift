@@ -30,6 +30,7 @@ extension CachedClient {
 
     /// One pass over the waiting scopes of the current partition.
     private func replayPass() async {
+        await removeSentRecords()
         let partition = self.partition
         do {
             try await mutationQueue.load(partition: partition)
@@ -86,7 +87,9 @@ extension CachedClient {
     // MARK: - Entry points called by generated code
 
     /// Sends a mutation of an endpoint marked `"offline": "queue"`; `.queued` when the
-    /// server could not be reached or mutations of its scope wait before it. A 4xx other than
+    /// server could not be reached or mutations of its scope wait before it, and only once
+    /// the outbox holds it durably (when it cannot, the mutation is sent at once, and
+    /// `MutationNotQueuedError` thrown if the server cannot be reached). A 4xx other than
     /// 429 throws as for `response(for:endpoint:as:invalidating:)`. An endpoint without an
     /// offline rule is sent as that method sends it.
     @_spi(Generated)
@@ -131,10 +134,18 @@ extension CachedClient {
             }
         } catch {
             // No outbox to keep it in: sent as an ordinary mutation, with its key all the same.
-            emitMutation(.error, record, message: "outbox write failed, sent without queueing: \(safeDescription(of: error))")
+            // It is never `.queued`: when it cannot be sent either, the caller learns that
+            // nothing of it is kept.
+            let outboxFailure = safeDescription(of: error)
+            emitMutation(.error, record, message: "outbox write failed, sent without queueing: \(outboxFailure)")
             var keyed = request
             keyed.appendHeader(RequestParameter(name: rule.idempotencyHeader, value: record.idempotencyKey, isKey: false))
-            return .sent(try await mutate(keyed, endpoint: endpoint, invalidating: invalidations))
+            do {
+                return .sent(try await mutate(keyed, endpoint: endpoint, invalidating: invalidations))
+            } catch let sendError where Self.allowsFallback(sendError) || sendError is RateLimitedError {
+                throw MutationNotQueuedError(
+                    endpoint: endpoint.name, outboxFailure: outboxFailure, sendFailure: safeDescription(of: sendError))
+            }
         }
         guard await mutationQueue.add(stored) else {
             // Sent after those: by the replay that runs, or on the next signal or tick.
@@ -203,6 +214,8 @@ extension CachedClient {
                 do {
                     try await mutationQueue.outbox.removeMutation(mutation)
                 } catch {
+                    // Never sent again by this process: removed again at the next replay.
+                    await mutationQueue.keepRemoving(mutation)
                     emitMutation(.error, mutation, message: "outbox remove failed: \(safeDescription(of: error))")
                 }
                 await mutationQueue.finish(mutation, updated: nil)
@@ -274,6 +287,19 @@ extension CachedClient {
                 continue
             }
             if case .waiting = await attempt(mutation, immediately: false) { return }
+        }
+    }
+
+    /// Removes the outbox records of mutations that were sent but could not be removed then
+    /// (a disk fault), so that a relaunch does not send them again.
+    private func removeSentRecords() async {
+        for mutation in await mutationQueue.recordsToRemove {
+            do {
+                try await mutationQueue.outbox.removeMutation(mutation)
+                await mutationQueue.recordRemoved(id: mutation.id)
+            } catch {
+                emitMutation(.error, mutation, message: "outbox remove failed: \(safeDescription(of: error))")
+            }
         }
     }
 

@@ -20,6 +20,9 @@ package actor MutationQueue {
     private var records: [QueuedMutation] = []
     private var sending: Set<String> = []
     private var busyScopes: Set<String> = []
+    /// Mutations sent (a 2xx) whose removal from the outbox failed, by id: never listed or
+    /// sent again by this process, and removed again at each replay until that succeeds.
+    private var sentButStored: [String: QueuedMutation] = [:]
     /// The replay timer, while mutations wait.
     package var timer: Task<Void, Never>?
     /// The replay running now, and whether another pass was asked for while it ran.
@@ -44,7 +47,7 @@ package actor MutationQueue {
         // Another load (or a switch) may have finished while this one read.
         if loaded == .some(partition) { return }
         loaded = .some(partition)
-        records = found.map(\.withoutBody)
+        records = found.filter { sentButStored[$0.id] == nil }.map(\.withoutBody)
         sending = []
         busyScopes = []
         publish()
@@ -98,6 +101,20 @@ package actor MutationQueue {
             if let updated { records[index] = updated.withoutBody } else { records.remove(at: index) }
         }
         publish()
+    }
+
+    /// Remembers a mutation that was sent but whose outbox record could not be removed, so
+    /// that it is not sent again (see `sentButStored`).
+    package func keepRemoving(_ mutation: QueuedMutation) {
+        sentButStored[mutation.id] = mutation.withoutBody
+    }
+
+    /// The sent mutations whose records are still to be removed.
+    package var recordsToRemove: [QueuedMutation] { Array(sentButStored.values) }
+
+    /// Forgets a sent mutation once its record is removed.
+    package func recordRemoved(id: String) {
+        sentButStored[id] = nil
     }
 
     /// The held mutation with `id`.

@@ -57,7 +57,9 @@ extension FileCacheStore {
     /// first failure.
     private func removeInEveryPartition(_ relativePath: String, depth: Int) throws(FileCacheStoreError) {
         var firstError: FileCacheStoreError?
-        for partition in POSIX.list(entriesPath) where !partition.hasPrefix(".") {
+        // A listing that fails throws: taken for an empty store, the removal would return
+        // with every entry it covers still there.
+        for partition in try POSIX.names(in: entriesPath, operation: "remove") where !partition.hasPrefix(".") {
             do throws(FileCacheStoreError) {
                 try removeFolder(entriesPath + "/" + partition + "/" + relativePath, depth: depth)
             } catch {
@@ -109,7 +111,7 @@ extension FileCacheStore {
     package static func deleteEveryTrash(in root: String) throws(FileCacheStoreError) {
         var firstError: FileCacheStoreError?
         for _ in 0..<8 {
-            let trash = POSIX.list(root).filter { $0.hasPrefix(trashPrefix) }
+            let trash = try POSIX.names(in: root, operation: "delete removed entries in").filter { $0.hasPrefix(trashPrefix) }
             if trash.isEmpty { break }
             for name in trash {
                 do throws(FileCacheStoreError) {

@@ -13,24 +13,27 @@ import Foundation
 // temporary file, flushed (`fsync`), made 0600 like entries and renamed into place, so a
 // reader, or the next launch after `kill -9`, sees the whole record or none. A record that
 // does not read back (torn by a power loss, damaged, of a later format) is listed as
-// failed, never thrown.
+// failed, never thrown. A system call that fails (an I/O error, no permission, a full
+// disk) is thrown, never taken for an empty outbox, a missing record or a damaged one: the
+// record is still there, and is read again once the fault goes.
 extension FileCacheStore: MutationOutbox {
     /// Writes the mutation's file after every mutation of its partition; durable when it returns.
     public func enqueueMutation(_ mutation: QueuedMutation) async throws -> QueuedMutation {
         let folder = outboxPath(partition: mutation.partition)
         try Self.makeDirectories(folder)
         var stored = mutation
-        stored.sequence = nextSequence(in: folder)
+        stored.sequence = try nextSequence(in: folder)
         try writeRecord(stored, in: folder)
         return stored
     }
 
-    /// Reads the partition's outbox in order; unreadable files come back as failed placeholders.
+    /// Reads the partition's outbox in order; damaged files come back as failed placeholders,
+    /// and a folder or file that cannot be read throws.
     public func queuedMutations(partition: String?) async throws -> [QueuedMutation] {
         let folder = outboxPath(partition: partition)
         var found: [(sequence: UInt64, id: String, name: String)] = []
         let abandonedBefore = Date().timeIntervalSince1970 - Self.abandonedFileAge
-        for name in POSIX.list(folder) {
+        for name in try POSIX.names(in: folder, operation: "list the queued mutations in") {
             if name.hasPrefix(".tmp-") {
                 // A writer killed before its rename; the change time is not set from `now()`.
                 if let info = try? POSIX.status(atPath: folder + "/" + name), info.changeTime < abandonedBefore {
@@ -42,22 +45,27 @@ extension FileCacheStore: MutationOutbox {
             found.append((sequence, id, name))
         }
         found.sort { ($0.sequence, $0.id) < ($1.sequence, $1.id) }
-        return found.map { file in
-            readRecord(folder + "/" + file.name, sequence: file.sequence, id: file.id, partition: partition)
+        // A file removed since the listing (sent or discarded by another store) is left out.
+        var mutations: [QueuedMutation] = []
+        for file in found {
+            if let mutation = try readRecord(folder + "/" + file.name, sequence: file.sequence, id: file.id, partition: partition) {
+                mutations.append(mutation)
+            }
         }
+        return mutations
     }
 
     /// Reads the mutation's one file; `nil` when it is gone.
     public func queuedMutation(_ mutation: QueuedMutation) async throws -> QueuedMutation? {
         let path = outboxPath(partition: mutation.partition) + "/" + Self.outboxName(mutation)
-        guard POSIX.exists(path) else { return nil }
-        return readRecord(path, sequence: mutation.sequence, id: mutation.id, partition: mutation.partition)
+        return try readRecord(path, sequence: mutation.sequence, id: mutation.id, partition: mutation.partition)
     }
 
     /// Rewrites the mutation's file, unless it is gone (sent, discarded or signed out).
     public func updateMutation(_ mutation: QueuedMutation) async throws {
         let folder = outboxPath(partition: mutation.partition)
-        guard POSIX.exists(folder + "/" + Self.outboxName(mutation)) else { return }
+        guard try POSIX.isPresent(folder + "/" + Self.outboxName(mutation), operation: "update the queued mutation")
+        else { return }
         try writeRecord(mutation, in: folder)
     }
 
@@ -98,10 +106,17 @@ extension FileCacheStore: MutationOutbox {
         return (sequence, id)
     }
 
-    /// One more than the largest sequence in the folder (listed once per folder and process).
-    private func nextSequence(in folder: String) -> UInt64 {
-        outboxSequences.withLock { sequences in
-            let last = sequences[folder] ?? POSIX.list(folder).compactMap { Self.parseOutboxName($0)?.0 }.max() ?? 0
+    /// One more than the largest sequence in the folder (listed once per folder and process);
+    /// a folder that cannot be listed throws, rather than restart the order at 1.
+    private func nextSequence(in folder: String) throws(FileCacheStoreError) -> UInt64 {
+        // Listed outside the lock (a slow disk must not hold every other folder's enqueue);
+        // a listing that lost a race with another enqueue here is not used.
+        let listed: UInt64? =
+            outboxSequences.withLock { $0[folder] } == nil
+            ? try POSIX.names(in: folder, operation: "list the queued mutations in").compactMap { Self.parseOutboxName($0)?.0 }.max() ?? 0
+            : nil
+        return outboxSequences.withLock { sequences in
+            let last = sequences[folder] ?? listed ?? 0
             sequences[folder] = last + 1
             return last + 1
         }
@@ -118,13 +133,15 @@ extension FileCacheStore: MutationOutbox {
             try POSIX.setPermissions(fd, 0o600, path: temporary)
             try POSIX.synchronize(fd, path: temporary)
             Self.protect(temporary)
-            try POSIX.closeFile(fd, path: temporary, operation: "write")
         } catch {
             try? POSIX.closeFile(fd, path: temporary)
             try? POSIX.removeFile(temporary)
             throw error
         }
         do {
+            // Outside the block above: a close that fails has closed the descriptor, and
+            // closing it again could close a file another thread opened meanwhile.
+            try POSIX.closeFile(fd, path: temporary, operation: "write")
             try POSIX.move(temporary, to: target)
         } catch {
             try? POSIX.removeFile(temporary)
@@ -132,23 +149,30 @@ extension FileCacheStore: MutationOutbox {
         }
     }
 
-    /// The record in a file, or a failed placeholder naming why it could not be read.
-    private func readRecord(_ path: String, sequence: UInt64, id: String, partition: String?) -> QueuedMutation {
+    /// The record in a file, or a failed placeholder naming why its content is not one;
+    /// `nil` when the file is gone. A system call that fails throws: the record may be
+    /// whole, and is read again later.
+    private func readRecord(
+        _ path: String, sequence: UInt64, id: String, partition: String?
+    ) throws(FileCacheStoreError) -> QueuedMutation? {
         func unreadable(_ reason: String) -> QueuedMutation {
             .unreadable(id: id, sequence: sequence, partition: partition, reason: reason)
         }
-        let data: Data
+        let fd: Int32
         do throws(FileCacheStoreError) {
-            let fd = try POSIX.openForReading(path)
-            defer { try? POSIX.closeFile(fd, path: path) }
-            let info = try POSIX.status(of: fd, path: path)
-            guard info.isRegularFile else { return unreadable("not a file") }
-            guard info.size <= OutboxRecord.maxSize else { return unreadable("larger than a record can be") }
-            let buffer = try POSIX.readAll(fd, capacity: info.size, path: path)
-            data = Data(buffer.bytes)
+            fd = try POSIX.openForReading(path)
         } catch {
-            return unreadable(error.description)
+            if error.isNoSuchPath { return nil }
+            // A link (`ELOOP`), a socket and the like fail to open: what is there decides.
+            guard let info = try? POSIX.status(atPath: path), !info.isRegularFile else { throw error }
+            return unreadable("not a file")
         }
+        defer { try? POSIX.closeFile(fd, path: path) }
+        let info = try POSIX.status(of: fd, path: path)
+        guard info.isRegularFile else { return unreadable("not a file") }
+        guard info.size <= OutboxRecord.maxSize else { return unreadable("larger than a record can be") }
+        let buffer = try POSIX.readAll(fd, capacity: info.size, path: path)
+        let data = Data(buffer.bytes)
         guard let mutation = OutboxRecord.decode(data) else { return unreadable("damaged or of an unknown format") }
         guard mutation.id == id, mutation.sequence == sequence, mutation.partition == partition else {
             return unreadable("its name does not match its content")

@@ -31,6 +31,10 @@ extension POSIX {
     /// `pwrite` returns an error.
     package static func mapShared(_ fd: Int32, length: Int, path: String) throws(FileCacheStoreError) -> UnsafeRawPointer {
         while true {
+            if let injected = injectedFailure("map") {
+                if injected == EINTR { continue }
+                throw FileCacheStoreError(operation: "map", path: path, code: injected)
+            }
             // `MAP_FAILED` is `(void *)-1`, a macro Swift does not import.
             if let address = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0),
                 address != UnsafeMutableRawPointer(bitPattern: -1)
@@ -45,6 +49,7 @@ extension POSIX {
 
     /// Unmaps what `mapShared` mapped.
     package static func unmap(_ address: UnsafeRawPointer, length: Int) {
+        _ = injectedFailure("unmap")  // counted; a failure is ignored as the real one's is
         _ = munmap(UnsafeMutableRawPointer(mutating: address), length)
     }
 
@@ -59,7 +64,7 @@ extension POSIX {
     /// Writes a little-endian `UInt64` at the start of an open file; a short write is an I/O error.
     package static func writeNumber(_ fd: Int32, _ number: UInt64, path: String) throws(FileCacheStoreError) {
         var value = number.littleEndian
-        let count = try call("write", path) { pwrite(fd, &value, 8, 0) }
+        let count = try callWriting("write", path, count: 8) { pwrite(fd, &value, $0, 0) }
         guard count == 8 else { throw FileCacheStoreError(operation: "write", path: path, code: EIO) }
     }
 
@@ -72,7 +77,9 @@ extension POSIX {
 
     /// Writes `bytes` at `offset` of an open file; a short write is an I/O error.
     package static func writeBytes(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws(FileCacheStoreError) {
-        let written = try call("write", path) { bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) } }
+        let written = try callWriting("write", path, count: bytes.count) { count in
+            bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, count, off_t(offset)) }
+        }
         guard written == bytes.count else { throw FileCacheStoreError(operation: "write", path: path, code: EIO) }
     }
 
@@ -95,6 +102,7 @@ extension POSIX {
 
     /// Closes a descriptor, ignoring failure, for clean-up paths.
     package static func closeQuietly(_ fd: Int32) {
+        _ = injectedFailure("close")  // counted; the descriptor is closed whatever it says
         _ = close(fd)
     }
 }

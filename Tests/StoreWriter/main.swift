@@ -11,6 +11,9 @@ import Foundation
 // - `StoreWriter queue <store folder> <base URL> <path> <count>` and
 //   `StoreWriter send <store folder> <base URL> <path>`: the offline-writes tests
 //   (`OfflineWritesIntegrationTests`). See `OfflineFixture`.
+// - `StoreWriter fault-workload <store folder> <call> kill|short-write-then-kill`: the
+//   disk-fault workload, killed at system call `<call>` (`0`: never) of the store
+//   (`FileCacheStoreCrashPointTests`). See `FaultWorkload`.
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch (arguments.first, arguments.count) {
 case (_, 1):
@@ -28,8 +31,11 @@ case ("queue", 5):
     try await OfflineFixture.queue(directory: arguments[1], baseURL: arguments[2], path: arguments[3], count: count)
 case ("send", 4):
     try await OfflineFixture.send(directory: arguments[1], baseURL: arguments[2], path: arguments[3])
+case ("fault-workload", 4):
+    guard let call = Int(arguments[2]), let fault = FaultWorkload.fault(named: arguments[3]) else { fallthrough }
+    await FaultWorkload.runChild(directory: arguments[1], at: call, fault: fault)
 default:
     FileHandle.standardError.write(Data(
-        "usage: StoreWriter <store folder> | remove-partition <folder> <partition> | churn <folder> <gate> <seconds> <seed> | sign-out <folder> <gate> <seconds> | queue <folder> <base URL> <path> <count> | send <folder> <base URL> <path>\n".utf8))
+        "usage: StoreWriter <store folder> | remove-partition <folder> <partition> | churn <folder> <gate> <seconds> <seed> | sign-out <folder> <gate> <seconds> | queue <folder> <base URL> <path> <count> | send <folder> <base URL> <path> | fault-workload <folder> <call> kill|short-write-then-kill\n".utf8))
     exit(2)
 }
