@@ -51,7 +51,7 @@ struct OutboxFaultTests {
                 Self.normalized(error?.description ?? "")
                     == "Notes.create: the mutation was neither queued nor sent, so nothing of it is kept: the outbox could not keep it "
                     + "(FileCacheStore could not flush \(outbox)/.tmp-<random>: Input/output error (errno 5)) and the server could "
-                    + "not be reached (URLError -1009). Keep the user's change and try again.")
+                    + "not be reached (URLError -1009 (not connected to the internet)). Keep the user's change and try again.")
             #expect(try await store.queuedMutations(partition: "user-1").isEmpty)
             #expect(client.pendingMutations.items.isEmpty)
             #expect((try? FileManager.default.contentsOfDirectory(atPath: outbox)) == [])  // no temporary file left either
