@@ -35,9 +35,12 @@ public enum ChildProcess {
         return url
     }
 
-    /// Runs `name` with `arguments` to its end and returns its status and output. The waits
-    /// block, so they run on a thread of their own.
-    public static func run(_ name: String, _ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+    /// Runs `name` with `arguments` to its end and returns its status and output; with a
+    /// `limit`, a child still running after that many seconds is terminated (a hang is a
+    /// failure, never a wait without end). The waits block, so they run on a thread of their own.
+    public static func run(
+        _ name: String, _ arguments: [String], limit: Double? = nil
+    ) async throws -> (status: Int32, output: String, errors: String) {
         let executable = try require(name)
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
@@ -50,9 +53,12 @@ public enum ChildProcess {
                     process.standardOutput = output
                     process.standardError = errors
                     try process.run()
+                    let watchdog = DispatchWorkItem { process.terminate() }
+                    if let limit { DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog) }
                     let out = output.fileHandleForReading.readDataToEndOfFile()
                     let err = errors.fileHandleForReading.readDataToEndOfFile()
                     process.waitUntilExit()
+                    watchdog.cancel()
                     return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
                 })
             }.start()

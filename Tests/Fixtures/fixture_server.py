@@ -352,18 +352,22 @@ class Handler(BaseHTTPRequestHandler):
                 headers["Link"] = f'<http://{host}{split.path}?page={number + 1}{others}>; rel="next"'
         self.send_bytes(route["status"], headers, json.dumps(value).encode("utf-8"), entry)
 
-    def send_stream(self, route, entry):
-        """The route's chunks as they are written, then (with "hold") waits for the client to close."""
+    def send_stream_head(self, route, entry, framing):
+        """A stream's status line and header fields, `framing` last; the connection closes after it."""
         self.close_connection = True
         self.send_response_only(route["status"])
         self.send_header("Date", self.date_time_string())
         for name, value in route["headers"].items():
             for line in value if isinstance(value, list) else [value]:
                 self.send_header(name, line)
-        self.send_header("Connection", "close")
+        self.send_header(*framing)
         with STATE.lock:
             entry["status"] = route["status"]
         self.end_headers()
+
+    def send_stream(self, route, entry):
+        """The route's chunks as they are written, then (with "hold") waits for the client to close."""
+        self.send_stream_head(route, entry, ("Connection", "close"))
         try:
             for chunk in route["stream"]:
                 self.wfile.write(chunk)
@@ -564,16 +568,7 @@ def send_fault(handler, route, entry):
 # sent and then an error, never a body that ended.
 def send_cut_stream(handler, route, entry):
     """The route's chunks in chunked framing, then the connection closed without the last chunk."""
-    handler.close_connection = True
-    handler.send_response_only(route["status"])
-    handler.send_header("Date", handler.date_time_string())
-    for name, value in route["headers"].items():
-        for line in value if isinstance(value, list) else [value]:
-            handler.send_header(name, line)
-    handler.send_header("Transfer-Encoding", "chunked")
-    with STATE.lock:
-        entry["status"] = route["status"]
-    handler.end_headers()
+    handler.send_stream_head(route, entry, ("Transfer-Encoding", "chunked"))
     try:
         for chunk in route["stream"]:
             if chunk:  # an empty chunk would be the last one

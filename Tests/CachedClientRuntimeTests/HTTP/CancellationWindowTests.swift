@@ -143,11 +143,11 @@ struct CancellationWindowTests {
     /// When a toolchain has the upstream fix (PR #5417) the control fails, and says so.
     @Test("control, in a child process: URLSession.data(for:) hangs where URLSessionTransport.send ends")
     func controlInChildProcess() async throws {
-        let transport = try await ChildProcess.run("CancellationProbe", ["transport"])
+        let transport = try await ChildProcess.run("CancellationProbe", ["transport"], limit: 60)
         #expect(transport.status == 0 && transport.output == "ended: CancellationError\n", "\(transport)")
 
         #if canImport(FoundationNetworking)
-        let dataFor = try await ChildProcess.run("CancellationProbe", ["data-for"])
+        let dataFor = try await ChildProcess.run("CancellationProbe", ["data-for"], limit: 60)
         #expect(
             dataFor.status == 3 && dataFor.output == "hung\n",
             "URLSession.data(for:) no longer hangs here (\(dataFor)): the toolchain has swift-corelibs-foundation PR #5417")

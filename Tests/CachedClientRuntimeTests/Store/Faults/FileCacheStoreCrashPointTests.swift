@@ -38,7 +38,7 @@ struct FileCacheStoreCrashPointTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var point = Point(at: at, fault: fault, lines: [], killed: false, violations: [])
         do {
-            let (status, output, errors) = try await runChild(["fault-workload", directory.path, String(at), fault])
+            let (status, output, errors) = try await ChildProcess.run("StoreWriter", ["fault-workload", directory.path, String(at), fault], limit: 60)
             point.lines = output.split(separator: "\n").map(String.init)
             point.killed = status == SIGKILL && !point.lines.contains { $0.hasPrefix("calls ") }
             if !point.killed, at > 0 { point.violations.append("the child was not killed (status \(status)): \(errors)") }
@@ -56,33 +56,6 @@ struct FileCacheStoreCrashPointTests {
             point.violations.append("the store does not open after the kill: \(error)")
         }
         return point
-    }
-
-    /// Runs `StoreWriter` to its end, killing it if it runs longer than a minute (a hang is
-    /// a failure, never a wait without end).
-    static func runChild(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
-        let executable = try ChildProcess.require("StoreWriter")
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = executable
-                    process.arguments = arguments
-                    let output = Pipe()
-                    let errors = Pipe()
-                    process.standardOutput = output
-                    process.standardError = errors
-                    try process.run()
-                    let watchdog = DispatchWorkItem { process.terminate() }
-                    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-                    let out = output.fileHandleForReading.readDataToEndOfFile()
-                    let err = errors.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    watchdog.cancel()
-                    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-                })
-            }.start()
-        }
     }
 
     @Test func aKillAtEveryCallLosesNothingAndTearsNothing() async throws {
