@@ -28,7 +28,8 @@ extension CachedClient {
                         try await self.readEvents(request, endpoint: endpoint, as: type) { continuation.yield($0) }
                         continuation.finish()
                     } catch {
-                        continuation.finish(throwing: error)
+                        // A reader that left sees its leaving, whatever the connection did meanwhile.
+                        continuation.finish(throwing: Task.isCancelled ? CancellationError() : error)
                     }
                 }
                 continuation.onTermination = { _ in task.cancel() }
