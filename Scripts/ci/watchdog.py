@@ -4,7 +4,7 @@
     Scripts/ci/watchdog.py [--quiet-minutes M] -- COMMAND [ARG ...]
 
 The command's output passes through line by line. Any line is progress. When M minutes
-(default 6) go by without one, the watchdog prints every thread's stack of each process the
+(default 10) go by without one, the watchdog prints every thread's stack of each process the
 command started (gdb, from Debian's package: `thread apply all bt`), kills the whole process
 tree and exits 124, so a hang is a red run with its stacks in minutes, never a run that eats
 CI's time limit. Otherwise it exits with the command's own status.
@@ -70,7 +70,7 @@ def print_stacks(root):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quiet-minutes", type=float, default=6.0)
+    parser.add_argument("--quiet-minutes", type=float, default=10.0)
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
