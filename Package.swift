@@ -58,10 +58,10 @@ let package = Package(
         .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),
         .testTarget(
             name: "CacheGenCoreTests", dependencies: ["CacheGenCore"], exclude: ["Specs", "YAML/OpenAPIFixtures", "OpenAPI/Documents"]),
-        .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CacheGenCore"]),
+        .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CacheGenCore", "FixtureServerSupport"]),
         // The plugins' shared file (Plugins/PluginsShared, by symlink) checked on Linux, and the
         // command plugin run by `swift package` on a scratch package.
-        .testTarget(name: "CacheGenPluginTests", dependencies: ["CacheGenCore"]),
+        .testTarget(name: "CacheGenPluginTests", dependencies: ["CacheGenCore", "FixtureServerSupport"]),
         // A child process for the kill -9 test: it writes entries until it is killed.
         // Not a product; a test dependency so that `swift test` builds it.
         .executableTarget(name: "StoreWriter", dependencies: ["CachedClientRuntime"], path: "Tests/StoreWriter"),

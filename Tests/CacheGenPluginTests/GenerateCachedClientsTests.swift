@@ -1,3 +1,4 @@
+import FixtureServerSupport
 import Foundation
 import Testing
 
@@ -105,7 +106,7 @@ struct GenerateCachedClientsTests {
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
+        try ChildProcess.start(process)
         process.waitUntilExit()
         try handle.close()
         return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))

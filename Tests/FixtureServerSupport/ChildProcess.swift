@@ -6,6 +6,27 @@ import Foundation
 
 /// Runs an executable built next to the tests.
 public enum ChildProcess {
+    /// Held while a child is started and while the pipes for one are made.
+    ///
+    /// On Linux, Foundation's `Process.run()` closes in the child every descriptor open when it
+    /// starts building the spawn, but one made by another thread in the instant before the
+    /// spawn is inherited. `Process` learns that a child exited when the socket that child holds
+    /// closes, and a reader when its pipe's last writer closes: a long-lived child (a fixture
+    /// server) that inherited another child's socket or pipe keeps that child "running", so a
+    /// test waiting for it hangs until the server stops, and the shared server never stops.
+    /// Every child the tests start goes through `start(_:)`, and its pipes through `pipe()`.
+    private static let spawning = NSLock()
+
+    /// Starts `process` while no other child of the tests starts or gets its pipes.
+    public static func start(_ process: Process) throws {
+        try spawning.withLock { try process.run() }
+    }
+
+    /// A pipe made while no child of the tests starts.
+    public static func pipe() -> Pipe {
+        spawning.withLock { Pipe() }
+    }
+
     /// The executable's path is not next to the tests: the test target does not depend on it.
     public struct NotBuilt: Error, CustomStringConvertible {
         /// The executable's name.
@@ -48,11 +69,11 @@ public enum ChildProcess {
                     let process = Process()
                     process.executableURL = executable
                     process.arguments = arguments
-                    let output = Pipe()
-                    let errors = Pipe()
+                    let output = ChildProcess.pipe()
+                    let errors = ChildProcess.pipe()
                     process.standardOutput = output
                     process.standardError = errors
-                    try process.run()
+                    try ChildProcess.start(process)
                     let watchdog = DispatchWorkItem { process.terminate() }
                     if let limit { DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog) }
                     let out = output.fileHandleForReading.readDataToEndOfFile()
@@ -70,9 +91,9 @@ public enum ChildProcess {
 /// `@unchecked Sendable`: `Process` is not `Sendable`; its methods are thread-safe.
 public final class RunningChild: @unchecked Sendable {
     private let process: Process
-    private let output = Pipe()
-    private let errors = Pipe()
-    private let input = Pipe()
+    private let output = ChildProcess.pipe()
+    private let errors = ChildProcess.pipe()
+    private let input = ChildProcess.pipe()
 
     /// Starts the executable `name` (built next to the tests) with `arguments`.
     public init(_ name: String, _ arguments: [String]) throws {
@@ -82,7 +103,7 @@ public final class RunningChild: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = input
-        try process.run()
+        try ChildProcess.start(process)
     }
 
     /// Sends a line to the child's standard input.

@@ -37,9 +37,9 @@ public final class FixtureServer: @unchecked Sendable {
         let probe = Process()
         probe.executableURL = URL(filePath: "/usr/bin/env")
         probe.arguments = ["python3", "-c", "import sys; print(sys.executable)"]
-        let output = Pipe()
+        let output = ChildProcess.pipe()
         probe.standardOutput = output
-        guard (try? probe.run()) != nil else { return "/usr/bin/python3" }
+        guard (try? ChildProcess.start(probe)) != nil else { return "/usr/bin/python3" }
         let path = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         probe.waitUntilExit()
@@ -77,11 +77,11 @@ public final class FixtureServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(filePath: Self.python)
         process.arguments = [Self.scriptURL.path] + (routesFile.map { ["--routes", $0.path] } ?? [])
-        let input = Pipe()
-        let output = Pipe()
+        let input = ChildProcess.pipe()
+        let output = ChildProcess.pipe()
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try ChildProcess.start(process)
 
         let line = output.fileHandleForReading.readFirstLine()
         guard line.hasPrefix("PORT "), let port = Int(line.dropFirst(5)) else {

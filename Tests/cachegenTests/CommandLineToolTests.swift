@@ -1,4 +1,5 @@
 import CacheGenCore
+import FixtureServerSupport
 import Foundation
 import Testing
 
@@ -270,7 +271,7 @@ import Testing
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.start(process)
         process.waitUntilExit()
         return process.terminationStatus
     }

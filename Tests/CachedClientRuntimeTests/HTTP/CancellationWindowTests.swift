@@ -140,6 +140,28 @@ struct CancellationWindowTests {
         }
     }
 
+    @Test("a live query released while its fetch is handled cancels the fetch at once")
+    @MainActor
+    func liveQueryReleased() async throws {
+        let (url, stop) = GatedURLProtocol.url(stoppingAt: .beforeEnd)
+        let client = CachedClient(baseURL: url, transport: URLSessionTransport(session: GatedURLProtocol.session()), retry: .none)
+        let clock = ManualClock()
+        var query: CachedQuery<Account>? = CachedQuery { policy in
+            try await client.value(for: Fixtures.request(), endpoint: Fixtures.endpoint(), policy: policy)
+        }
+        query?.poll(every: .seconds(30), clock: clock)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(30))
+        #expect(await signalled(stop.arrived, within: 30), "the poll's fetch never reached the session")
+
+        // The query's deinit cancels its fetch on this (the main) thread while the session's
+        // queue is handing that fetch its answer: the moment the old transport deadlocked in.
+        query = nil
+
+        #expect(client.waitingCallerCount == 0)
+        stop.release.signal()
+    }
+
     /// The control, in a child process: the same stop with `URLSession.data(for:)`, the path
     /// `URLSessionTransport` left, hangs on this toolchain (swift-corelibs-foundation #5412:
     /// its cancellation handler waits for the session's queue, which waits to resume the task

@@ -1,4 +1,5 @@
 import Dispatch
+import FixtureServerSupport
 import Foundation
 
 @_spi(RuntimeLayers) import CachedClientValues
@@ -58,7 +59,7 @@ enum ThreadStacks {
         process.arguments = ["-p", "\(getpid())", "-batch", "-nx", "-ex", "thread apply all bt"]
         process.standardOutput = handle
         process.standardError = handle
-        guard (try? process.run()) != nil else { return "(gdb did not start)" }
+        guard (try? ChildProcess.start(process)) != nil else { return "(gdb did not start)" }
         process.waitUntilExit()
         try? handle.close()
         let text = (try? String(contentsOf: file, encoding: .utf8)) ?? "(gdb wrote nothing readable)"

@@ -1,3 +1,4 @@
+import FixtureServerSupport
 import Foundation
 
 @_spi(Generated) @testable import CachedClientRuntime
@@ -114,11 +115,11 @@ final class NginxServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(filePath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, executable, directory.path]
-        let input = Pipe()
+        let input = ChildProcess.pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ChildProcess.start(process)
         self.process = process
         self.input = input
 

@@ -253,7 +253,7 @@ private func run(_ executable: String, _ arguments: [String]) throws {
     process.arguments = arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try ChildProcess.start(process)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { throw CommandFailed(status: process.terminationStatus) }
 }
