@@ -95,6 +95,13 @@ def main():
             print(f"\nerror: watchdog: no output for {args.quiet_minutes:g} minutes from: {' '.join(command)}", flush=True)
             print("error: watchdog: every thread's stack follows, then the command is killed", flush=True)
             print_stacks(process.pid)
+            # The whole tree: a test's children may lead process groups of their own
+            # (Foundation's Process spawns them so), which killing our group would miss.
+            for pid in [process.pid] + descendants(process.pid):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
             try:
                 os.killpg(process.pid, signal.SIGKILL)
             except ProcessLookupError:
