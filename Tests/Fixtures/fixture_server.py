@@ -641,6 +641,14 @@ def check_body(expect, content_type, body):
     return saw
 
 
+class Server(ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        """A client that left mid-answer (a cancelled call) is expected, not an error to print."""
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def exit_when_stdin_closes():
     """The parent holds our stdin open; EOF means it is gone (even after a crash)."""
     try:
@@ -666,7 +674,7 @@ def main():
         for spec in specs if isinstance(specs, list) else [specs]:
             STATE.add_route(spec)
 
-    server = ThreadingHTTPServer((args.host, args.port), Handler)
+    server = Server((args.host, args.port), Handler)
     server.daemon_threads = True
     # A child inherits its parent's blocked signals, and the thread that spawns us (a
     # libdispatch worker in a Swift test) blocks them all; unblock SIGTERM to receive it.

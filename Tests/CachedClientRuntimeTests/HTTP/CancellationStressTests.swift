@@ -12,8 +12,8 @@ import FoundationNetworking
 
 /// Thousands of calls through a real socket, cancelled from threads at chosen moments:
 /// before they start, while they wait for headers, mid-answer, around the moment the answer
-/// or a refused connection is handled, after they end, or never; many of them merged (eight
-/// calls a key at once), some to a port where nothing listens, and event streams cancelled
+/// or a refused connection is handled, after they end, or never; many of them merged (some
+/// three calls a key at once), some to a port where nothing listens, and event streams cancelled
 /// mid-body. Every caller gets a value or `CancellationError` (or, not cancelled, the refused
 /// connection's error), nothing hangs (watched from a thread, by progress), and the server sees
 /// every connection closed. The exact windows are hit on purpose in `CancellationWindowTests`;
@@ -43,14 +43,14 @@ struct CancellationStressTests {
 
     static let calls = 6_000
     static let streams = 480
-    static let batch = 48
+    static let batch = 24
 
     @Test("calls, merged and not, to the fixture server and to a closed port")
     func calls() async throws {
         let server = try await FixtureServer.start()
         defer { server.stop() }
-        for id in 0..<16 {
-            try await server.setRoute("/v1/accounts/\(id)", json: Fixtures.alice, delayMilliseconds: id < 8 ? 0 : 15)
+        for id in 0..<8 {
+            try await server.setRoute("/v1/accounts/\(id)", json: Fixtures.alice, delayMilliseconds: id < 4 ? 0 : 15)
         }
         let session = URLSession(configuration: .ephemeral)
         let live = CachedClient(
@@ -63,7 +63,7 @@ struct CancellationStressTests {
 
         var random = SeededRandom(seed: 36)
         let plan = (0..<Self.calls).map { _ in
-            (toClosedPort: random.next(below: 8) == 0, id: random.next(below: 16),
+            (toClosedPort: random.next(below: 8) == 0, id: random.next(below: 8),
              moment: Moment.allCases[random.next(below: 4)], delay: random.next(below: 25_000))
         }
         let tally = Locked(Tally())

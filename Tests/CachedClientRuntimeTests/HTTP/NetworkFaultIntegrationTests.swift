@@ -132,9 +132,10 @@ struct NetworkFaultIntegrationTests {
 
     @Test(arguments: transportFaults)
     func aTransportFaultStoresNothingAndNetworkFirstAnswersFromTheStore(_ fault: TransportFault) async throws {
-        // A stall lasts as long as the transport's timeout: short here, and still 40 times the
-        // gap between two bytes of the trickle test, which must succeed.
-        let setup = try await Setup(timeout: 2)
+        // A stall lasts as long as the transport's timeout: a few seconds, so that a busy
+        // machine (every URLSession of the process shares one queue on Linux) never delays
+        // the bytes that did arrive past it.
+        let setup = try await Setup(timeout: 4)
         // Account 2 was never stored: the failure is the caller's, with the transport's error.
         try await setup.server.setFaultRoute(setup.path("2"), headers: Self.json, body: Self.good, fault: fault.fault)
         let missing = await setup.account(.networkFirst, id: "2")
@@ -175,7 +176,7 @@ struct NetworkFaultIntegrationTests {
     }
 
     @Test func aStalledConnectionIsClosedByTheClientAtTheTimeout() async throws {
-        let setup = try await Setup(timeout: 1)
+        let setup = try await Setup(timeout: 4)
         try await setup.server.setFaultRoute(setup.path(), headers: Self.json, body: Self.good, fault: .stall(sending: 0))
         let answer = await setup.account(.networkFirst)
         #expect((answer.failure as? URLError)?.code == .timedOut, "\(String(describing: answer.failure))")
@@ -310,7 +311,7 @@ struct NetworkFaultIntegrationTests {
     }
 
     @Test func aJSONLinesStreamThatStallsEndsWithATimeoutAfterItsWholeRecords() async throws {
-        let setup = try await Setup(timeout: 1)
+        let setup = try await Setup(timeout: 4)
         let body = "1\n2\n3\n"
         try await setup.server.setFaultRoute(
             setup.prefix + "/v1/feed", headers: ["Content-Type": "application/jsonl"], body: body, fault: .stall(sending: 4))
