@@ -10,15 +10,20 @@ import FoundationNetworking
 /// with `CancellationError`.
 ///
 /// This is the path `URLSession.data(for:)` would take, written so that cancellation never
-/// waits: `cancel()` resumes the caller and cancels the data task from another thread
-/// (`cancelWithoutWaiting()`), so the caller ends at once even while the session is busy
-/// handing the task its response, and an answer that arrives after that is dropped.
+/// waits: `cancel()` only resumes the caller, and an answer that arrives after that is dropped.
+/// The data task itself is left to finish (bounded by the transport's timeout) rather than
+/// cancelled: on Linux, `URLSessionTask.cancel()` waits for the session's queue (the deadlock
+/// of swift-corelibs-foundation #5412 when called in a cancellation handler), and made
+/// anywhere else it races a task that is finishing: FoundationNetworking then reports the
+/// cancellation of a task it has already dropped and traps ("Trying to access a behaviour for
+/// a task that in not in the registry", seen under the cancellation stress whether the cancel
+/// ran on a global queue or on the session's delegate queue).
 final class DataTaskCall: Sendable {
     private enum State {
-        /// Not started; nothing to cancel yet.
+        /// Not started.
         case ready
         /// The data task runs and the caller waits.
-        case running(URLSessionDataTask, CheckedContinuation<HTTPResponse, any Error>)
+        case running(CheckedContinuation<HTTPResponse, any Error>)
         /// The caller has its answer (or was cancelled before the task started).
         case finished
     }
@@ -26,7 +31,7 @@ final class DataTaskCall: Sendable {
     private let state = Locked(State.ready)
 
     /// Makes the data task and starts it for the caller waiting on `continuation`; a caller
-    /// cancelled already gets `CancellationError`, and a task made by then is cancelled unstarted.
+    /// cancelled already gets `CancellationError`, and no request is made for it.
     ///
     /// The task is made outside the lock: making one waits for the session's queue, which a
     /// cancellation handler (which takes this lock) must never be made to wait for.
@@ -38,20 +43,17 @@ final class DataTaskCall: Sendable {
         let task = makeTask()
         let started = state.withLock { state -> Bool in
             guard case .ready = state else { return false }
-            state = .running(task, continuation)
+            state = .running(continuation)
             return true
         }
-        if started {
-            task.resume()
-        } else {
-            continuation.resume(throwing: CancellationError())
-            task.cancelWithoutWaiting()
-        }
+        if !started { continuation.resume(throwing: CancellationError()) }
+        // Resumed either way: a task made and never resumed would stay in its session for good.
+        task.resume()
     }
 
     /// The data task's completion handler: answers the caller unless it was cancelled.
     func complete(data: Data?, response: URLResponse?, error: (any Error)?) {
-        guard let continuation = take()?.continuation else { return }
+        guard let continuation = take() else { return }
         continuation.resume(with: Result {
             if let error { throw URLError.reportingCutShort(error) }
             guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
@@ -59,20 +61,17 @@ final class DataTaskCall: Sendable {
         })
     }
 
-    /// The caller's task was cancelled: it throws `CancellationError` now, and the data task
-    /// (which closes its connection) is cancelled without waiting for the session.
+    /// The caller's task was cancelled: it throws `CancellationError` now.
     func cancel() {
-        let running = take()
-        running?.continuation.resume(throwing: CancellationError())
-        running?.task.cancelWithoutWaiting()
+        take()?.resume(throwing: CancellationError())
     }
 
-    /// Moves to `finished`, returning what was running (nothing if it had not started or had finished).
-    private func take() -> (task: URLSessionDataTask, continuation: CheckedContinuation<HTTPResponse, any Error>)? {
+    /// Moves to `finished`, returning who waits (nobody if it had not started or had finished).
+    private func take() -> CheckedContinuation<HTTPResponse, any Error>? {
         state.withLock { state in
             defer { state = .finished }
-            guard case .running(let task, let continuation) = state else { return nil }
-            return (task, continuation)
+            guard case .running(let continuation) = state else { return nil }
+            return continuation
         }
     }
 }

@@ -10,7 +10,7 @@ extension URLSessionTransport {
     /// (`URLSession.bytes(for:)` does not exist in FoundationNetworking); cancelling the
     /// reading task, or dropping the body, cancels the data task and so closes the connection.
     /// A task cancelled while it waits for the head throws `CancellationError` at once; the
-    /// data task is cancelled without waiting for the session (`cancelWithoutWaiting()`).
+    /// data task is cancelled without waiting for the session (`cancelWithoutWaiting(in:)`).
     ///
     /// Each stream runs in a session of its own, made from `session`'s configuration, because
     /// a session's delegate is fixed when it is made; it is invalidated when the stream ends.
@@ -20,8 +20,7 @@ extension URLSessionTransport {
         let streamingSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
         let task = streamingSession.dataTask(with: urlRequest(for: request))
         continuation.onTermination = { _ in
-            task.cancelWithoutWaiting()
-            streamingSession.finishTasksAndInvalidate()
+            task.cancelWithoutWaiting(in: streamingSession, invalidatingSession: true)
         }
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { head in
@@ -29,7 +28,7 @@ extension URLSessionTransport {
             }
         } onCancel: {
             delegate.cancelHead()
-            task.cancelWithoutWaiting()
+            task.cancelWithoutWaiting(in: streamingSession)
         }
         return HTTPStreamedResponse(statusCode: response.statusCode, headers: Self.headers(of: response), body: body)
     }
