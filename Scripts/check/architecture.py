@@ -334,8 +334,9 @@ def main():
     for problem in problems:
         print(problem)
     if problems:
-        print("error: ARCHITECTURE.md does not match the code; fix the code, or run "
-              "Scripts/check/architecture.py --write if the map is what is out of date")
+        print("error: the map (ARCHITECTURE.md, Benchmarks/README.md, Scripts/README.md) does not match the "
+              "code; fix the code or the map (Scripts/check/architecture.py --write rewrites the tables' "
+              "dependencies from Package.swift)")
         return 1
     print("ARCHITECTURE.md matches the code: every target has a row, each row's dependencies are "
           "Package.swift's and the code's, and every path, target and type the map names exists")
