@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
-"""Draws the output of Benchmarks/build-cost.sh as an SVG: the clean debug build of the
+"""Draws the output of Scripts/bench/build-cost.sh as an SVG: the clean debug build of the
 generated target (CPU seconds, net of an empty target) and the peak memory of its largest
 compiler, against the number of endpoints, for cachegen and swift-openapi-generator.
 
-    Benchmarks/build-cost.sh 120:cycle:both:noedits 500:cycle:both:noedits 1000:cycle:both:noedits >cost.txt
-    Scripts/bench/build-cost-chart.py cost.txt Benchmarks/build-cost.svg
+    Scripts/bench/build-cost.sh chart      # measures, writes Benchmarks/build-cost.txt, runs this
+
+or by hand, on any of its outputs:
+
+    Scripts/bench/build-cost.sh 120:cycle:both:noedits 500:cycle:both:noedits >cost.txt
+    Scripts/bench/build-cost-chart.py cost.txt cost.svg
+
+A first line that starts with "measured" (`build-cost.sh chart` writes the date, the commit and
+the command there) is the chart's caption, so the picture says when and how it was measured.
 
 Both axes of figures are logarithmic, so a ratio is the same height wherever it sits. A
 build the watchdog stopped (`killed at 10 GB`) is drawn as an open marker at what it had
@@ -13,6 +20,8 @@ figure is higher. Several runs of one
 case are drawn as their median. Plain Python: no plotting library.
 """
 import math
+from textwrap import wrap
+from xml.sax.saxutils import escape
 import re
 import statistics
 import sys
@@ -118,6 +127,9 @@ def main():
         print(__doc__)
         return 2
     figures = medians(read(sys.argv[1]))
+    with open(sys.argv[1], encoding="utf-8") as file:
+        first = file.readline().strip()
+    caption = first if first.startswith("measured") else ""
     if not figures:
         print(f"error: no clean-build rows in {sys.argv[1]}; is it build-cost.sh's output?", file=sys.stderr)
         return 1
@@ -138,7 +150,12 @@ def main():
         body.append(f'<text x="{x0 + 30}" y="{legend_y + 4}" font-size="12">{side}</text>')
     body.append(f'<text x="{width / 2}" y="{legend_y + 22}" text-anchor="middle" font-size="10" fill="#555">'
                 'Open marker: stopped by the memory cap; the true figure is higher. Log scales.</text>')
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="360" viewBox="0 0 {width} 360" '
+    height = 360
+    for i, line in enumerate(wrap(caption, 130)):
+        body.append(f'<text x="{width / 2}" y="{legend_y + 40 + 14 * i}" text-anchor="middle" font-size="10" '
+                    f'fill="#555">{escape(line)}</text>')
+        height = legend_y + 50 + 14 * i
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
            'font-family="Helvetica, Arial, sans-serif">\n<rect width="100%" height="100%" fill="white"/>\n'
            + "\n".join(body) + "\n</svg>\n")
     open(sys.argv[2], "w", encoding="utf-8").write(svg)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints issue 28's targets as a Markdown table from what `Benchmarks/build-cost.sh targets`
+"""Prints issue 28's targets as a Markdown table from what `Scripts/bench/build-cost.sh targets`
 recorded: each figure before and after (medians of the runs), the target, and whether the after
 figure holds.
 

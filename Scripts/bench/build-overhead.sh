@@ -7,7 +7,7 @@
 #
 # Usage: Scripts/bench/build-overhead.sh [RUNS]   (default 1; runs alternate the order)
 #        SOURCE=DIR Scripts/bench/build-overhead.sh   another checkout of this repository (an
-#        older commit, say), measured the same way; `Benchmarks/build-cost.sh targets` uses it
+#        older commit, say), measured the same way; `Scripts/bench/build-cost.sh targets` uses it
 #        TOOL=prebuilt Scripts/bench/build-overhead.sh   the plugins run a prebuilt cachegen, an
 #        artifact bundle from Scripts/release/artifact-bundle.sh (built first, not timed), as a
 #        release's `.binaryTarget` would give them, instead of compiling the tool

@@ -68,7 +68,7 @@ extension Translator {
         // Computed, not a `static let`: a stored constant costs the compiler a lazy global
         // (initialiser, token, accessor) per endpoint and is checked again by every build's
         // module job, while building the value per call costs about 300 instructions (+2% on
-        // an in-memory hit; Benchmarks/README.md).
+        // an in-memory hit; Benchmarks/LOG.md).
         return PropertyDeclaration(
             visibility: .none, isStatic: true, name: method.name, type: .named("Endpoint"),
             getter: [.expression(.call(.identifier("Endpoint"), arguments, wrapping: .whenLong))])

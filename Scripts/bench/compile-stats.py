@@ -8,7 +8,7 @@ instructions, each per model or per endpoint; then the emit-module job. With the
 `-Xfrontend -debug-time-function-bodies`, also the function bodies that took longest to
 type-check, summed over the models or endpoints they belong to.
 
-Usage: Benchmarks/compile-stats.py STATS_DIR SOURCES_DIR MODELS ENDPOINTS [BUILD_LOG]
+Usage: Scripts/bench/compile-stats.py STATS_DIR SOURCES_DIR MODELS ENDPOINTS [BUILD_LOG]
 
 A target for it (all flags in one place):
   .target(name: "Generated", dependencies: [...], swiftSettings: [.unsafeFlags([

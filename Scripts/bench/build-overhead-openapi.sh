@@ -2,7 +2,7 @@
 # The build plugins' own cost on a clean debug build, cachegen beside swift-openapi-generator
 # 1.14.3, on the same real OpenAPI document (issue 13 item 6). Printed figures, never a test.
 #
-#   Benchmarks/build-overhead-openapi.sh [RUNS]      (default 3; DOC=path/to/document.yaml)
+#   Scripts/bench/build-overhead-openapi.sh [RUNS]      (default 3; DOC=path/to/document.yaml)
 #
 # Four packages, each with one library target over the same document (default
 # Tests/Fixtures/ThirdParty/openapi/petstore-expanded.yaml) and the generator's runtime as its dependency:
@@ -18,7 +18,7 @@
 # the whole process tree, the figure that survives a shared machine), wall seconds, and the
 # peak resident memory of the largest process. `uptime` before and after.
 set -euo pipefail
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${1:-3}
 doc=${DOC:-$repo/Tests/Fixtures/ThirdParty/openapi/petstore-expanded.yaml}
 work=${WORK:-/tmp/cachegen-build-overhead-openapi}
