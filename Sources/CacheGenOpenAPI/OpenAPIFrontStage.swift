@@ -68,19 +68,21 @@ package enum OpenAPIFrontStage {
     {
         // Swagger 2.0 is read as the OpenAPI 3.0 tree it says (`Swagger2Document`).
         var root = root
-        var converted: [Diagnostic]?
+        var conversion: Swagger2Document.Conversion?
         if Swagger2Document.isSwagger(root), root.members != nil {
             if let problem = Swagger2Document.versionProblem(root) { return Result(spec: nil, diagnostics: [problem]) }
-            (root, converted) = Swagger2Document.converted(root, file: file, read: read)
+            conversion = Swagger2Document.converted(root, file: file, read: read)
+            root = conversion?.document ?? root
         }
-        var whole = map(document: root, file: file, overlay: overlay, read: read, narrowing: nil, swagger2: converted != nil)
+        var whole = map(document: root, file: file, overlay: overlay, read: read, narrowing: nil, swagger2: conversion != nil)
         guard let narrowing = whole.narrowing else {
-            whole.result.diagnostics = Self.joined(converted, whole.result.diagnostics)
+            whole.result.diagnostics = Self.joined(conversion?.diagnostics(only: nil), whole.result.diagnostics)
             return whole.result
         }
-        var narrowed = map(document: root, file: file, overlay: overlay, read: read, narrowing: narrowing, swagger2: converted != nil).result
+        var narrowed = map(document: root, file: file, overlay: overlay, read: read, narrowing: narrowing, swagger2: conversion != nil).result
         narrowed.operationsPresent = whole.result.operationsPresent
-        narrowed.diagnostics = Self.joined(converted, narrowed.diagnostics)
+        // What converting the operations not chosen found is not reported, as their mapping is not.
+        narrowed.diagnostics = Self.joined(conversion?.diagnostics(only: narrowing.keys), narrowed.diagnostics)
         return narrowed
     }
 

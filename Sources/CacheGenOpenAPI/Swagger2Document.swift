@@ -32,6 +32,26 @@ package struct Swagger2Document {
     private let references: OpenAPIReferences
     /// What the conversion reported, in the order it was found.
     package internal(set) var diagnostics: [Diagnostic] = []
+    /// The operation (`get /pets`, as `OpenAPIOperations.Presence.key` names it) each warning
+    /// about one operation is about.
+    private var owners: [Diagnostic: String] = [:]
+
+    /// A converted document and what converting it reported.
+    package struct Conversion {
+        /// The document as OpenAPI 3.0.
+        package var document: JSONNode
+        /// Every warning, in the order found.
+        package var diagnostics: [Diagnostic]
+        /// The operation each warning about one operation is about.
+        package var owners: [Diagnostic: String]
+
+        /// The warnings about the whole document and about the operations `keys` names
+        /// (every one when `nil`), so a narrowed mapping warns only about what it chose.
+        package func diagnostics(only keys: Set<String>?) -> [Diagnostic] {
+            guard let keys else { return diagnostics }
+            return diagnostics.filter { owners[$0].map(keys.contains) ?? true }
+        }
+    }
 
     /// The media types an operation takes and gives, and the file its nodes are in.
     struct Scope {
@@ -69,12 +89,12 @@ package struct Swagger2Document {
     }
 
     /// The document as OpenAPI 3.0, and what converting it reported.
-    package static func converted(_ root: JSONNode, file: String, read: @escaping @Sendable (String) -> Data?)
-        -> (document: JSONNode, diagnostics: [Diagnostic])
-    {
+    package static func converted(_ root: JSONNode, file: String, read: @escaping @Sendable (String) -> Data?) -> Conversion {
         var document = Swagger2Document(root: root, file: file, read: read)
         let converted = document.converted()
-        return (converted, document.diagnostics + document.references.diagnostics)
+        var seen: Set<Diagnostic> = []
+        let all = (document.diagnostics + document.references.diagnostics).sorted { $0.location < $1.location }
+        return Conversion(document: converted, diagnostics: all.filter { seen.insert($0).inserted }, owners: document.owners)
     }
 
     /// The document as OpenAPI 3.0.
@@ -190,6 +210,11 @@ package struct Swagger2Document {
     /// with its `produces`.
     private mutating func operation(_ member: JSONMember, scope: Scope, shared: [(node: JSONNode, scope: Scope)], path: String) -> JSONNode {
         let node = member.value
+        // What this operation makes reported is about it alone.
+        let (mine, theirs) = (diagnostics.count, references.diagnostics.count)
+        defer {
+            for diagnostic in diagnostics[mine...] + references.diagnostics[theirs...] { owners[diagnostic] = member.key + " " + path }
+        }
         var scope = scope
         if let consumes = node["consumes"] { scope.consumes = Self.strings(consumes) }
         if let produces = node["produces"] { scope.produces = Self.strings(produces) }

@@ -160,8 +160,9 @@ private typealias Support = OpenAPITestSupport
         let text = try #require(Self.files["api/pets.yaml"])
         let root = try OpenAPISource.parse(Data(text.utf8), file: "api/pets.yaml")
         let files = Self.files
-        let (converted, diagnostics) = Swagger2Document.converted(root, file: "api/pets.yaml") { files[$0].map { Data($0.utf8) } }
-        #expect(diagnostics.isEmpty)
+        let conversion = Swagger2Document.converted(root, file: "api/pets.yaml") { files[$0].map { Data($0.utf8) } }
+        let converted = conversion.document
+        #expect(conversion.diagnostics.isEmpty)
         #expect(converted["openapi"]?.value.stringValue == "3.0.3")
         #expect(converted["swagger"] == nil && converted["definitions"] == nil && converted["host"] == nil)
         let servers = converted["servers"]?.value.elements?.compactMap { $0["url"]?.value.stringValue }
@@ -194,47 +195,49 @@ private typealias Support = OpenAPITestSupport
         #expect(file.location.description == "api/pets.yaml:66:49")
     }
 
+    /// A 2.0 document with what 3.0 cannot say.
+    static let odd = """
+        swagger: "2.0"
+        info: {title: Odd, version: "1"}
+        paths:
+          /things/{ids}:
+            get:
+              operationId: getThings
+              schemes: [https]
+              parameters:
+                - {name: ids, in: path, required: true, type: array, items: {type: string}, collectionFormat: multi}
+                - {name: tabs, in: query, type: array, items: {type: string}, collectionFormat: tsv}
+                - {name: one, in: query, type: string, collectionFormat: csv}
+                - {name: grid, in: query, type: array, items: {type: array, items: {type: integer}, collectionFormat: pipes}}
+                - {$ref: "#/parameters/nowhere"}
+              responses:
+                "200": {description: ok, schema: {type: string}}
+            post:
+              operationId: postThings
+              consumes: [multipart/form-data]
+              parameters:
+                - {name: ids, in: path, required: true, type: array, items: {type: string}}
+                - {name: parts, in: formData, type: array, items: {type: string}, collectionFormat: csv}
+              responses:
+                "204": {description: done}
+            put:
+              operationId: putThings
+              parameters:
+                - {name: ids, in: path, required: true, type: array, items: {type: string}}
+                - {name: a, in: body, schema: {type: object}}
+                - {name: b, in: body, schema: {type: string}}
+                - {name: c, in: formData, type: string}
+              responses:
+                "204": {description: done}
+        parameters:
+          nowhere2: {name: x, in: query, type: string}
+        securityDefinitions:
+          odd: {type: oauth2, flow: device, tokenUrl: "https://example.com/token", scopes: {}}
+        """
+
     /// What 3.0 cannot say is a warning where the 2.0 file says it, and the rest is generated.
     @Test func whatHasNoOpenAPI3FormIsALocatedWarning() throws {
-        let document = """
-            swagger: "2.0"
-            info: {title: Odd, version: "1"}
-            paths:
-              /things/{ids}:
-                get:
-                  operationId: getThings
-                  schemes: [https]
-                  parameters:
-                    - {name: ids, in: path, required: true, type: array, items: {type: string}, collectionFormat: multi}
-                    - {name: tabs, in: query, type: array, items: {type: string}, collectionFormat: tsv}
-                    - {name: one, in: query, type: string, collectionFormat: csv}
-                    - {name: grid, in: query, type: array, items: {type: array, items: {type: integer}, collectionFormat: pipes}}
-                    - {$ref: "#/parameters/nowhere"}
-                  responses:
-                    "200": {description: ok, schema: {type: string}}
-                post:
-                  operationId: postThings
-                  consumes: [multipart/form-data]
-                  parameters:
-                    - {name: ids, in: path, required: true, type: array, items: {type: string}}
-                    - {name: parts, in: formData, type: array, items: {type: string}, collectionFormat: csv}
-                  responses:
-                    "204": {description: done}
-                put:
-                  operationId: putThings
-                  parameters:
-                    - {name: ids, in: path, required: true, type: array, items: {type: string}}
-                    - {name: a, in: body, schema: {type: object}}
-                    - {name: b, in: body, schema: {type: string}}
-                    - {name: c, in: formData, type: string}
-                  responses:
-                    "204": {description: done}
-            parameters:
-              nowhere2: {name: x, in: query, type: string}
-            securityDefinitions:
-              odd: {type: oauth2, flow: device, tokenUrl: "https://example.com/token", scopes: {}}
-            """
-        let output = Support.generate(["odd.yaml": document], main: "odd.yaml")
+        let output = Support.generate(["odd.yaml": Self.odd], main: "odd.yaml")
         #expect(
             Support.messages(output) == [
                 "odd.yaml:7:7: warning: the schemes of operation \"getThings\" are ignored: OpenAPI 3 has no schemes of an operation, so it is called on the document's server",
@@ -283,6 +286,25 @@ private typealias Support = OpenAPITestSupport
         #expect(source.contains("ttlFromServer: true"))
         #expect(source.contains("policy: .staleWhileRevalidate"))
         #expect(!source.contains("uploadPhoto"))
+    }
+
+    /// An overlay that chooses some operations of a 2.0 document hears only about those:
+    /// what converting the others found is not reported.
+    @Test func anOverlayChoosingOperationsWarnsAboutThoseAlone() {
+        let overlay = """
+            { "openapi": "odd.yaml", "include": { "operations": ["getThings"] } }
+            """
+        let output = Support.generate(["odd.yaml": Self.odd, "Odd.cachegen.json": overlay], main: "Odd.cachegen.json")
+        #expect(
+            Support.messages(output) == [
+                "odd.yaml:7:7: warning: the schemes of operation \"getThings\" are ignored: OpenAPI 3 has no schemes of an operation, so it is called on the document's server",
+                "odd.yaml:9:103: warning: the collectionFormat \"multi\" of path parameter \"ids\" is for query and form parameters only, so its values are sent joined by commas (csv)",
+                "odd.yaml:10:89: warning: the collectionFormat \"tsv\" of query parameter \"tabs\" has no OpenAPI 3 style, so its values are sent joined by commas (csv)",
+                "odd.yaml:11:48: warning: the collectionFormat of query parameter \"one\" is ignored: it says how an array is written, and the parameter is no array",
+                "odd.yaml:12:111: warning: the collectionFormat \"pipes\" of the arrays inside query parameter \"grid\" has no OpenAPI 3 form, so it is ignored",
+                "odd.yaml:13:18: warning: $ref \"#/parameters/nowhere\" points to nothing: \"nowhere\" is not there, so the parameter is left out of operation \"getThings\"; did you mean \"nowhere2\"?",
+                "odd.yaml:36:29: warning: the OAuth 2 flow \"device\" of security scheme \"odd\" is not one of Swagger 2.0's (implicit, password, application, accessCode), so it is left out",
+            ])
     }
 
     /// Swagger versions other than 2.0 are refused, at the version.
