@@ -143,8 +143,10 @@ extension Swagger2Document {
             let text = name.value.stringValue ?? ""
             let label = "form parameter \(quoted(text)) of \(what)"
             hasFile = hasFile || Self.isFile(node)
-            var schemaMembers = (node.members ?? []).filter { Self.schemaKeywords.contains($0.key) }
-            if let description = node["description"] { schemaMembers.append(description) }
+            // The field's schema keywords, its description and extensions become its property's.
+            let schemaMembers = (node.members ?? []).filter {
+                Self.schemaKeywords.contains($0.key) || $0.key == "description" || $0.key.hasPrefix("x-")
+            }
             let anchor = schemaMembers.first?.value.location ?? node.location
             let schema = itemsSchema(schemaMembers, at: anchor, scope: fieldScope, label: label)
             properties.append(JSONMember(key: text, keyLocation: name.value.location, value: schema))

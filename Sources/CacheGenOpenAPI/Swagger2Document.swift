@@ -140,8 +140,8 @@ package struct Swagger2Document {
 
     /// `servers` made of `schemes` (https first), `host` and `basePath`: a relative URL of
     /// `basePath` alone without a host; `nil` when there is neither. A host without schemes is
-    /// served over https.
-    private func servers() -> JSONMember? {
+    /// served over https, as is one whose schemes are only `ws` or `wss` (with a warning).
+    private mutating func servers() -> JSONMember? {
         let host = root["host"]
         let basePath = root["basePath"]
         guard let anchor = host ?? basePath else { return nil }
@@ -150,7 +150,15 @@ package struct Swagger2Document {
         if let name = host?.value.stringValue {
             var schemes = Self.strings(root["schemes"]).map { $0.lowercased() }.filter { $0 == "https" || $0 == "http" }
             schemes.sort { $0 == "https" && $1 != "https" }
-            if schemes.isEmpty { schemes = ["https"] }
+            if schemes.isEmpty {
+                if let listed = root["schemes"], !Self.strings(listed).isEmpty {
+                    diagnostics.append(
+                        .warning(
+                            "the schemes \(Self.strings(listed).joined(separator: ", ")) are not HTTP, which cachegen calls with, so the server is https://\(name)\(path)",
+                            at: listed.value.location))
+                }
+                schemes = ["https"]
+            }
             urls = schemes.map { "\($0)://\(name)\(path)" }
         } else {
             urls = [path]

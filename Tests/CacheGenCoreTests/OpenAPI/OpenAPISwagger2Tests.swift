@@ -199,6 +199,8 @@ private typealias Support = OpenAPITestSupport
     static let odd = """
         swagger: "2.0"
         info: {title: Odd, version: "1"}
+        host: odd.example.com
+        schemes: [wss]
         paths:
           /things/{ids}:
             get:
@@ -240,16 +242,17 @@ private typealias Support = OpenAPITestSupport
         let output = Support.generate(["odd.yaml": Self.odd], main: "odd.yaml")
         #expect(
             Support.messages(output) == [
-                "odd.yaml:7:7: warning: the schemes of operation \"getThings\" are ignored: OpenAPI 3 has no schemes of an operation, so it is called on the document's server",
-                "odd.yaml:9:103: warning: the collectionFormat \"multi\" of path parameter \"ids\" is for query and form parameters only, so its values are sent joined by commas (csv)",
-                "odd.yaml:10:89: warning: the collectionFormat \"tsv\" of query parameter \"tabs\" has no OpenAPI 3 style, so its values are sent joined by commas (csv)",
-                "odd.yaml:11:48: warning: the collectionFormat of query parameter \"one\" is ignored: it says how an array is written, and the parameter is no array",
-                "odd.yaml:12:111: warning: the collectionFormat \"pipes\" of the arrays inside query parameter \"grid\" has no OpenAPI 3 form, so it is ignored",
-                "odd.yaml:13:18: warning: $ref \"#/parameters/nowhere\" points to nothing: \"nowhere\" is not there, so the parameter is left out of operation \"getThings\"; did you mean \"nowhere2\"?",
-                "odd.yaml:21:93: warning: the collectionFormat \"csv\" of form parameter \"parts\" of operation \"postThings\" is not kept: a multipart body sends each value as a part of its own",
-                "odd.yaml:28:11: warning: the body parameter \"a\" of operation \"putThings\" is left out: an operation has one body, and a later body parameter is it",
-                "odd.yaml:30:11: warning: the form parameter \"c\" of operation \"putThings\" is left out: the operation has a body parameter, and Swagger 2.0 takes a body or form parameters, never both",
-                "odd.yaml:36:29: warning: the OAuth 2 flow \"device\" of security scheme \"odd\" is not one of Swagger 2.0's (implicit, password, application, accessCode), so it is left out",
+                "odd.yaml:4:10: warning: the schemes wss are not HTTP, which cachegen calls with, so the server is https://odd.example.com",
+                "odd.yaml:9:7: warning: the schemes of operation \"getThings\" are ignored: OpenAPI 3 has no schemes of an operation, so it is called on the document's server",
+                "odd.yaml:11:103: warning: the collectionFormat \"multi\" of path parameter \"ids\" is for query and form parameters only, so its values are sent joined by commas (csv)",
+                "odd.yaml:12:89: warning: the collectionFormat \"tsv\" of query parameter \"tabs\" has no OpenAPI 3 style, so its values are sent joined by commas (csv)",
+                "odd.yaml:13:48: warning: the collectionFormat of query parameter \"one\" is ignored: it says how an array is written, and the parameter is no array",
+                "odd.yaml:14:111: warning: the collectionFormat \"pipes\" of the arrays inside query parameter \"grid\" has no OpenAPI 3 form, so it is ignored",
+                "odd.yaml:15:18: warning: $ref \"#/parameters/nowhere\" points to nothing: \"nowhere\" is not there, so the parameter is left out of operation \"getThings\"; did you mean \"nowhere2\"?",
+                "odd.yaml:23:93: warning: the collectionFormat \"csv\" of form parameter \"parts\" of operation \"postThings\" is not kept: a multipart body sends each value as a part of its own",
+                "odd.yaml:30:11: warning: the body parameter \"a\" of operation \"putThings\" is left out: an operation has one body, and a later body parameter is it",
+                "odd.yaml:32:11: warning: the form parameter \"c\" of operation \"putThings\" is left out: the operation has a body parameter, and Swagger 2.0 takes a body or form parameters, never both",
+                "odd.yaml:38:29: warning: the OAuth 2 flow \"device\" of security scheme \"odd\" is not one of Swagger 2.0's (implicit, password, application, accessCode), so it is left out",
             ])
         let source = try #require(output.source)
         #expect(source.contains("func putThings(ids: [String], body: String) async throws"))
@@ -297,13 +300,14 @@ private typealias Support = OpenAPITestSupport
         let output = Support.generate(["odd.yaml": Self.odd, "Odd.cachegen.json": overlay], main: "Odd.cachegen.json")
         #expect(
             Support.messages(output) == [
-                "odd.yaml:7:7: warning: the schemes of operation \"getThings\" are ignored: OpenAPI 3 has no schemes of an operation, so it is called on the document's server",
-                "odd.yaml:9:103: warning: the collectionFormat \"multi\" of path parameter \"ids\" is for query and form parameters only, so its values are sent joined by commas (csv)",
-                "odd.yaml:10:89: warning: the collectionFormat \"tsv\" of query parameter \"tabs\" has no OpenAPI 3 style, so its values are sent joined by commas (csv)",
-                "odd.yaml:11:48: warning: the collectionFormat of query parameter \"one\" is ignored: it says how an array is written, and the parameter is no array",
-                "odd.yaml:12:111: warning: the collectionFormat \"pipes\" of the arrays inside query parameter \"grid\" has no OpenAPI 3 form, so it is ignored",
-                "odd.yaml:13:18: warning: $ref \"#/parameters/nowhere\" points to nothing: \"nowhere\" is not there, so the parameter is left out of operation \"getThings\"; did you mean \"nowhere2\"?",
-                "odd.yaml:36:29: warning: the OAuth 2 flow \"device\" of security scheme \"odd\" is not one of Swagger 2.0's (implicit, password, application, accessCode), so it is left out",
+                "odd.yaml:4:10: warning: the schemes wss are not HTTP, which cachegen calls with, so the server is https://odd.example.com",
+                "odd.yaml:9:7: warning: the schemes of operation \"getThings\" are ignored: OpenAPI 3 has no schemes of an operation, so it is called on the document's server",
+                "odd.yaml:11:103: warning: the collectionFormat \"multi\" of path parameter \"ids\" is for query and form parameters only, so its values are sent joined by commas (csv)",
+                "odd.yaml:12:89: warning: the collectionFormat \"tsv\" of query parameter \"tabs\" has no OpenAPI 3 style, so its values are sent joined by commas (csv)",
+                "odd.yaml:13:48: warning: the collectionFormat of query parameter \"one\" is ignored: it says how an array is written, and the parameter is no array",
+                "odd.yaml:14:111: warning: the collectionFormat \"pipes\" of the arrays inside query parameter \"grid\" has no OpenAPI 3 form, so it is ignored",
+                "odd.yaml:15:18: warning: $ref \"#/parameters/nowhere\" points to nothing: \"nowhere\" is not there, so the parameter is left out of operation \"getThings\"; did you mean \"nowhere2\"?",
+                "odd.yaml:38:29: warning: the OAuth 2 flow \"device\" of security scheme \"odd\" is not one of Swagger 2.0's (implicit, password, application, accessCode), so it is left out",
             ])
     }
 
