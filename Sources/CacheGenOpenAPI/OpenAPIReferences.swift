@@ -244,7 +244,7 @@ package final class OpenAPIReferences {
         switch prefetched.removeValue(forKey: file) ?? Self.load(file, read: read) {
         case .parsed(let read):
             // A Swagger 2.0 document's files are read as 3.0, as the document is.
-            let root = convertsSwagger2 ? Swagger2Document.fragment(read, file: file) : read
+            let root = convertsSwagger2 ? Swagger2Document.fragment(read) : read
             documents[file] = root
             return root
         case .unreadable:

@@ -69,7 +69,7 @@ extension Swagger2Document {
     /// `parameters` and `responses` (when it has them at the top, as 2.0 documents do) under
     /// `components`, and every node as `schema(_:rebase:)` converts it, so the `$ref`s that
     /// were rewritten lead where they should.
-    package static func fragment(_ node: JSONNode, file: String) -> JSONNode {
+    package static func fragment(_ node: JSONNode) -> JSONNode {
         guard let members = node.members, members.contains(where: { ["definitions", "parameters", "responses"].contains($0.key) }) else {
             return schema(node, rebase: { $0 })
         }

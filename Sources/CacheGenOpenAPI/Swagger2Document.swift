@@ -113,7 +113,7 @@ package struct Swagger2Document {
                 members.append(JSONMember(key: "paths", keyLocation: member.keyLocation, value: paths(member.value, scope: scope)))
             case "definitions":
                 components.append(
-                    JSONMember(key: "schemas", keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: { $0 })))
+                    JSONMember(key: "schemas", keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: { $0 }, namesMembers: true)))
             case "parameters":
                 // Body and form parameters have no place among 3.0's; they are put in place where used.
                 let kept = (member.value.members ?? []).filter { !Self.isBodyOrForm($0.value) }.map {

@@ -311,6 +311,29 @@ private typealias Support = OpenAPITestSupport
             ])
     }
 
+    /// Definitions named like schema keywords (`default`, `example`, `enum`) are schemas too:
+    /// their `$ref`s lead where they should.
+    @Test func definitionsNamedLikeKeywords() throws {
+        let document = """
+            swagger: "2.0"
+            info: {title: Words, version: "1"}
+            paths:
+              /a:
+                get:
+                  operationId: getDefault
+                  responses:
+                    "200": {description: ok, schema: {$ref: "#/definitions/default"}}
+            definitions:
+              default: {type: object, properties: {example: {$ref: "#/definitions/example"}}}
+              example: {type: object, properties: {word: {type: string, x-nullable: true}}}
+            """
+        let output = Support.generate(["words.yaml": document], main: "words.yaml")
+        #expect(Support.messages(output) == [])
+        let source = try #require(output.source)
+        #expect(source.contains("public struct Default: Codable, Sendable, Equatable {\n    public var example: Example?\n"))
+        #expect(source.contains("public struct Example: Codable, Sendable, Equatable {\n    public var word: String?\n"))
+    }
+
     /// Swagger versions other than 2.0 are refused, at the version.
     @Test func otherSwaggerVersionsAreRefused() {
         let output = Support.generate(["old.yaml": "swagger: \"1.2\"\ninfo: {title: x}\n"], main: "old.yaml")
