@@ -334,6 +334,49 @@ private typealias Support = OpenAPITestSupport
         #expect(source.contains("public struct Example: Codable, Sendable, Equatable {\n    public var word: String?\n"))
     }
 
+    /// A path item in a file of its own: its `$ref`s (to its own parameters, to a schema in
+    /// a third file) lead from that file, and its warnings point into it.
+    @Test func aPathItemInAnotherFile() throws {
+        let files = [
+            "api/main.yaml": """
+                swagger: "2.0"
+                info: {title: Split, version: "1"}
+                paths:
+                  /owners: {$ref: "paths/owners.yaml"}
+                """,
+            "api/paths/owners.yaml": """
+                get:
+                  operationId: listOwners
+                  parameters:
+                    - $ref: "#/parameters/page"
+                    - {name: tabs, in: query, type: array, items: {type: string}, collectionFormat: tsv}
+                  responses:
+                    "200": {description: ok, schema: {type: array, items: {$ref: "../models.yaml#/definitions/Owner"}}}
+                post:
+                  operationId: addOwner
+                  parameters:
+                    - {name: owner, in: body, required: true, schema: {$ref: "../models.yaml#/definitions/Owner"}}
+                  responses:
+                    "204": {description: done}
+                parameters:
+                  page: {name: page, in: query, type: integer}
+                """,
+            "api/models.yaml": """
+                definitions:
+                  Owner: {type: object, required: [name], properties: {name: {type: string}, nick: {type: string, x-nullable: true}}}
+                """,
+        ]
+        let output = Support.generate(files, main: "api/main.yaml")
+        #expect(
+            Support.messages(output) == [
+                "api/paths/owners.yaml:5:85: warning: the collectionFormat \"tsv\" of query parameter \"tabs\" has no OpenAPI 3 style, so its values are sent joined by commas (csv)"
+            ])
+        let source = try #require(output.source)
+        #expect(source.contains("func listOwners(page: Int?, tabs: [String]?, policy: CachePolicy?) async throws -> CachedValue<[Owner]>\n"))
+        #expect(source.contains("func addOwner(body: Owner) async throws\n"))
+        #expect(source.contains("public struct Owner: Codable, Sendable, Equatable {\n    public var name: String\n    public var nick: String?\n"))
+    }
+
     /// Swagger versions other than 2.0 are refused, at the version.
     @Test func otherSwaggerVersionsAreRefused() {
         let output = Support.generate(["old.yaml": "swagger: \"1.2\"\ninfo: {title: x}\n"], main: "old.yaml")
