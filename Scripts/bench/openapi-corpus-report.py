@@ -43,6 +43,7 @@ def default_documents():
         os.path.join(CORPUS, "twilio", "twilio_api_v2010.yaml"),
         os.path.join(CORPUS, "box", "openapi.json"),
         os.path.join(CORPUS, "digitalocean", "specification", "DigitalOcean-public.v2.yaml"),
+        os.path.join(CORPUS, "kubevirt", "swagger.json"),
     ]
     documents += sorted(os.path.join(SMALL, n) for n in os.listdir(SMALL) if n.endswith(".yaml"))
     return documents

@@ -6,7 +6,7 @@ import Foundation
 import CacheGenReading
 import CacheGenSpec
 
-/// The OpenAPI front stage: an OpenAPI 3.0/3.1 document (and optionally an overlay with
+/// The OpenAPI front stage: an OpenAPI 3.0/3.1 or Swagger 2.0 document (and optionally an overlay with
 /// cache rules) into the same `Spec` that a cachegen spec becomes, so validation,
 /// translation, rendering, naming and fingerprints are shared.
 ///
@@ -66,17 +66,38 @@ package enum OpenAPIFrontStage {
     package static func spec(document root: JSONNode, file: String, overlay: JSONNode? = nil, read: @escaping @Sendable (String) -> Data?)
         -> Result
     {
-        let whole = map(document: root, file: file, overlay: overlay, read: read, narrowing: nil)
-        guard let narrowing = whole.narrowing else { return whole.result }
-        var narrowed = map(document: root, file: file, overlay: overlay, read: read, narrowing: narrowing).result
+        // Swagger 2.0 is read as the OpenAPI 3.0 tree it says (`Swagger2Document`).
+        var root = root
+        var conversion: Swagger2Document.Conversion?
+        if Swagger2Document.isSwagger(root), root.members != nil {
+            if let problem = Swagger2Document.versionProblem(root) { return Result(spec: nil, diagnostics: [problem]) }
+            conversion = Swagger2Document.converted(root, file: file, read: read)
+            root = conversion?.document ?? root
+        }
+        var whole = map(document: root, file: file, overlay: overlay, read: read, narrowing: nil, swagger2: conversion != nil)
+        guard let narrowing = whole.narrowing else {
+            whole.result.diagnostics = Self.joined(conversion?.diagnostics(only: nil), whole.result.diagnostics)
+            return whole.result
+        }
+        var narrowed = map(document: root, file: file, overlay: overlay, read: read, narrowing: narrowing, swagger2: conversion != nil).result
         narrowed.operationsPresent = whole.result.operationsPresent
+        // What converting the operations not chosen found is not reported, as their mapping is not.
+        narrowed.diagnostics = Self.joined(conversion?.diagnostics(only: narrowing.keys), narrowed.diagnostics)
         return narrowed
+    }
+
+    /// What converting a Swagger 2.0 document reported, then the mapping's, duplicates removed.
+    private static func joined(_ converted: [Diagnostic]?, _ mapped: [Diagnostic]) -> [Diagnostic] {
+        guard let converted else { return mapped }
+        var seen: Set<Diagnostic> = []
+        return (converted + mapped).filter { seen.insert($0).inserted }
     }
 
     /// One mapping of the document: the whole of it (`narrowing` nil), which also says what
     /// a selection chose, or only the chosen operations.
     private static func map(
-        document root: JSONNode, file: String, overlay: JSONNode?, read: @escaping @Sendable (String) -> Data?, narrowing: Narrowing?
+        document root: JSONNode, file: String, overlay: JSONNode?, read: @escaping @Sendable (String) -> Data?, narrowing: Narrowing?,
+        swagger2: Bool = false
     ) -> (result: Result, narrowing: Narrowing?) {
         guard root.members != nil else {
             return (Result(spec: nil, diagnostics: [.error("an OpenAPI document must be an object; found \(root.kindName)", at: root.location)]), nil)
@@ -85,6 +106,7 @@ package enum OpenAPIFrontStage {
         var rules = OpenAPICacheRules()
         rules.read(overlay: overlay, document: root)
         let references = OpenAPIReferences(root: root, file: file, read: read)
+        references.convertsSwagger2 = swagger2
         var schemas = OpenAPISchemas(references: references, prefix: rules.typePrefix)
         if let overlay { schemas.names.read(overlay: overlay) }
         // Narrowed, only the schemas the chosen operations reach are named, as they are reached.
@@ -166,13 +188,8 @@ package enum OpenAPIFrontStage {
         return (result, Narrowing(keys: keys, names: mapper.names, unchosen: unchosen, selectionDiagnostics: selection.diagnostics))
     }
 
-    /// A located error for Swagger 2.0 and for versions other than 3.x.
+    /// A located error for versions other than 3.x (Swagger's are `Swagger2Document`'s).
     private static func versionProblem(_ root: JSONNode) -> Diagnostic? {
-        if let swagger = root["swagger"] {
-            return .error(
-                "this is a Swagger 2.0 document; cachegen reads OpenAPI 3.0 and 3.1, so convert it first (for example with swagger2openapi)",
-                at: swagger.value.location)
-        }
         guard let member = root["openapi"] else { return nil }
         let text = member.value.stringValue ?? member.value.numberText ?? ""
         guard text.hasPrefix("3.") else {

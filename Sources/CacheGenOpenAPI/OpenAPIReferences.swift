@@ -35,6 +35,9 @@ package final class OpenAPIReferences {
     /// The most `$ref`s followed in a chain before it counts as a cycle.
     package static let maximumHops = 64
 
+    /// Whether the files `$ref`s name belong to a Swagger 2.0 document, and are read as
+    /// `Swagger2Document.fragment` converts them.
+    package var convertsSwagger2 = false
     /// Files read so far, by path.
     private(set) var documents: [String: JSONNode]
     /// The folders of the document's path, which every file a `$ref` names must be under.
@@ -239,7 +242,9 @@ package final class OpenAPIReferences {
             prefetchFiles(referencedBy: root.node, in: root.file)
         }
         switch prefetched.removeValue(forKey: file) ?? Self.load(file, read: read) {
-        case .parsed(let root):
+        case .parsed(let read):
+            // A Swagger 2.0 document's files are read as 3.0, as the document is.
+            let root = convertsSwagger2 ? Swagger2Document.fragment(read) : read
             documents[file] = root
             return root
         case .unreadable:

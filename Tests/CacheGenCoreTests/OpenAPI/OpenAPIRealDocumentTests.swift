@@ -23,6 +23,8 @@ import Testing
         "petstore-expanded.yaml": (4, 4),
         "petstore.yaml": (3, 3),
         "postgres-database-example.yaml": (3, 3),
+        "swagger2-petstore-expanded.yaml": (4, 4),
+        "swagger2-uber.yaml": (5, 5),
         "uspto.yaml": (3, 3),
         "various-content-types.yaml": (11, 11),
     ]

@@ -1,0 +1,427 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import CacheGenReading
+
+/// A Swagger 2.0 document read as it is: its tree turned into the OpenAPI 3.0 tree the
+/// reader maps, every node keeping where it is in the user's 2.0 file (or in the file a
+/// `$ref` led to), so each warning points there.
+///
+/// What moves: `definitions`, `parameters` and `responses` into `components` (and every
+/// `$ref` with them, into other files too); `securityDefinitions` into
+/// `components.securitySchemes`; `host`, `basePath` and `schemes` into `servers`; an
+/// `in: body` parameter into `requestBody` and `in: formData` ones into a form or multipart
+/// body, as `consumes` says; `produces` into each response's `content`; a parameter's
+/// `type` and its other schema keywords into `schema`, `collectionFormat` into `style` and
+/// `explode`; `type: file` into a binary string, `x-nullable` into `nullable`. What has no
+/// 3.0 form is a located warning; anything else is carried as it is, for the reader to map
+/// or warn about.
+///
+/// Parameters and responses that are `$ref`s are put in place where they are used (a body
+/// parameter becomes part of a request body, a response takes its operation's `produces`);
+/// the `$ref`s that cannot be followed are warned about by the same follower the reader
+/// uses, with the same words.
+package struct Swagger2Document {
+    /// The 2.0 document as read.
+    private let root: JSONNode
+    /// Its path, as locations name it.
+    private let file: String
+    /// Follows `$ref`s through the 2.0 trees (the document's and the files it names).
+    private let references: OpenAPIReferences
+    /// What the conversion reported, in the order it was found.
+    package internal(set) var diagnostics: [Diagnostic] = []
+    /// The operation (`get /pets`, as `OpenAPIOperations.Presence.key` names it) each warning
+    /// about one operation is about.
+    private var owners: [Diagnostic: String] = [:]
+
+    /// A converted document and what converting it reported.
+    package struct Conversion {
+        /// The document as OpenAPI 3.0.
+        package var document: JSONNode
+        /// Every warning, in the order found.
+        package var diagnostics: [Diagnostic]
+        /// The operation each warning about one operation is about.
+        package var owners: [Diagnostic: String]
+
+        /// The warnings about the whole document and about the operations `keys` names
+        /// (every one when `nil`), so a narrowed mapping warns only about what it chose.
+        package func diagnostics(only keys: Set<String>?) -> [Diagnostic] {
+            guard let keys else { return diagnostics }
+            return diagnostics.filter { owners[$0].map(keys.contains) ?? true }
+        }
+    }
+
+    /// The media types an operation takes and gives, and the file its nodes are in.
+    struct Scope {
+        /// The file whose relative `$ref`s the nodes hold.
+        var file: String
+        /// `consumes`, the operation's or else the document's.
+        var consumes: [String]
+        /// `produces`, the operation's or else the document's.
+        var produces: [String]
+    }
+
+    /// Whether `root` is a Swagger document (it has `swagger`, whatever its version).
+    package static func isSwagger(_ root: JSONNode) -> Bool { root["swagger"] != nil }
+
+    /// The version error of a `swagger` that is not `"2.0"`; `nil` for 2.0.
+    package static func versionProblem(_ root: JSONNode) -> Diagnostic? {
+        guard let member = root["swagger"] else { return nil }
+        let text = member.value.stringValue ?? member.value.numberText ?? ""
+        guard text == "2.0" else {
+            return .error(
+                "unsupported Swagger version \(quoted(text)); cachegen reads Swagger 2.0 and OpenAPI 3.0 and 3.1",
+                at: member.value.location)
+        }
+        return nil
+    }
+
+    /// - Parameters:
+    ///   - root: the 2.0 document, already read.
+    ///   - file: its path; the files its `$ref`s name are found next to it.
+    ///   - read: reads another file's bytes, `nil` when it cannot.
+    package init(root: JSONNode, file: String, read: @escaping @Sendable (String) -> Data?) {
+        self.root = root
+        self.file = file
+        references = OpenAPIReferences(root: root, file: file, read: read)
+    }
+
+    /// The document as OpenAPI 3.0, and what converting it reported.
+    package static func converted(_ root: JSONNode, file: String, read: @escaping @Sendable (String) -> Data?) -> Conversion {
+        var document = Swagger2Document(root: root, file: file, read: read)
+        let converted = document.converted()
+        var seen: Set<Diagnostic> = []
+        let all = (document.diagnostics + document.references.diagnostics).sorted { $0.location < $1.location }
+        return Conversion(document: converted, diagnostics: all.filter { seen.insert($0).inserted }, owners: document.owners)
+    }
+
+    /// The document as OpenAPI 3.0.
+    package mutating func converted() -> JSONNode {
+        let scope = Scope(file: file, consumes: Self.strings(root["consumes"]), produces: Self.strings(root["produces"]))
+        var members: [JSONMember] = []
+        var components: [JSONMember] = []
+        for member in root.members ?? [] {
+            switch member.key {
+            case "swagger":
+                members.append(JSONMember(key: "openapi", keyLocation: member.keyLocation, value: Self.string("3.0.3", at: member.value.location)))
+                if let servers = servers() { members.append(servers) }
+            case "host", "basePath", "schemes", "consumes", "produces":
+                continue
+            case "paths":
+                members.append(JSONMember(key: "paths", keyLocation: member.keyLocation, value: paths(member.value, scope: scope)))
+            case "definitions":
+                components.append(
+                    JSONMember(key: "schemas", keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: { $0 }, namesMembers: true)))
+            case "parameters":
+                // Body and form parameters have no place among 3.0's; they are put in place where used.
+                let kept = (member.value.members ?? []).filter { !Self.isBodyOrForm($0.value) }.map {
+                    JSONMember(key: $0.key, keyLocation: $0.keyLocation, value: parameter($0.value, scope: scope))
+                }
+                components.append(JSONMember(key: "parameters", keyLocation: member.keyLocation, value: Self.object(kept, at: member.value.location)))
+            case "responses":
+                let kept = (member.value.members ?? []).map {
+                    JSONMember(key: $0.key, keyLocation: $0.keyLocation, value: response($0.value, scope: scope))
+                }
+                components.append(JSONMember(key: "responses", keyLocation: member.keyLocation, value: Self.object(kept, at: member.value.location)))
+            case "securityDefinitions":
+                components.append(
+                    JSONMember(key: "securitySchemes", keyLocation: member.keyLocation, value: securitySchemes(member.value)))
+            default:
+                members.append(member)
+            }
+        }
+        if let first = components.first {
+            members.append(JSONMember(key: "components", keyLocation: first.keyLocation, value: Self.object(components, at: first.keyLocation)))
+        }
+        return Self.object(members, at: root.location)
+    }
+
+    /// `servers` made of `schemes` (https first), `host` and `basePath`: a relative URL of
+    /// `basePath` alone without a host; `nil` when there is neither. A host without schemes is
+    /// served over https, as is one whose schemes are only `ws` or `wss` (with a warning).
+    private mutating func servers() -> JSONMember? {
+        let host = root["host"]
+        let basePath = root["basePath"]
+        guard let anchor = host ?? basePath else { return nil }
+        let path = basePath?.value.stringValue ?? ""
+        var urls: [String] = []
+        if let name = host?.value.stringValue {
+            var schemes = Self.strings(root["schemes"]).map { $0.lowercased() }.filter { $0 == "https" || $0 == "http" }
+            schemes.sort { $0 == "https" && $1 != "https" }
+            if schemes.isEmpty {
+                if let listed = root["schemes"], !Self.strings(listed).isEmpty {
+                    diagnostics.append(
+                        .warning(
+                            "the schemes \(Self.strings(listed).joined(separator: ", ")) are not HTTP, which cachegen calls with, so the server is https://\(name)\(path)",
+                            at: listed.value.location))
+                }
+                schemes = ["https"]
+            }
+            urls = schemes.map { "\($0)://\(name)\(path)" }
+        } else {
+            urls = [path]
+        }
+        let location = anchor.value.location
+        let servers = urls.map { url in
+            Self.object([JSONMember(key: "url", keyLocation: location, value: Self.string(url, at: location))], at: location)
+        }
+        return JSONMember(key: "servers", keyLocation: anchor.keyLocation, value: JSONNode(value: .array(servers), location: location))
+    }
+
+    /// `paths`: each path item converted where it is, or where its `$ref` leads.
+    private mutating func paths(_ node: JSONNode, scope: Scope) -> JSONNode {
+        var members: [JSONMember] = []
+        for member in node.members ?? [] {
+            guard !member.key.hasPrefix("x-") else {
+                members.append(member)
+                continue
+            }
+            guard let target = references.resolve(member.value, in: scope.file, otherwise: "the path \(quoted(member.key)) is left out")
+            else { continue }
+            var itemScope = scope
+            itemScope.file = target.file
+            members.append(
+                JSONMember(key: member.key, keyLocation: member.keyLocation, value: pathItem(target.node, scope: itemScope, path: member.key)))
+        }
+        return Self.object(members, at: node.location)
+    }
+
+    /// The methods a path item may have.
+    static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch"]
+
+    /// One path item: its shared parameters (body and form ones go to each operation's body)
+    /// and its operations.
+    private mutating func pathItem(_ node: JSONNode, scope: Scope, path: String) -> JSONNode {
+        let shared = resolvedParameters(node["parameters"]?.value, scope: scope, what: "the path \(quoted(path))")
+        var members: [JSONMember] = []
+        for member in node.members ?? [] {
+            if member.key == "parameters" {
+                let kept = shared.filter { !Self.isBodyOrForm($0.node) }.map { parameter($0.node, scope: $0.scope) }
+                if !kept.isEmpty {
+                    members.append(JSONMember(key: "parameters", keyLocation: member.keyLocation, value: JSONNode(value: .array(kept), location: member.value.location)))
+                }
+            } else if Self.methods.contains(member.key) {
+                members.append(
+                    JSONMember(
+                        key: member.key, keyLocation: member.keyLocation,
+                        value: operation(member, scope: scope, shared: shared.filter { Self.isBodyOrForm($0.node) }, path: path)))
+            } else {
+                members.append(JSONMember(key: member.key, keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: rebase(from: scope.file))))
+            }
+        }
+        return Self.object(members, at: node.location)
+    }
+
+    /// One operation: its parameters split into 3.0's and its request body, its responses
+    /// with its `produces`.
+    private mutating func operation(_ member: JSONMember, scope: Scope, shared: [(node: JSONNode, scope: Scope)], path: String) -> JSONNode {
+        let node = member.value
+        // What this operation makes reported is about it alone.
+        let (mine, theirs) = (diagnostics.count, references.diagnostics.count)
+        defer {
+            for diagnostic in diagnostics[mine...] + references.diagnostics[theirs...] { owners[diagnostic] = member.key + " " + path }
+        }
+        var scope = scope
+        if let consumes = node["consumes"] { scope.consumes = Self.strings(consumes) }
+        if let produces = node["produces"] { scope.produces = Self.strings(produces) }
+        let name = node["operationId"]?.value.stringValue ?? "\(member.key.uppercased()) \(path)"
+        let what = "operation \(quoted(name))"
+        let own = resolvedParameters(node["parameters"]?.value, scope: scope, what: what)
+        var body = own.filter { $0.node["in"]?.value.stringValue == "body" }
+        if body.isEmpty { body = shared.filter { $0.node["in"]?.value.stringValue == "body" } }
+        // An operation's form field replaces the path item's of the same name.
+        var form = own.filter { $0.node["in"]?.value.stringValue == "formData" }
+        let names = Set(form.compactMap { $0.node["name"]?.value.stringValue })
+        form = shared.filter { $0.node["in"]?.value.stringValue == "formData" && !names.contains($0.node["name"]?.value.stringValue ?? "") } + form
+        let requestBody = self.requestBody(body: body, form: form, scope: scope, what: what)
+        var members: [JSONMember] = []
+        var placedBody = false
+        for child in node.members ?? [] {
+            switch child.key {
+            case "consumes", "produces":
+                continue
+            case "parameters":
+                let kept = own.filter { !Self.isBodyOrForm($0.node) }.map { parameter($0.node, scope: $0.scope) }
+                if !kept.isEmpty {
+                    members.append(JSONMember(key: "parameters", keyLocation: child.keyLocation, value: JSONNode(value: .array(kept), location: child.value.location)))
+                }
+                if let requestBody {
+                    members.append(requestBody)
+                    placedBody = true
+                }
+            case "responses":
+                members.append(JSONMember(key: "responses", keyLocation: child.keyLocation, value: responses(child.value, scope: scope, what: what)))
+            case "schemes":
+                diagnostics.append(
+                    .warning(
+                        "the schemes of \(what) are ignored: OpenAPI 3 has no schemes of an operation, so it is called on the document's server",
+                        at: child.keyLocation))
+            default:
+                members.append(JSONMember(key: child.key, keyLocation: child.keyLocation, value: Self.schema(child.value, rebase: rebase(from: scope.file))))
+            }
+        }
+        if !placedBody, let requestBody { members.append(requestBody) }
+        return Self.object(members, at: node.location)
+    }
+
+    /// A parameter list with its `$ref`s followed (those that lead nowhere warned about and
+    /// left out), each with the scope of the file it is in.
+    private mutating func resolvedParameters(_ list: JSONNode?, scope: Scope, what: String) -> [(node: JSONNode, scope: Scope)] {
+        var resolved: [(node: JSONNode, scope: Scope)] = []
+        for item in list?.elements ?? [] {
+            guard let target = references.resolve(item, in: scope.file, otherwise: "the parameter is left out of \(what)") else { continue }
+            var itemScope = scope
+            itemScope.file = target.file
+            resolved.append((target.node, itemScope))
+        }
+        return resolved
+    }
+
+    /// Whether a 2.0 parameter is a body or form one, which 3.0 sends in `requestBody`.
+    static func isBodyOrForm(_ node: JSONNode) -> Bool {
+        let place = node["in"]?.value.stringValue
+        return place == "body" || place == "formData"
+    }
+
+    /// `responses`: each converted where it is, or where its `$ref` leads, with the
+    /// operation's `produces`.
+    private mutating func responses(_ node: JSONNode, scope: Scope, what: String) -> JSONNode {
+        var members: [JSONMember] = []
+        for member in node.members ?? [] {
+            guard !member.key.hasPrefix("x-") else {
+                members.append(member)
+                continue
+            }
+            guard
+                let target = references.resolve(
+                    member.value, in: scope.file, otherwise: "the \(quoted(member.key)) response of \(what) is left out")
+            else { continue }
+            var responseScope = scope
+            responseScope.file = target.file
+            members.append(JSONMember(key: member.key, keyLocation: member.keyLocation, value: response(target.node, scope: responseScope)))
+        }
+        return Self.object(members, at: node.location)
+    }
+
+    /// One response: `schema` into `content` under each type the operation produces (JSON
+    /// when it names none, or only ranges such as `*/*` for a schema that is no file; bytes
+    /// for a file), `examples` into those types, `headers` typed by `schema`.
+    private mutating func response(_ node: JSONNode, scope: Scope) -> JSONNode {
+        let rebase = rebase(from: scope.file)
+        var members: [JSONMember] = []
+        let examples = node["examples"]?.value.members ?? []
+        for member in node.members ?? [] {
+            switch member.key {
+            case "schema":
+                let schema = Self.schema(member.value, rebase: rebase)
+                let types = Self.mediaTypes(scope.produces, isFile: Self.isFile(member.value), fallbackFile: "application/octet-stream")
+                let content = types.map { type in
+                    var entry = [JSONMember(key: "schema", keyLocation: member.keyLocation, value: schema)]
+                    if let example = examples.first(where: { $0.key == type }) {
+                        entry.append(JSONMember(key: "example", keyLocation: example.keyLocation, value: example.value))
+                    }
+                    return JSONMember(key: type, keyLocation: member.keyLocation, value: Self.object(entry, at: member.value.location))
+                }
+                members.append(JSONMember(key: "content", keyLocation: member.keyLocation, value: Self.object(content, at: member.value.location)))
+            case "examples":
+                continue
+            case "headers":
+                let headers = (member.value.members ?? []).map { header in
+                    JSONMember(key: header.key, keyLocation: header.keyLocation, value: self.header(header, scope: scope))
+                }
+                members.append(JSONMember(key: "headers", keyLocation: member.keyLocation, value: Self.object(headers, at: member.value.location)))
+            default:
+                members.append(JSONMember(key: member.key, keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: rebase)))
+            }
+        }
+        return Self.object(members, at: node.location)
+    }
+
+    /// The media types a body or response is offered in: those listed, JSON for none or
+    /// only ranges (bytes in `fallbackFile` for a file).
+    static func mediaTypes(_ listed: [String], isFile: Bool, fallbackFile: String) -> [String] {
+        let concrete = listed.filter { !OpenAPIOperations.essence($0).hasPrefix("*/") && !OpenAPIOperations.essence($0).hasSuffix("/*") }
+        if isFile { return listed.isEmpty ? [fallbackFile] : listed }
+        return concrete.isEmpty ? ["application/json"] + listed.filter { OpenAPIOperations.essence($0) != "*/*" } : listed
+    }
+
+    /// Whether a schema (or 2.0 parameter) is a file: `type: file`.
+    static func isFile(_ node: JSONNode) -> Bool {
+        node["type"]?.value.stringValue == "file"
+            || (node["type"]?.value.stringValue == "string" && node["format"]?.value.stringValue == "binary")
+    }
+
+    /// `securityDefinitions` as `securitySchemes`: `basic` as http basic, `apiKey` as it is,
+    /// `oauth2` with its one flow under `flows` (`application` is `clientCredentials`,
+    /// `accessCode` is `authorizationCode`).
+    private mutating func securitySchemes(_ node: JSONNode) -> JSONNode {
+        let schemes = (node.members ?? []).map { member -> JSONMember in
+            guard let type = member.value["type"] else { return member }
+            var members: [JSONMember] = []
+            var flow: [JSONMember] = []
+            var flowName: JSONMember?
+            for child in member.value.members ?? [] {
+                switch child.key {
+                case "type" where type.value.stringValue == "basic":
+                    members.append(JSONMember(key: "type", keyLocation: child.keyLocation, value: Self.string("http", at: child.value.location)))
+                    members.append(JSONMember(key: "scheme", keyLocation: child.keyLocation, value: Self.string("basic", at: child.value.location)))
+                case "flow" where type.value.stringValue == "oauth2":
+                    let names = ["implicit": "implicit", "password": "password", "application": "clientCredentials", "accessCode": "authorizationCode"]
+                    let text = child.value.stringValue ?? ""
+                    if let name = names[text] {
+                        flowName = JSONMember(key: name, keyLocation: child.keyLocation, value: child.value)
+                    } else {
+                        diagnostics.append(
+                            .warning(
+                                "the OAuth 2 flow \(quoted(text)) of security scheme \(quoted(member.key)) is not one of Swagger 2.0's (implicit, password, application, accessCode), so it is left out",
+                                at: child.value.location))
+                    }
+                default:
+                    let isFlowMember = ["authorizationUrl", "tokenUrl", "scopes"].contains(child.key)
+                    if isFlowMember, type.value.stringValue == "oauth2" { flow.append(child) } else { members.append(child) }
+                }
+            }
+            if let flowName {
+                let flowNode = Self.object(flow, at: flowName.value.location)
+                let flows = Self.object([JSONMember(key: flowName.key, keyLocation: flowName.keyLocation, value: flowNode)], at: flowName.value.location)
+                members.append(JSONMember(key: "flows", keyLocation: flowName.keyLocation, value: flows))
+            }
+            return JSONMember(key: member.key, keyLocation: member.keyLocation, value: Self.object(members, at: member.value.location))
+        }
+        return Self.object(schemes, at: node.location)
+    }
+
+    /// How a `$ref` written in `source` is written in the document: the same when `source`
+    /// is the document, else with its file part made relative to the document's folder.
+    func rebase(from source: String) -> (String) -> String {
+        guard source != file else { return { $0 } }
+        let folder = OpenAPIReferences.pathParts(file, omittingEmpty: false).dropLast().joined(separator: "/")
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        return { text in
+            let (filePart, pointer) = OpenAPIReferences.parts(of: text)
+            guard !filePart.contains("://") else { return text }
+            let target = filePart.isEmpty ? source : OpenAPIReferences.path(filePart, nextTo: source)
+            let relative = target.hasPrefix(prefix) ? String(target.dropFirst(prefix.count)) : target
+            return text.contains("#") ? relative + "#" + pointer : relative
+        }
+    }
+
+    // MARK: - Building nodes
+
+    /// An object node.
+    static func object(_ members: [JSONMember], at location: SourceLocation) -> JSONNode {
+        JSONNode(value: .object(members), location: location)
+    }
+
+    /// A string node.
+    static func string(_ text: String, at location: SourceLocation) -> JSONNode {
+        JSONNode(value: .string(text), location: location)
+    }
+
+    /// The strings of a list member (`consumes`, `produces`, `schemes`).
+    static func strings(_ member: JSONMember?) -> [String] {
+        member?.value.elements?.compactMap(\.stringValue) ?? []
+    }
+}
