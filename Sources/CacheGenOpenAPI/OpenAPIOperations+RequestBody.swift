@@ -140,7 +140,7 @@ extension OpenAPIOperations {
 
     /// The properties of an object schema and of its `allOf` parts, `$ref`s followed, with
     /// the file each is written in; a bounded walk, so cycles end.
-    private func objectProperties(_ schema: JSONNode?, file: String) -> [String: (node: JSONNode, file: String)] {
+    package func objectProperties(_ schema: JSONNode?, file: String) -> [String: (node: JSONNode, file: String)] {
         var properties: [String: (node: JSONNode, file: String)] = [:]
         var stack = schema.map { [($0, file)] } ?? []
         var visited = 0
