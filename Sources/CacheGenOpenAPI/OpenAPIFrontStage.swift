@@ -6,7 +6,7 @@ import Foundation
 import CacheGenReading
 import CacheGenSpec
 
-/// The OpenAPI front stage: an OpenAPI 3.0/3.1 document (and optionally an overlay with
+/// The OpenAPI front stage: an OpenAPI 3.0/3.1/3.2 document (and optionally an overlay with
 /// cache rules) into the same `Spec` that a cachegen spec becomes, so validation,
 /// translation, rendering, naming and fingerprints are shared.
 ///

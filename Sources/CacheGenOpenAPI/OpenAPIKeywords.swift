@@ -4,7 +4,7 @@
 /// as a located warning wherever it is used. A key in no table is unknown (misspelt, or from
 /// a version the table does not know) and is warned about too; `x-` extensions are allowed.
 ///
-/// `KeywordWalkTests` checks the tables against the specification's own schemas (kept in
+/// `OpenAPIKeywordWalkTests` checks the tables against the specification's own schemas (kept in
 /// `Tests/Fixtures/ThirdParty/openapi-schemas/`), so a keyword a version adds cannot be
 /// left out of them. One table serves OpenAPI 3.0, 3.1 and 3.2 (`v3`): a key of a later
 /// version in an earlier document is read the same way.
