@@ -19,13 +19,12 @@ package struct OpenAPIOperations {
         package var endpoint: EndpointSpec
         /// The operation object, for `x-cachegen`.
         package var node: JSONNode
-        /// The operation's tags, in the document's order; `include` and `exclude` match any.
+        /// The operation's tags, in the document's order; `include` and `exclude` match any,
+        /// and the first that is not a mark (OpenAPI 3.2's `kind`) names its repository.
         package var tags: [String]
         /// For the event-stream method of an operation that also answers in another format,
         /// the operation's name: the stream is never cached and takes no rules of its own.
         package var streamOf: String? = nil
-        /// The first tag, which names its repository, or `nil`.
-        package var tag: String? { tags.first }
     }
 
     /// An operation as `include` and `exclude` see it, before it is mapped.

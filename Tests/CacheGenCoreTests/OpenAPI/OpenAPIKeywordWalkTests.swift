@@ -63,10 +63,29 @@ import Testing
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
-    @Test func everyKindHasATable() {
-        for kind in OpenAPIKeywords.Kind.allCases {
-            #expect(OpenAPIKeywords.v3.tables[kind] != nil, "\(kind)")
+    @Test(arguments: versions)
+    func everyKindATableNamesHasATable(_ version: Version) {
+        var pending = [version.keywords.root]
+        var seen: Set<OpenAPIKeywords.Kind> = []
+        func kinds(in value: OpenAPIKeywords.Value) -> [OpenAPIKeywords.Kind] {
+            switch value {
+            case .leaf: []
+            case .object(let kind): [kind]
+            case .map(let inner), .array(let inner): kinds(in: inner)
+            }
         }
+        while let kind = pending.popLast() {
+            guard seen.insert(kind).inserted else { continue }
+            let table = version.keywords.tables[kind]
+            #expect(table != nil, "\(version.name): \(kind) has no table")
+            for entry in (table?.keys ?? [:]).values { pending += kinds(in: entry.value) }
+            switch table?.patterned {
+            case .paths(let value)?, .statusCodes(let value)?, .any(let value)?: pending += kinds(in: value)
+            case nil: break
+            }
+            if table?.referable == true { pending.append(.reference) }
+        }
+        #expect(seen.count >= 15)
     }
 
     /// The object definitions of a specification schema with the keys each allows: the root
