@@ -28,7 +28,9 @@ extension OpenAPIOperations {
         case "text/event-stream": return .events
         case "application/jsonl", "application/x-ndjson", "application/jsonlines", "application/x-jsonlines": return .jsonLines
         case "application/json-seq": return .jsonSequence
-        default: break
+        default:
+            // The `+json-seq` structured suffix (RFC 8091: `application/geo+json-seq`).
+            if essence.hasPrefix("application/"), essence.hasSuffix("+json-seq") { return .jsonSequence }
         }
         if essence.hasPrefix("text/"), schema?["format"]?.value.stringValue != "binary" { return .text }
         return .data

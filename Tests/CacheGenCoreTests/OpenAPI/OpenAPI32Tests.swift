@@ -59,6 +59,8 @@ import Testing
               "content": { "application/jsonl": { "itemSchema": { "$ref": "#/components/schemas/Reply" } } } } } } },
             "/sequence": { "get": { "operationId": "sequence", "responses": { "200": { "description": "ok",
               "content": { "application/json-seq": { "itemSchema": { "$ref": "#/components/schemas/Reply" } } } } } } },
+            "/places": { "get": { "operationId": "places", "responses": { "200": { "description": "ok",
+              "content": { "application/geo+json-seq": { "itemSchema": { "$ref": "#/components/schemas/Reply" } } } } } } },
             "/chat": { "post": { "operationId": "chat", "responses": { "200": { "description": "ok",
               "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Reply" } },
                 "text/event-stream": { "itemSchema": \(event) } } } } } },
@@ -72,6 +74,7 @@ import Testing
         let source = try #require(output.source)
         for signature in [
             "func events() -> EventStream<Reply>", "func lines() -> EventStream<Reply>", "func sequence() -> EventStream<Reply>",
+            "func places() -> EventStream<Reply>",
             "func chat() async throws -> Reply", "func chatEvents() -> EventStream<Reply>", "func anyJSON() -> EventStream<JSONValue>",
             "func text() -> EventStream<String>",
         ] {
