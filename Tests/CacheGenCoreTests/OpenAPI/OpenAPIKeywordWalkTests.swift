@@ -223,6 +223,19 @@ import Testing
             ])
     }
 
+    /// An overlay's `include` checks only what it chose: a flaw in an operation or a
+    /// component left out is never reported.
+    @Test func onlyTheChosenOperationsAreWalked() {
+        let paths = """
+            "/a": { "get": { "operationId": "chosen", "sumary": "typo", "responses": { "204": { "description": "none" } } } },
+            "/b": { "get": { "operationId": "other", "sumary": "typo", "responses": { "204": { "description": "none" } } } }
+            """
+        let document = Support.document(paths: paths, schemas: #""Unused": { "type": "object", "requird": [] }"#)
+        let overlay = #"{ "openapi": "api.json", "include": { "operations": ["chosen"] } }"#
+        let output = Support.generate(["Api.cachegen.json": overlay, "api.json": document], main: "Api.cachegen.json")
+        #expect(Support.messages(output) == [#"api.json:4:55: warning: unknown key "sumary" in an Operation Object is left out; did you mean "summary"?"#])
+    }
+
     @Test func keysInAnotherFileAreWalkedOnce() {
         let files = [
             "api.yaml": """
