@@ -50,12 +50,11 @@ extension OpenAPIKeywords {
                 mapped([
                     ("schemas", .map(.object(.schema))), ("responses", .map(.object(.response))),
                     ("parameters", .map(.object(.parameter))), ("requestBodies", .map(.object(.requestBody))),
-                    ("pathItems", .map(.object(.pathItem))),
+                    ("pathItems", .map(.object(.pathItem))), ("mediaTypes", .map(.object(.mediaType))),
                 ]),
                 noEffect(["examples"], examples), noEffect(["headers"], headers), noEffect(["securitySchemes"], credentials),
                 noEffect(["links"], "links describe calls an app may make next, with the methods it already has"),
-                noEffect(["callbacks"], "callbacks are requests the server makes; each operation that has one is warned about"),
-                warned("mediaTypes", "a Media Type Object reached by $ref (OpenAPI 3.2) is not followed"))),
+                noEffect(["callbacks"], "callbacks are requests the server makes; each operation that has one is warned about"))),
         .paths: Table(title: "a Paths Object", schemaNames: ["paths"], keys: [:], patterned: .paths(.object(.pathItem))),
         .pathItem: Table(
             title: "a Path Item Object", schemaNames: ["pathitem"],

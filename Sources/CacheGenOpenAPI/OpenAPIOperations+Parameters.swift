@@ -57,7 +57,7 @@ extension OpenAPIOperations {
             var contentStyle: ParameterStyle?
             if let schema = node["schema"]?.value {
                 mapped = schemas.type(of: schema, in: parameterFile, hint: hint)
-            } else if let content = node["content"]?.value.members?.first {
+            } else if let content = self.content(of: node["content"]?.value, file: parameterFile)?.members?.first {
                 let isText = content.key.lowercased().hasPrefix("text/plain")
                 if !Self.isJSON(content.key), !isText {
                     mapped = .leftOut("serialized as \(quoted(content.key)), which cachegen sends only as JSON or plain text")

@@ -27,7 +27,9 @@ extension OpenAPIOperations {
             return (RequestBody(type: .scalar(.json), encoding: BodyEncoding(kind: .json), location: member.value.location), member.keyLocation)
         }
         let required = target.node["required"]?.value.boolValue == true
-        guard let members = target.node["content"]?.value.members, !members.isEmpty else { return (nil, member.keyLocation) }
+        guard let members = content(of: target.node["content"]?.value, file: target.file)?.members, !members.isEmpty else {
+            return (nil, member.keyLocation)
+        }
         if method == "GET" || method == "HEAD" {
             if required {
                 leaveOut(what, "its request body is required, and a \(method) request cannot carry one", at: member.keyLocation)

@@ -53,9 +53,27 @@ extension OpenAPIOperations {
         return success.flatMap { schemas.references.resolve($0.value, in: file) }
     }
 
+    /// A `content` map with each media type written as a `$ref` (OpenAPI 3.2's
+    /// `components.mediaTypes`) replaced by what it points to in the same file; one in
+    /// another file, or that leads nowhere, is left out with a warning.
+    package mutating func content(of node: JSONNode?, file: String) -> JSONNode? {
+        guard let node, let members = node.members, members.contains(where: { $0.value["$ref"] != nil }) else { return node }
+        let resolved = members.compactMap { member -> JSONMember? in
+            guard member.value["$ref"] != nil else { return member }
+            let what = "media type \(quoted(member.key))"
+            guard let target = schemas.references.resolve(member.value, in: file, otherwise: "\(what) is left out") else { return nil }
+            guard target.file == file else {
+                warn("\(what) is left out: cachegen follows a media type's $ref only within its file", at: member.keyLocation)
+                return nil
+            }
+            return JSONMember(key: member.key, keyLocation: member.keyLocation, value: target.node)
+        }
+        return JSONNode(value: .object(resolved), location: node.location)
+    }
+
     /// The format an operation's method reads and the `Accept` it sends (`nil`: JSON's own).
-    package func responseReading(_ responses: JSONNode?, file: String) -> (format: SpecResponseFormat, accept: String?) {
-        guard let target = success(responses, file: file), let reading = Self.reading(of: target.node["content"]?.value) else {
+    package mutating func responseReading(_ responses: JSONNode?, file: String) -> (format: SpecResponseFormat, accept: String?) {
+        guard let target = success(responses, file: file), let reading = Self.reading(of: content(of: target.node["content"]?.value, file: target.file)) else {
             return (.json, nil)
         }
         return (reading.format, reading.mediaType)
@@ -165,7 +183,7 @@ extension OpenAPIOperations {
     /// stream; `nil` when there is none, or its events cannot be decoded (with a warning).
     package mutating func eventsEndpoint(of endpoint: EndpointSpec, responses: JSONNode?, file: String) -> EndpointSpec? {
         guard !endpoint.responseFormat.isStream, let target = success(responses, file: file),
-            let content = target.node["content"]?.value,
+            let content = content(of: target.node["content"]?.value, file: target.file),
             let stream = content.members?.first(where: { Self.format(of: $0.key, schema: nil).isStream })
         else { return nil }
         let reading = Reading(format: Self.format(of: stream.key, schema: nil), mediaType: stream.key)

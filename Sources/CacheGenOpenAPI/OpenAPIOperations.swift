@@ -230,17 +230,18 @@ package struct OpenAPIOperations {
         else {
             return (.scalar(.json), success.value.location)
         }
-        if let reading = Self.reading(of: target.node["content"]?.value) {
+        let offered = content(of: target.node["content"]?.value, file: target.file)
+        if let reading = Self.reading(of: offered) {
             switch reading.format {
             case .data, .text:
-                return (nil, target.node["content"]?.value[reading.mediaType]?.value.location)
+                return (nil, offered?[reading.mediaType]?.value.location)
             case .events, .jsonLines, .jsonSequence:
-                return streamItem(reading, content: target.node["content"]?.value, hint: hint, what: what, file: target.file)
+                return streamItem(reading, content: offered, hint: hint, what: what, file: target.file)
             case .json:
                 break
             }
         }
-        switch content(target.node["content"]?.value, hint: hint, file: target.file) {
+        switch content(offered, hint: hint, file: target.file) {
         case .none: return (nil, nil)
         case .json(let type, let location): return (type, location)
         case .unusable(let reason):

@@ -133,6 +133,32 @@ import Testing
         #expect(!source.contains("BetaRepository"))
     }
 
+    @Test func aMediaTypeReachedByReferenceIsRead() throws {
+        let extra = """
+
+              "x-note": "components.mediaTypes below",
+            """
+        let paths = """
+            "/replies": { "post": { "operationId": "reply",
+              "requestBody": { "required": true, "content": { "application/json": { "$ref": "#/components/mediaTypes/Reply" } } },
+              "responses": { "200": { "description": "ok", "content": { "application/json": { "$ref": "#/components/mediaTypes/Reply" } } } } } },
+            "/lost": { "get": { "operationId": "lost",
+              "responses": { "200": { "description": "ok", "content": { "application/json": { "$ref": "#/components/mediaTypes/Missing" } } } } } }
+            """
+        let document = Self.document(paths: paths, schemas: Self.reply, extra: extra)
+            .replacingOccurrences(
+                of: #""components": {"#,
+                with: ##""components": { "mediaTypes": { "Reply": { "schema": { "$ref": "#/components/schemas/Reply" } } },"##)
+        let output = Support.generate(["api.json": document], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                ##"api.json:9:91: warning: $ref "#/components/mediaTypes/Missing" points to nothing: "Missing" is not there, so media type "application/json" is left out"##
+            ])
+        let source = try #require(output.source)
+        #expect(source.contains("func reply(body: Reply) async throws -> Reply"))
+        #expect(source.contains("func lost() async throws\n"))
+    }
+
     @Test func aQuerystringParameterIsNamed() {
         let paths = """
             "/a": { "get": { "operationId": "optional", "parameters": [{ "name": "q", "in": "querystring",
