@@ -44,6 +44,9 @@ def default_documents():
         os.path.join(CORPUS, "box", "openapi.json"),
         os.path.join(CORPUS, "digitalocean", "specification", "DigitalOcean-public.v2.yaml"),
         os.path.join(CORPUS, "kubevirt", "swagger.json"),
+        # OpenAPI 3.2, written for cachegen's tests (no real one yet): itemSchema streams,
+        # query, additionalOperations, defaultMapping, tag kinds.
+        os.path.join(ROOT, "Tests", "CacheGenCoreTests", "OpenAPI", "Documents", "feeds-3.2.openapi.yaml"),
     ]
     documents += sorted(os.path.join(SMALL, n) for n in os.listdir(SMALL) if n.endswith(".yaml"))
     return documents

@@ -6,7 +6,7 @@ import Foundation
 import CacheGenReading
 import CacheGenSpec
 
-/// The OpenAPI front stage: an OpenAPI 3.0/3.1 or Swagger 2.0 document (and optionally an overlay with
+/// The OpenAPI front stage: an OpenAPI 3.0/3.1/3.2 or Swagger 2.0 document (and optionally an overlay with
 /// cache rules) into the same `Spec` that a cachegen spec becomes, so validation,
 /// translation, rendering, naming and fingerprints are shared.
 ///
@@ -170,9 +170,11 @@ package enum OpenAPIFrontStage {
             repositories: repositories, selection: chosen)
         spec.constructs = rules.constructs
         var seen: Set<Diagnostic> = []
+        // Every key the reader does not map where it matters, and every unknown key.
+        let keywords = OpenAPIKeywordWalk().warnings(root, file: file, references: references, operations: narrowing?.keys)
         let stages: [[Diagnostic]] = [
             references.diagnostics, schemas.diagnostics, mapper.diagnostics, diagnostics, rules.diagnostics,
-            selectionDiagnostics, schemas.names.diagnostics,
+            selectionDiagnostics, schemas.names.diagnostics, keywords,
         ]
         let all = stages.joined().filter { seen.insert($0).inserted }
         let result = Result(
@@ -193,25 +195,30 @@ package enum OpenAPIFrontStage {
         guard let member = root["openapi"] else { return nil }
         let text = member.value.stringValue ?? member.value.numberText ?? ""
         guard text.hasPrefix("3.") else {
-            return .error("unsupported OpenAPI version \(quoted(text)); cachegen reads 3.0 and 3.1", at: member.value.location)
+            return .error("unsupported OpenAPI version \(quoted(text)); cachegen reads 3.0, 3.1 and 3.2", at: member.value.location)
         }
         return nil
     }
 
     /// One repository per first tag, in order of first appearance; untagged operations go
-    /// into one named after `info.title`.
+    /// into one named after `info.title`. A tag the document gives a `kind` other than `nav`
+    /// (OpenAPI 3.2: a `badge`, an `audience`) marks operations without grouping them; a
+    /// tag's description, else its summary, documents its repository.
     private static func group(_ operations: [OpenAPIOperations.Operation], root: JSONNode, prefix: String, taken: Set<String>)
         -> [Repository]
     {
+        let tags = root["tags"]?.value.elements ?? []
+        let marks = Set(
+            tags.filter { ($0["kind"]?.value.stringValue).map { $0 != "nav" } ?? false }.compactMap { $0["name"]?.value.stringValue })
         var order: [String?] = []
         var byTag: [String: [OpenAPIOperations.Operation]] = [:]
         for operation in operations {
-            let key = operation.tag ?? ""
-            if byTag[key] == nil { order.append(operation.tag) }
+            let tag = operation.tags.first { !marks.contains($0) }
+            let key = tag ?? ""
+            if byTag[key] == nil { order.append(tag) }
             byTag[key, default: []].append(operation)
         }
         let title = root["info"]?.value["title"]?.value.stringValue ?? "API"
-        let tags = root["tags"]?.value.elements ?? []
         var used = taken
         return order.map { tag in
             let members = byTag[tag ?? ""] ?? []
@@ -227,7 +234,8 @@ package enum OpenAPIFrontStage {
             }
             used.insert(name)
             let description = tag.flatMap { tag in
-                tags.first { $0["name"]?.value.stringValue == tag }?["description"]?.value.stringValue
+                let object = tags.first { $0["name"]?.value.stringValue == tag }
+                return (object?["description"] ?? object?["summary"])?.value.stringValue
             } ?? (tag == nil ? root["info"]?.value["description"]?.value.stringValue : nil)
             let trimmed = description?.trimmingWhitespaceAndNewlines()
             let location = members.first?.endpoint.name.location ?? root.location

@@ -25,7 +25,7 @@ extension OpenAPIOperations {
             guard let wireName = node["name"]?.value.stringValue, let place = node["in"]?.value.stringValue else { continue }
             let nameLocation = node["name"]?.value.location ?? node.location
             // A place the specification does not name is quoted, so the message stays on one line.
-            let placeText = ["path", "query", "header", "cookie"].contains(place) ? place : quoted(place)
+            let placeText = ["path", "query", "querystring", "header", "cookie"].contains(place) ? place : quoted(place)
             let label = "\(placeText) parameter \(quoted(wireName)) of \(what)"
             let required = place == "path" || node["required"]?.value.boolValue == true
             let kind: ParameterPlace
@@ -35,6 +35,15 @@ extension OpenAPIOperations {
             case "header":
                 if Self.ignoredHeaders.contains(wireName.lowercased()) { continue }
                 kind = .header
+            case "querystring":
+                // OpenAPI 3.2: the whole query string as one value of its `content` type.
+                let reason = "cachegen writes a query item by item, not as one serialized value (OpenAPI 3.2's querystring)"
+                guard !required else {
+                    leaveOut(what, "its required querystring parameter \(quoted(wireName)) cannot be sent: \(reason)", at: nameLocation)
+                    return nil
+                }
+                warn("\(label) is left out: \(reason)", at: nameLocation)
+                continue
             default:
                 warn(
                     "\(label) is left out: send cookies through the client's headers provider",
@@ -48,7 +57,7 @@ extension OpenAPIOperations {
             var contentStyle: ParameterStyle?
             if let schema = node["schema"]?.value {
                 mapped = schemas.type(of: schema, in: parameterFile, hint: hint)
-            } else if let content = node["content"]?.value.members?.first {
+            } else if let content = self.content(of: node["content"]?.value, file: parameterFile)?.members?.first {
                 let isText = content.key.lowercased().hasPrefix("text/plain")
                 if !Self.isJSON(content.key), !isText {
                     mapped = .leftOut("serialized as \(quoted(content.key)), which cachegen sends only as JSON or plain text")

@@ -27,7 +27,9 @@ extension OpenAPIOperations {
             return (RequestBody(type: .scalar(.json), encoding: BodyEncoding(kind: .json), location: member.value.location), member.keyLocation)
         }
         let required = target.node["required"]?.value.boolValue == true
-        guard let members = target.node["content"]?.value.members, !members.isEmpty else { return (nil, member.keyLocation) }
+        guard let members = content(of: target.node["content"]?.value, file: target.file)?.members, !members.isEmpty else {
+            return (nil, member.keyLocation)
+        }
         if method == "GET" || method == "HEAD" {
             if required {
                 leaveOut(what, "its request body is required, and a \(method) request cannot carry one", at: member.keyLocation)
@@ -140,7 +142,7 @@ extension OpenAPIOperations {
 
     /// The properties of an object schema and of its `allOf` parts, `$ref`s followed, with
     /// the file each is written in; a bounded walk, so cycles end.
-    private func objectProperties(_ schema: JSONNode?, file: String) -> [String: (node: JSONNode, file: String)] {
+    package func objectProperties(_ schema: JSONNode?, file: String) -> [String: (node: JSONNode, file: String)] {
         var properties: [String: (node: JSONNode, file: String)] = [:]
         var stack = schema.map { [($0, file)] } ?? []
         var visited = 0

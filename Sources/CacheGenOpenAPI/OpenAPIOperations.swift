@@ -19,13 +19,12 @@ package struct OpenAPIOperations {
         package var endpoint: EndpointSpec
         /// The operation object, for `x-cachegen`.
         package var node: JSONNode
-        /// The operation's tags, in the document's order; `include` and `exclude` match any.
+        /// The operation's tags, in the document's order; `include` and `exclude` match any,
+        /// and the first that is not a mark (OpenAPI 3.2's `kind`) names its repository.
         package var tags: [String]
         /// For the event-stream method of an operation that also answers in another format,
         /// the operation's name: the stream is never cached and takes no rules of its own.
         package var streamOf: String? = nil
-        /// The first tag, which names its repository, or `nil`.
-        package var tag: String? { tags.first }
     }
 
     /// An operation as `include` and `exclude` see it, before it is mapped.
@@ -40,8 +39,8 @@ package struct OpenAPIOperations {
         package var path: String
     }
 
-    /// The HTTP methods a path item may hold, in OpenAPI's order.
-    package static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+    /// The HTTP methods a path item may hold, in OpenAPI's order (`query` since 3.2).
+    package static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
 
     /// The schema mapper; its models and warnings are read back when done.
     package var schemas: OpenAPISchemas
@@ -74,7 +73,11 @@ package struct OpenAPIOperations {
             guard let item = schemas.references.resolve(pathMember.value, in: file, otherwise: "the operations of \(quoted(pathMember.key)) are left out")
             else { continue }
             let shared = (item.node["parameters"]?.value.elements ?? []).map { (node: $0, file: item.file) }
-            for written in item.node.members ?? [] where Self.methods.contains(written.key) {
+            // OpenAPI 3.2's `additionalOperations` name other methods as they are sent (`LINK`).
+            let additional = item.node["additionalOperations"]?.value.members ?? []
+            let written = (item.node.members ?? []).filter { Self.methods.contains($0.key) }.map { (member: $0, isAdditional: false) }
+                + additional.map { (member: $0, isAdditional: true) }
+            for (written, isAdditional) in written {
                 let key = written.key + " " + pathMember.key
                 if let only, !only.contains(key) { continue }
                 // An operation may itself be a `$ref` (to another file, as DigitalOcean's are):
@@ -99,7 +102,7 @@ package struct OpenAPIOperations {
                 present.append(Presence(key: key, name: name, tags: tags, path: parts.path))
                 for tag in tags where !self.tags.contains(tag) { self.tags.append(tag) }
                 let path = JSONMember(key: parts.path, keyLocation: pathMember.keyLocation, value: pathMember.value)
-                if var endpoint = endpoint(name: name, method: member, path: path, shared: shared, file: target.file) {
+                if var endpoint = endpoint(name: name, method: member, path: path, shared: shared, file: target.file, isAdditional: isAdditional) {
                     endpoint.fixedQuery = parts.query
                     operations.append(Operation(endpoint: endpoint, node: member.value, tags: tags))
                     if let events = eventsEndpoint(of: endpoint, responses: member.value["responses"]?.value, file: target.file) {
@@ -142,7 +145,8 @@ package struct OpenAPIOperations {
 
     /// One operation as an endpoint; `nil` when it is left out.
     private mutating func endpoint(
-        name: String, method: JSONMember, path: JSONMember, shared: [(node: JSONNode, file: String)], file: String
+        name: String, method: JSONMember, path: JSONMember, shared: [(node: JSONNode, file: String)], file: String,
+        isAdditional: Bool = false
     )
         -> EndpointSpec?
     {
@@ -150,9 +154,15 @@ package struct OpenAPIOperations {
         let nameNode = operation["operationId"]?.value
         let nameLocation = nameNode?.location ?? method.keyLocation
         let what = "operation \(quoted(name))"
-        let upper = method.key.uppercased()
-        if upper == "TRACE" {
+        // A fixed field's method is its key upper-cased; an additional operation's is its key
+        // as written, since methods are case-sensitive.
+        let upper = isAdditional ? method.key : method.key.uppercased()
+        if upper.uppercased() == "TRACE" {
             leaveOut(what, "cachegen does not call TRACE", at: method.keyLocation)
+            return nil
+        }
+        if isAdditional, let reason = Self.unsendable(method: upper) {
+            leaveOut(what, "the runtime cannot send the method \(quoted(upper)): \(reason)", at: method.keyLocation)
             return nil
         }
         if let callbacks = operation["callbacks"] {
@@ -183,7 +193,18 @@ package struct OpenAPIOperations {
             description: description.isEmpty ? nil : description, cache: nil, responseFormat: reading.format,
             accept: reading.accept)
         endpoint.bodyEncoding = body?.encoding ?? .json
+        endpoint.methodIsExtension = !SpecValidator.methods.contains(upper)
         return endpoint
+    }
+
+    /// Why the runtime cannot send an additional operation's method, or `nil` when it can:
+    /// URLSession sends any RFC 9110 token as the method, but not CONNECT, which opens a tunnel.
+    package static func unsendable(method: String) -> String? {
+        let token = "!#$%&'*+-.^_`|~"
+        guard !method.isEmpty, method.unicodeScalars.allSatisfy({ $0.isASCII && (($0.properties.isAlphabetic) || ("0"..."9").contains($0) || token.unicodeScalars.contains($0)) })
+        else { return "it is not an HTTP method name (RFC 9110 allows letters, digits and !#$%&'*+-.^_`|~)" }
+        if method.uppercased() == "CONNECT" { return "CONNECT opens a tunnel, which URLSession does not do" }
+        return nil
     }
 
     /// Path, then query, then header parameters, as `EndpointSpec` keeps them.
@@ -209,17 +230,18 @@ package struct OpenAPIOperations {
         else {
             return (.scalar(.json), success.value.location)
         }
-        if let reading = Self.reading(of: target.node["content"]?.value) {
+        let offered = content(of: target.node["content"]?.value, file: target.file)
+        if let reading = Self.reading(of: offered) {
             switch reading.format {
             case .data, .text:
-                return (nil, target.node["content"]?.value[reading.mediaType]?.value.location)
+                return (nil, offered?[reading.mediaType]?.value.location)
             case .events, .jsonLines, .jsonSequence:
-                return streamItem(reading, content: target.node["content"]?.value, hint: hint, what: what, file: target.file)
+                return streamItem(reading, content: offered, hint: hint, what: what, file: target.file)
             case .json:
                 break
             }
         }
-        switch content(target.node["content"]?.value, hint: hint, file: target.file) {
+        switch content(offered, hint: hint, file: target.file) {
         case .none: return (nil, nil)
         case .json(let type, let location): return (type, location)
         case .unusable(let reason):

@@ -317,7 +317,34 @@ extension OpenAPISchemas {
                 cases += values.map { TaggedUnion.Case(value: $0.key, model: model, location: $0.keyLocation) }
             }
         }
-        return cases.isEmpty ? nil : TaggedUnion(propertyName: propertyName, cases: cases)
+        guard !cases.isEmpty else { return nil }
+        var union = TaggedUnion(propertyName: propertyName, cases: cases)
+        if let fallback = node["discriminator"]?.value["defaultMapping"] {
+            union.fallback = defaultCase(fallback, cases: &union.cases, in: file, union: name)
+        }
+        return union
+    }
+
+    /// The value of the case OpenAPI 3.2's `defaultMapping` names (a schema's name or a
+    /// `$ref`), added as a case when no variant is that schema; `nil`, with a warning, when it
+    /// names no object schema.
+    private mutating func defaultCase(_ member: JSONMember, cases: inout [TaggedUnion.Case], in file: String, union: String) -> String? {
+        guard let text = member.value.stringValue else {
+            warn("the defaultMapping of \(quoted(union))", "not a string naming a schema", at: member.value.location)
+            return nil
+        }
+        let reference = text.contains("#") || text.contains(".") || text.contains("/") ? text : "#/components/schemas/" + Self.escaped(text)
+        let node = JSONNode(value: .string(reference), location: member.value.location).asReference
+        guard let target = references.resolve(node, in: file, otherwise: "the defaultMapping of \(quoted(union)) is left out") else { return nil }
+        guard case .type(let type) = type(of: node, in: file, hint: union + "Default"), case .model(let model) = type.unwrapped else {
+            warn("the defaultMapping of \(quoted(union))", "not an object schema", at: member.value.location)
+            return nil
+        }
+        if let existing = cases.first(where: { $0.model == model }) { return existing.value }
+        var value = target.name
+        while cases.contains(where: { $0.value == value }) { value += "_" }
+        cases.append(TaggedUnion.Case(value: value, model: model, location: member.value.location))
+        return value
     }
 
     /// The values `property` may take in an object schema: its `const`, or its enum of

@@ -72,7 +72,7 @@ package struct Swagger2Document {
         let text = member.value.stringValue ?? member.value.numberText ?? ""
         guard text == "2.0" else {
             return .error(
-                "unsupported Swagger version \(quoted(text)); cachegen reads Swagger 2.0 and OpenAPI 3.0 and 3.1",
+                "unsupported Swagger version \(quoted(text)); cachegen reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2",
                 at: member.value.location)
         }
         return nil

@@ -4,8 +4,11 @@ import CacheGenReading
 public struct EndpointSpec: Sendable, Hashable {
     /// The method name and where it is declared.
     public var name: Named
-    /// The HTTP method, upper case.
+    /// The HTTP method, upper case (an OpenAPI 3.2 additional operation's as written).
     public var method: String
+    /// Whether `method` is one an OpenAPI document names through `additionalOperations`
+    /// (`LINK`, `PURGE`), which the validator takes as it is rather than as a typo.
+    public var methodIsExtension = false
     /// Where the method is written (or the endpoint, when defaulted).
     public var methodLocation: SourceLocation
     /// The path template.

@@ -66,6 +66,9 @@ public struct TaggedUnion: Sendable, Hashable {
     public var propertyName: String
     /// The choices, in document order.
     public var cases: [Case]
+    /// The value of the case an object decodes as when the property is missing or has a
+    /// value no case lists (OpenAPI 3.2's `defaultMapping`); `nil` keeps such a value as it is.
+    public var fallback: String?
 
     /// One choice: the property's value and the model the rest of the object decodes as.
     public struct Case: Sendable, Hashable {
@@ -85,9 +88,10 @@ public struct TaggedUnion: Sendable, Hashable {
     }
 
     /// The memberwise initializer, for the package's other modules.
-    package init(propertyName: String, cases: [Case]) {
+    package init(propertyName: String, cases: [Case], fallback: String? = nil) {
         self.propertyName = propertyName
         self.cases = cases
+        self.fallback = fallback
     }
 }
 

@@ -74,7 +74,9 @@ package struct ShapeFingerprint {
             return model.name.name + "{" + properties.map { "\($0.wireName):\($0.type)" }.joined(separator: ",") + extra.joined() + "}"
         case .taggedUnion(let union):
             return model.name.name + "<" + union.propertyName + ":"
-                + union.cases.map { "\($0.value)=\($0.model)" }.joined(separator: "|") + ">"
+                + union.cases.map { "\($0.value)=\($0.model)" }.joined(separator: "|")
+                // Without a fallback the text is what it was before there were fallbacks.
+                + (union.fallback.map { "|*=\($0)" } ?? "") + ">"
         case .untaggedUnion(let cases):
             return model.name.name + "<" + cases.map { "\($0.name)=\($0.type)" }.joined(separator: "|") + ">"
         }

@@ -17,7 +17,12 @@ extension Translator {
         let property = quoted(union.propertyName)
         var doc = doc
         if !doc.isEmpty { doc.append("") }
-        doc.append("Chosen by the \(property) property; other values decode as `.\(unknown)(_:)` instead of failing.")
+        let fallback = union.fallback.flatMap { value in cases.first { $0.wire == value } }
+        if let fallback {
+            doc.append("Chosen by the \(property) property; without it, or with a value not listed, decodes as `.\(fallback.name)(_:)`.")
+        } else {
+            doc.append("Chosen by the \(property) property; other values decode as `.\(unknown)(_:)` instead of failing.")
+        }
         var members: [Declaration] = cases.map { .enumCase(EnumCaseDeclaration(name: $0.name, associatedType: $0.type)) }
         members.append(
             .enumCase(
@@ -43,11 +48,19 @@ extension Translator {
                             value: .try(.call(decoder.dot("container"), [.init(label: "keyedBy", value: keys)]))),
                         .variable(
                             isMutable: false, name: "value",
-                            value: .try(
-                                .call(
-                                    Expression.identifier("container").dot("decode"),
-                                    [.init(value: Expression.identifier("String").dot("self")),
-                                     .init(label: "forKey", value: .implicitMember("discriminator"))]))),
+                            value: fallback == nil
+                                ? .try(
+                                    .call(
+                                        Expression.identifier("container").dot("decode"),
+                                        [.init(value: Expression.identifier("String").dot("self")),
+                                         .init(label: "forKey", value: .implicitMember("discriminator"))]))
+                                : .try(
+                                    .infix(
+                                        .call(
+                                            Expression.identifier("container").dot("decodeIfPresent"),
+                                            [.init(value: Expression.identifier("String").dot("self")),
+                                             .init(label: "forKey", value: .implicitMember("discriminator"))]),
+                                        "??", .string("")))),
                         .switchOver(
                             value,
                             cases.map { choice in
@@ -60,7 +73,17 @@ extension Translator {
                                                 .implicitMember(choice.name),
                                                 [.init(value: .try(.call(typeExpression(choice.type), [.init(label: "from", value: decoder)])))]))
                                     ])
-                            } + [.init(body: [.assignment(.selfValue, .call(.implicitMember(unknown), [.init(value: value)]))])]),
+                            } + [
+                                .init(body: [
+                                    fallback.map { choice in
+                                        .assignment(
+                                            .selfValue,
+                                            .call(
+                                                .implicitMember(choice.name),
+                                                [.init(value: .try(.call(typeExpression(choice.type), [.init(label: "from", value: decoder)])))]))
+                                    } ?? .assignment(.selfValue, .call(.implicitMember(unknown), [.init(value: value)]))
+                                ])
+                            ]),
                     ])))
         members.append(.function(encode(cases: cases.map { ($0.wire, $0.name) }, unknown: unknown, property: property, keys: keys)))
         return TypeDeclaration(

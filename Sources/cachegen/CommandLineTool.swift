@@ -24,7 +24,7 @@ struct CommandLineTool {
 
     static let help = """
         OVERVIEW: Generate typed, cached Swift API clients from *.cachegen.json specs
-        and OpenAPI 3.0/3.1 or Swagger 2.0 documents (JSON or YAML).
+        and OpenAPI 3.0/3.1/3.2 or Swagger 2.0 documents (JSON or YAML).
 
         USAGE: cachegen <command> [options]
 

@@ -179,7 +179,7 @@ import Testing
             diagnostics(spec) == [
                 #"spec.json:5:88: error: POST endpoint "a" is cached only when its body is in the key; add "body" to "cache"."key" or set "cache": false"#,
                 #"spec.json:6:88: error: POST endpoint "b" is cached only when its body is in the key; add "body" to "cache"."key" or set "cache": false"#,
-                #"spec.json:8:22: error: unknown HTTP method "FETCH"; use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"#,
+                #"spec.json:8:22: error: unknown HTTP method "FETCH"; use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, QUERY"#,
                 #"spec.json:9:51: error: GET endpoint "e" cannot have a body; send it as query items"#,
                 #"spec.json:10:35: error: endpoint "f" has no "response" to cache; add one or set "cache": false"#,
             ])

@@ -454,6 +454,8 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = handle_any
+    # OpenAPI 3.2's QUERY method, and LINK as an additional operation's method.
+    do_QUERY = do_LINK = handle_any
 
 
 # MARK: - Network faults ----------------------------------------------------------------

@@ -26,7 +26,8 @@ package struct SpecValidator {
         "Encoder",
     ]
 
-    package static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+    /// The methods a spec may name; an OpenAPI document's other methods are `methodIsExtension`.
+    package static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "QUERY"]
 
     /// The Swift type a built-in type word stands for, for messages.
     package static func builtInSwiftName(_ scalar: TypeRef.Scalar) -> String {
@@ -145,9 +146,9 @@ package struct SpecValidator {
     }
 
     private mutating func checkMethodAndPath(_ endpoint: EndpointSpec) {
-        if !Self.methods.contains(endpoint.method) {
+        if !Self.methods.contains(endpoint.method), !endpoint.methodIsExtension {
             report(
-                "unknown HTTP method \(quoted(endpoint.method)); use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
+                "unknown HTTP method \(quoted(endpoint.method)); use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, QUERY",
                 at: endpoint.methodLocation)
         }
         if let problem = PathTemplate.problem(endpoint.path) {
@@ -287,7 +288,7 @@ package struct SpecValidator {
             return
         }
         // An unknown method is reported once, by checkMethodAndPath.
-        if endpoint.method != "GET", Self.methods.contains(endpoint.method) {
+        if endpoint.method != "GET", Self.methods.contains(endpoint.method) || endpoint.methodIsExtension {
             if cache.origin != .object || !cache.bodyInKey {
                 report(
                     "\(endpoint.method) endpoint \(quoted(name)) is cached only when its body is in the key; add \"body\" to \"cache\".\"key\" or set \"cache\": false",

@@ -114,7 +114,7 @@ import Testing
             ])
         #expect(
             Support.messages(newer) == [
-                "api.yaml:1:10: error: unsupported OpenAPI version \"4.0.0\"; cachegen reads 3.0 and 3.1",
+                "api.yaml:1:10: error: unsupported OpenAPI version \"4.0.0\"; cachegen reads 3.0, 3.1 and 3.2",
             ])
         #expect(
             Support.messages(noPath) == [

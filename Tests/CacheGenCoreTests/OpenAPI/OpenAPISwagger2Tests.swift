@@ -382,7 +382,7 @@ private typealias Support = OpenAPITestSupport
         let output = Support.generate(["old.yaml": "swagger: \"1.2\"\ninfo: {title: x}\n"], main: "old.yaml")
         #expect(
             Support.messages(output) == [
-                "old.yaml:1:10: error: unsupported Swagger version \"1.2\"; cachegen reads Swagger 2.0 and OpenAPI 3.0 and 3.1"
+                "old.yaml:1:10: error: unsupported Swagger version \"1.2\"; cachegen reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2"
             ])
     }
 
