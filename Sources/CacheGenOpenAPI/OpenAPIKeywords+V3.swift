@@ -5,8 +5,6 @@ extension OpenAPIKeywords {
     private static let serverCheck = "a constraint the server checks; the client sends and decodes values without validating them"
     private static let credentials = "credentials are the app's to send (a headers provider or an Authenticator), not the generated code's"
     private static let examples = "an example, for documentation"
-    private static let servers =
-        "cachegen sends every call to the client's base URL, so an operation or path served elsewhere needs a client of its own"
     private static let headers =
         "a call returns its body; the runtime reads the caching and paging headers itself (Cache-Control, ETag, Link), and middleware sees every header"
 
@@ -67,8 +65,10 @@ extension OpenAPIKeywords {
                     // Left out with a warning of its own: cachegen does not call TRACE.
                     ("trace", .leaf),
                     ("additionalOperations", .map(.object(.operation))),
+                    // The endpoints' own server (`OpenAPIOperations+Servers.swift`).
+                    ("servers", .array(.object(.server))),
                 ]),
-                noEffect(["summary", "description"], documentation), warned("servers", servers))),
+                noEffect(["summary", "description"], documentation))),
         .operation: Table(
             title: "an Operation Object", schemaNames: ["operation"],
             keys: merged(
@@ -78,10 +78,12 @@ extension OpenAPIKeywords {
                     ("responses", .object(.responses)),
                     // Left out with a warning of its own, naming the operation.
                     ("callbacks", .leaf),
+                    // The endpoint's own server (`OpenAPIOperations+Servers.swift`).
+                    ("servers", .array(.object(.server))),
                 ]),
                 noEffect(["externalDocs"], documentation),
                 noEffect(["deprecated"], "documentation: the method still calls the operation"),
-                noEffect(["security"], credentials), warned("servers", servers)),
+                noEffect(["security"], credentials)),
             // What an operation's `$ref` points to is read there (DigitalOcean's are files).
             referable: true),
         .externalDocumentation: Table(
