@@ -105,4 +105,31 @@ import Testing
         let number = Generator.generate(Data(spec("42").utf8), path: "spec.json", options: .init())
         #expect(Support.messages(number) == ["spec.json:1:115: error: \"server\" must be a string; found a number"])
     }
+
+    /// Box's uploads, downloads and OAuth operations, and DigitalOcean's inference ones, go to
+    /// their own servers, with no warning; the two DigitalOcean servers no URL can be made of
+    /// (a placeholder default, a presigned URL the app gets at run time) are the only ones.
+    @Test func theCorpusOperationsGoToTheirServers() throws {
+        let corpus = "Tests/Fixtures/ThirdParty/openapi-corpus/"
+        let box = try OpenAPIReferenceFilesTests.spec(corpus + "box/openapi.json")
+        #expect(box.diagnostics.map(\.description) == [])
+        let boxServers = try #require(box.spec).repositories.flatMap(\.endpoints).compactMap(\.server)
+        #expect(
+            Dictionary(grouping: boxServers, by: { $0 }).mapValues(\.count) == [
+                "https://upload.box.com/api/2.0": 9, "https://api.box.com": 3, "https://account.box.com/api/oauth2": 1,
+                "https://dl.boxcloud.com/2.0": 1,
+            ])
+
+        let digitalOcean = try OpenAPIReferenceFilesTests.spec(corpus + "digitalocean/specification/DigitalOcean-public.v2.yaml")
+        let warnings = digitalOcean.diagnostics.map(\.description).filter { $0.contains("server") }
+        #expect(
+            warnings == [
+                corpus
+                    + "digitalocean/specification/resources/inference/agent_inference_create_chat_completion.yml:9:10: warning: the server \"https://{agent_url}\" (\"https://{your-agent-url}\") of operation \"agentInference_create_chat_completion\" is not an absolute http or https URL, so it is sent to the client's base URL; call it through a client whose baseURL is its real server",
+                corpus
+                    + "digitalocean/specification/resources/inference/inference_upload_batch_file.yml:28:10: warning: the server \"https://\" of operation \"inference_upload_batch_file\" is not an absolute http or https URL, so it is sent to the client's base URL; call it through a client whose baseURL is its real server",
+            ])
+        let inference = try #require(digitalOcean.spec).repositories.flatMap(\.endpoints).filter { $0.server != nil }
+        #expect(inference.count == 17 && inference.allSatisfy { $0.server == "https://inference.do-ai.run" })
+    }
 }
