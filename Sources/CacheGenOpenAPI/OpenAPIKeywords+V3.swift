@@ -36,12 +36,14 @@ extension OpenAPIKeywords {
         .server: Table(
             title: "a Server Object", schemaNames: ["server"],
             keys: merged(
-                // The first server's URL is the base URL when it is absolute and has no variables.
+                // The document's first server's URL is the base URL when it is absolute and has no
+                // variables; an operation's own takes each variable's default
+                // (`OpenAPIOperations+Servers.swift`).
                 mapped([("url", .leaf)]), noEffect(["description", "name"], documentation),
-                noEffect(["variables"], "a server URL with variables is not the base URL; the app gives the client its own"))),
+                noEffect(["variables"], "read where an operation's own server takes their defaults; the document's base URL is the app's to give"))),
         .serverVariable: Table(
             title: "a Server Variable Object", schemaNames: ["servervariable"],
-            keys: noEffect(["enum", "default", "description"], "a server URL with variables is not the base URL; the app gives the client its own")),
+            keys: noEffect(["enum", "default", "description"], "read where an operation's own server takes their defaults; the document's base URL is the app's to give")),
         .components: Table(
             title: "a Components Object", schemaNames: ["components"],
             keys: merged(
