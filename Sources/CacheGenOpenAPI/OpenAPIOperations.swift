@@ -209,6 +209,7 @@ package struct OpenAPIOperations {
         else {
             return (.scalar(.json), success.value.location)
         }
+        let hint = schemas.sharedHint(target, otherwise: hint)
         if let reading = Self.reading(of: target.node["content"]?.value) {
             switch reading.format {
             case .data, .text:
