@@ -163,10 +163,11 @@ def count_operations(document, path, files):
 
 
 def generated_operations(sources):
-    """The generated `Endpoint` constants, less the `…Events` twin of an operation that streams."""
+    """The generated `Endpoint` constants, less the `…Events` twin of an operation that streams
+    (its endpoint's name is the operation's with `Events` after it)."""
     names = set()
     for source in sources:
-        names.update(re.findall(r"static (?:var|let) (\w+): Endpoint\b", open(source).read()))
+        names.update(re.findall(r'static (?:var|let) \w+: Endpoint \{\s*Endpoint\(\s*name: "([^"]+)"', open(source).read()))
     twins = {n for n in names if n.endswith("Events") and n[:-len("Events")] in names}
     return len(names - twins)
 

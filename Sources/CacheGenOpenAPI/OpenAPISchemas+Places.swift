@@ -34,7 +34,8 @@ extension OpenAPISchemas {
             guard segment.utf8.contains(UInt8(ascii: "~")) else { return String(segment) }
             return segment.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
-        guard segments.count > 1 else { return target.name }
+        // Swagger 2.0's `#/definitions/Pet` is a component too.
+        guard segments.count > 1, !(segments.count == 2 && segments[0] == "definitions") else { return target.name }
         var place = Place(segments: segments, file: target.file, last: target.node)
         return place.name(references: references)
     }
@@ -87,6 +88,11 @@ private struct Place {
         return name.hasSuffix(word) ? name : name + word
     }
 
+    /// A segment as part of a type name: digits as they are (`404`), else in type case.
+    private static func word(_ segment: String) -> String {
+        segment.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? segment : SwiftNaming.typeName(segment)
+    }
+
     mutating func name(references: OpenAPIReferences) -> String {
         var name = owner(references: references)
         while index < segments.count {
@@ -121,7 +127,7 @@ private struct Place {
             case "responses":
                 guard let next else { continue }
                 index += 1
-                name += next.hasPrefix("2") ? "Response" : "Response" + SwiftNaming.typeName(next.lowercased())
+                name += next.hasPrefix("2") ? "Response" : "Response" + Self.word(next.lowercased())
             case "parameters":
                 guard let next else { continue }
                 index += 1
@@ -132,7 +138,7 @@ private struct Place {
                     name += "Parameter" + next
                 }
             default:
-                name += segment.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? segment : SwiftNaming.typeName(segment)
+                name += Self.word(segment)
             }
         }
         return name

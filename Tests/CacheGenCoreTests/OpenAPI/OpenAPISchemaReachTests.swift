@@ -1,3 +1,4 @@
+import CacheGenReading
 import Foundation
 import Testing
 
@@ -74,6 +75,48 @@ import Testing
         #expect(OpenAPISchemas.unionCaseName("self") == "selfValue")
         #expect(OpenAPISchemas.unionCaseName("imagePart") == "imagePart")
         #expect(OpenAPISchemas.unionCaseName("_") == "value")
+    }
+
+    /// The name each kind of pointer gives, from its owner down; Swagger 2.0's parts too.
+    @Test func pointersAreNamedAfterTheirOwnerAndTheWayDown() throws {
+        let document = """
+            {
+              "paths": {
+                "/a/{id}": { "get": { "operationId": "get_a", "parameters": [ { "name": "page_size", "in": "query", "schema": {} } ],
+                  "responses": { "200": {}, "404": {} } } },
+                "/b": { "post": { "requestBody": {} } }
+              },
+              "webhooks": { "ping": { "post": { "operationId": "onPing" } } },
+              "components": { "responses": { "ThingResponse": {} }, "headers": { "Rate": {} }, "parameters": { "Limit": {} } },
+              "definitions": { "pet_owner": {} }, "responses": { "Gone": {} }, "parameters": { "Skip": {} }
+            }
+            """
+        let root = try OpenAPISource.parse(Data(document.utf8), file: "api.json")
+        let parts = "{ \"Pet\": { \"properties\": { \"a\": {} } } }"
+        let files = ["api.json": document, "parts.json": parts]
+        let references = OpenAPIReferences(root: root, file: "api.json", read: { files[$0].map { Data($0.utf8) } })
+        let schemas = OpenAPISchemas(references: references)
+        func name(_ pointer: String) -> String? {
+            let reference = JSONNode(
+                value: .object([
+                    JSONMember(
+                        key: "$ref", keyLocation: root.location, value: JSONNode(value: .string(pointer), location: root.location))
+                ]), location: root.location)
+            return references.resolve(reference, in: "api.json").map(schemas.placeName(of:))
+        }
+        #expect(name("#/paths/~1a~1{id}/get/responses/200") == "GetAResponse")
+        #expect(name("#/paths/~1a~1{id}/get/responses/404") == "GetAResponse404")
+        #expect(name("#/paths/~1a~1{id}/get/parameters/0/schema") == "GetAPageSize")
+        #expect(name("#/paths/~1b/post/requestBody") == "PostBRequest")
+        #expect(name("#/webhooks/ping/post") == "OnPing")
+        #expect(name("#/components/responses/ThingResponse") == "ThingResponse")
+        #expect(name("#/components/headers/Rate") == "RateHeader")
+        #expect(name("#/components/parameters/Limit") == "LimitParameter")
+        #expect(name("#/definitions/pet_owner") == "pet_owner")
+        #expect(name("#/responses/Gone") == "GoneResponse")
+        #expect(name("#/parameters/Skip") == "SkipParameter")
+        #expect(name("parts.json#/Pet/properties/a") == "PetA")
+        #expect(name("parts.json") == "parts")
     }
 
     /// A pointer into another response's inline `oneOf`, as the public document that did not
