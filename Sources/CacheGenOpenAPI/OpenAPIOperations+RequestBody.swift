@@ -26,6 +26,7 @@ extension OpenAPIOperations {
         else {
             return (RequestBody(type: .scalar(.json), encoding: BodyEncoding(kind: .json), location: member.value.location), member.keyLocation)
         }
+        let hint = schemas.sharedHint(target, otherwise: hint)
         let required = target.node["required"]?.value.boolValue == true
         guard let members = content(of: target.node["content"]?.value, file: target.file)?.members, !members.isEmpty else {
             return (nil, member.keyLocation)

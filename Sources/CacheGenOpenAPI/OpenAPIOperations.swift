@@ -230,6 +230,7 @@ package struct OpenAPIOperations {
         else {
             return (.scalar(.json), success.value.location)
         }
+        let hint = schemas.sharedHint(target, otherwise: hint)
         let offered = content(of: target.node["content"]?.value, file: target.file)
         if let reading = Self.reading(of: offered) {
             switch reading.format {
