@@ -77,7 +77,8 @@ extension OpenAPIOperations {
                 return unusable("\(chosen.key) of \(type), not an object", required: required, what: what, at: member.keyLocation)
             }
             if kind == .multipart { schemas.allowFiles(in: model) }
-            encoding.fields = fields(chosen.value["encoding"], kind: kind, what: what)
+            let properties = kind == .multipart ? objectProperties(schema, file: target.file) : [:]
+            encoding.fields = fields(chosen.value["encoding"], kind: kind, what: what, properties: properties)
             return (RequestBody(type: type, encoding: encoding, location: schema.location), member.keyLocation)
         case .leftOut(let reason):
             return unusable(reason, required: required, what: what, at: member.keyLocation)
@@ -99,7 +100,9 @@ extension OpenAPIOperations {
 
     /// The `encoding` map of a form or multipart body: each property's style, explode and
     /// content type; a style a form cannot take is ignored with a warning.
-    private mutating func fields(_ member: JSONMember?, kind: BodyEncoding.Kind, what: String) -> [BodyEncoding.Field] {
+    private mutating func fields(_ member: JSONMember?, kind: BodyEncoding.Kind, what: String, properties: [String: (node: JSONNode, file: String)] = [:])
+        -> [BodyEncoding.Field]
+    {
         var fields: [BodyEncoding.Field] = []
         for entry in member?.value.members ?? [] {
             var field = BodyEncoding.Field(name: Named(name: entry.key, location: entry.keyLocation))
@@ -118,6 +121,10 @@ extension OpenAPIOperations {
                     }
                 }
                 field.explode = entry.value["explode"]?.value.boolValue
+            }
+            if kind == .multipart {
+                let property = properties[entry.key]
+                checkPart(entry, isFile: property.map { isFile($0.node, file: $0.file) } ?? false, in: "the request body of \(what)", isResponse: false)
             }
             if field.style != nil || field.explode != nil || field.contentType != nil { fields.append(field) }
         }
@@ -140,7 +147,7 @@ extension OpenAPIOperations {
 
     /// The properties of an object schema and of its `allOf` parts, `$ref`s followed, with
     /// the file each is written in; a bounded walk, so cycles end.
-    private func objectProperties(_ schema: JSONNode?, file: String) -> [String: (node: JSONNode, file: String)] {
+    func objectProperties(_ schema: JSONNode?, file: String) -> [String: (node: JSONNode, file: String)] {
         var properties: [String: (node: JSONNode, file: String)] = [:]
         var stack = schema.map { [($0, file)] } ?? []
         var visited = 0
@@ -157,7 +164,7 @@ extension OpenAPIOperations {
 
     /// A `format: binary` string, an array of them, or a `oneOf`/`anyOf` with one of these
     /// among its variants: what a multipart body sends as a file.
-    private func isFile(_ node: JSONNode, file: String, depth: Int = 0) -> Bool {
+    func isFile(_ node: JSONNode, file: String, depth: Int = 0) -> Bool {
         guard depth < 8, let target = schemas.references.resolve(node, in: file) else { return false }
         if let items = target.node["items"]?.value { return isFile(items, file: target.file, depth: depth + 1) }
         if let variants = (target.node["oneOf"] ?? target.node["anyOf"])?.value.elements {
