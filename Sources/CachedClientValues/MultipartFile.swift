@@ -13,9 +13,10 @@ public struct MultipartFile: Sendable, Hashable, Codable {
     public var filename: String
     /// The part's `Content-Type`, such as `image/png`.
     public var contentType: String
-    /// The part's header fields besides `Content-Disposition` and `Content-Type` (what an
-    /// OpenAPI document's `encoding.<part>.headers` describes), names as written. Sent
-    /// sorted by name; a line break in a value is sent as a space.
+    /// The part's header fields besides `Content-Disposition`, `Content-Type` and
+    /// `Content-Length` (what an OpenAPI document's `encoding.<part>.headers` describes), names
+    /// as written: read them with `header(_:)`, which ignores case. Sent sorted by name; a line
+    /// break in a value is sent as a space.
     public var headers: [String: String]
 
     /// Creates a file part; `application/octet-stream` unless a media type is given.

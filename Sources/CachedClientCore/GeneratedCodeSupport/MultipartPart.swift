@@ -28,13 +28,15 @@ package struct MultipartPart: Sendable, Hashable {
     /// The part's `Content-Type`; `nil` when it has none (plain text, RFC 7578 §4.4).
     package var contentType: String? { header("Content-Type") }
 
-    /// The fields other than `Content-Disposition` and `Content-Type`: what `encoding.headers`
-    /// of an OpenAPI document describes.
+    /// The fields other than `Content-Disposition`, `Content-Type` and `Content-Length` (which
+    /// frames the part, as swift-openapi-runtime writes it): what `encoding.headers` of an
+    /// OpenAPI document describes. Names as written (swift-openapi-runtime writes them in
+    /// lower case).
     package var otherHeaders: [String: String] {
         var fields: [String: String] = [:]
         for (name, value) in headers {
             let lower = name.lowercased()
-            guard lower != "content-disposition", lower != "content-type", fields[name] == nil else { continue }
+            guard lower != "content-disposition", lower != "content-type", lower != "content-length", fields[name] == nil else { continue }
             fields[name] = value
         }
         return fields
