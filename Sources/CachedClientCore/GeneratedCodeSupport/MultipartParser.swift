@@ -105,7 +105,12 @@ package enum MultipartParser {
                 guard !fields.isEmpty else {
                     throw Failure(reason: "part \(part) starts its header fields with a continuation line")
                 }
-                fields[fields.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+                // Joined by one space, none around an empty piece, so the value reads as its
+                // one-line form does (which the fuzz target checks).
+                let piece = line.trimmingCharacters(in: .whitespaces)
+                if !piece.isEmpty {
+                    fields[fields.count - 1].value += fields[fields.count - 1].value.isEmpty ? piece : " " + piece
+                }
                 continue
             }
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,

@@ -105,6 +105,24 @@ import Testing
         #expect(throws: MultipartParser.Failure(reason: reason)) { _ = try MultipartParser.parse(Data(input.utf8), boundary: "b") }
     }
 
+    /// The multipart fuzz target's finding (Fuzz/, `FuzzRegressions/multipart-folding-onto-an-empty-value`):
+    /// a field continued from an empty value (`X-FoldeETag: ` then ` two…`) read as " two…",
+    /// with a space its one-line form does not have, so the parts written again read back
+    /// otherwise. A continuation now joins by one space, none around an empty piece.
+    @Test func aFoldedFieldReadsAsItsOneLineForm() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzRegressions")
+        let input = try Data(contentsOf: folder.appendingPathComponent("multipart-folding-onto-an-empty-value"))
+        let newline = try #require(input.firstIndex(of: 10))
+        let boundary = String(decoding: input[..<newline], as: UTF8.self)
+        let parts = try MultipartParser.parse(input[(newline + 1)...], boundary: boundary)
+        let field = try #require(parts.first?.headers.first { $0.name == "X-FoldeETag" })
+        #expect(field.value == "two\u{0}-Aa$B03x")
+
+        let folded = Data("--b\r\nA:\r\n  one \r\n\t\r\n two\r\n\r\nx\r\n--b--".utf8)
+        #expect(try MultipartParser.parse(folded, boundary: "b").first?.header("A") == "one two")
+    }
+
     @Test func aBoundaryThatCannotBeOneIsRefused() {
         #expect(throws: MultipartParser.Failure.self) { _ = try MultipartParser.parse(Data(), boundary: "") }
         #expect(throws: MultipartParser.Failure.self) { _ = try MultipartParser.parse(Data(), boundary: "a\r\nb") }
