@@ -113,9 +113,10 @@ extension OpenAPIKeywords {
         .encoding: Table(
             title: "an Encoding Object", schemaNames: ["encoding"],
             keys: merged(
-                mapped([("contentType", .leaf), ("style", .leaf), ("explode", .leaf)]),
+                // A part's `headers` are its header fields; the multipart mapping warns where it
+                // cannot carry them (`OpenAPIOperations+Multipart.swift`).
+                mapped([("contentType", .leaf), ("style", .leaf), ("explode", .leaf), ("headers", .leaf)]),
                 noEffect(["allowReserved"], "a reserved character sent percent-encoded is the same value to the server"),
-                warned("headers", "a part's own headers are neither sent nor read"),
                 warned("encoding", "cachegen sends and reads nested multipart parts as one part"),
                 warned("prefixEncoding", "cachegen sends and reads multipart parts by name, not by position"),
                 warned("itemEncoding", "cachegen sends and reads multipart parts by name, not by position"))),

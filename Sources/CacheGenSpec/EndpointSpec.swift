@@ -60,11 +60,11 @@ public struct EndpointSpec: Sendable, Hashable {
     /// when it fails instead.
     public var offline: SpecOffline?
 
-    /// Whether a call returns one value that may be cached: a JSON response with a type,
-    /// bytes or text; never a stream.
+    /// Whether a call returns one value that may be cached: a JSON or multipart response
+    /// with a type, bytes or text; never a stream.
     public var returnsValue: Bool {
         switch responseFormat {
-        case .json: response != nil
+        case .json, .multipart: response != nil
         case .data, .text: true
         case .events, .jsonLines, .jsonSequence: false
         }
