@@ -44,6 +44,13 @@ package struct Swagger2Document {
         package var diagnostics: [Diagnostic]
         /// The operation each warning about one operation is about.
         package var owners: [Diagnostic: String]
+        /// The 2.0 document as the user wrote it, which the keyword walk checks.
+        package var original: JSONNode
+        /// Follows `$ref`s through the 2.0 trees, as the user wrote them.
+        package var references: OpenAPIReferences
+        /// The `$ref` texts of the 2.0 document as written, by the location of their value,
+        /// so a warning about a rewritten one quotes the user's text.
+        package var writtenReferences: [SourceLocation: String]
 
         /// The warnings about the whole document and about the operations `keys` names
         /// (every one when `nil`), so a narrowed mapping warns only about what it chose.
@@ -94,7 +101,9 @@ package struct Swagger2Document {
         let converted = document.converted()
         var seen: Set<Diagnostic> = []
         let all = (document.diagnostics + document.references.diagnostics).sorted { $0.location < $1.location }
-        return Conversion(document: converted, diagnostics: all.filter { seen.insert($0).inserted }, owners: document.owners)
+        return Conversion(
+            document: converted, diagnostics: all.filter { seen.insert($0).inserted }, owners: document.owners, original: root,
+            references: document.references, writtenReferences: writtenReferences(in: root))
     }
 
     /// The document as OpenAPI 3.0.
@@ -129,7 +138,7 @@ package struct Swagger2Document {
                 components.append(
                     JSONMember(key: "securitySchemes", keyLocation: member.keyLocation, value: securitySchemes(member.value)))
             default:
-                members.append(member)
+                if Self.carries(member.key, of: .document) { members.append(member) }
             }
         }
         if let first = components.first {
@@ -207,7 +216,7 @@ package struct Swagger2Document {
                     JSONMember(
                         key: member.key, keyLocation: member.keyLocation,
                         value: operation(member, scope: scope, shared: shared.filter { Self.isBodyOrForm($0.node) }, path: path)))
-            } else {
+            } else if Self.carries(member.key, of: .pathItem) {
                 members.append(JSONMember(key: member.key, keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: rebase(from: scope.file))))
             }
         }
@@ -259,6 +268,7 @@ package struct Swagger2Document {
                         "the schemes of \(what) are ignored: OpenAPI 3 has no schemes of an operation, so it is called on the document's server",
                         at: child.keyLocation))
             default:
+                guard Self.carries(child.key, of: .operation) else { continue }
                 members.append(JSONMember(key: child.key, keyLocation: child.keyLocation, value: Self.schema(child.value, rebase: rebase(from: scope.file))))
             }
         }
@@ -333,10 +343,38 @@ package struct Swagger2Document {
                 }
                 members.append(JSONMember(key: "headers", keyLocation: member.keyLocation, value: Self.object(headers, at: member.value.location)))
             default:
+                guard Self.carries(member.key, of: .response) else { continue }
                 members.append(JSONMember(key: member.key, keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: rebase)))
             }
         }
         return Self.object(members, at: node.location)
+    }
+
+    /// Whether the converted tree carries `key` of a 2.0 object of `kind`: an extension, or a
+    /// key 2.0's tables know. Any other is left out, as the keyword walk of the 2.0 document
+    /// says where it is written, so the reader never maps a key that walk calls unknown.
+    static func carries(_ key: String, of kind: OpenAPIKeywords.Kind) -> Bool {
+        key.hasPrefix("x-") || OpenAPIKeywords.v2[kind].keys[key] != nil
+    }
+
+    /// The `$ref` texts of a 2.0 tree as written, by the location of their value; walked
+    /// without recursion.
+    package static func writtenReferences(in root: JSONNode) -> [SourceLocation: String] {
+        var texts: [SourceLocation: String] = [:]
+        var stack = [root]
+        while let node = stack.popLast() {
+            switch node.value {
+            case .object(let members):
+                for member in members {
+                    if member.key == "$ref", let text = member.value.stringValue { texts[member.value.location] = text } else { stack.append(member.value) }
+                }
+            case .array(let items):
+                stack += items
+            default:
+                break
+            }
+        }
+        return texts
     }
 
     /// The media types a body or response is offered in: those listed, JSON for none or
