@@ -289,6 +289,25 @@ import Testing
         #expect(source.contains("func addThing(limit: String?, xTrace: String?, body: JSONValue) async throws -> Thing\n"))
     }
 
+    /// An overlay's `include` on a 2.0 document checks only what it chose: not the other
+    /// operations, nor `definitions` and `parameters`.
+    @Test func onlyTheChosenOperationsOfASwagger2DocumentAreWalked() {
+        let document = """
+            swagger: "2.0"
+            info: {title: Things API, version: "1"}
+            paths:
+              /a: {get: {operationId: chosen, sumary: typo, responses: {"204": {description: none}}}}
+              /b: {get: {operationId: other, sumary: typo, responses: {"204": {description: none}}}}
+            parameters:
+              unused: {name: x, in: query, typ: string}
+            definitions:
+              Unused: {type: object, requird: []}
+            """
+        let overlay = #"{ "openapi": "api.yaml", "include": { "operations": ["chosen"] } }"#
+        let output = Support.generate(["Api.cachegen.json": overlay, "api.yaml": document], main: "Api.cachegen.json")
+        #expect(Support.messages(output) == [#"api.yaml:4:35: warning: unknown key "sumary" in an Operation Object is left out; did you mean "summary"?"#])
+    }
+
     @Test func keysInAnotherFileAreWalkedOnce() {
         let files = [
             "api.yaml": """
