@@ -16,8 +16,9 @@ import CacheGenReading
 /// body, as `consumes` says; `produces` into each response's `content`; a parameter's
 /// `type` and its other schema keywords into `schema`, `collectionFormat` into `style` and
 /// `explode`; `type: file` into a binary string, `x-nullable` into `nullable`. What has no
-/// 3.0 form is a located warning; anything else is carried as it is, for the reader to map
-/// or warn about.
+/// 3.0 form is a located warning; anything else 2.0's keyword tables (`OpenAPIKeywords.v2`)
+/// know is carried as it is, for the reader to map. A key they do not know is left out, and
+/// the keyword walk of the 2.0 document as written warns at it.
 ///
 /// Parameters and responses that are `$ref`s are put in place where they are used (a body
 /// parameter becomes part of a request body, a response takes its operation's `produces`);
