@@ -104,7 +104,16 @@ package struct Swagger2Document {
         let all = (document.diagnostics + document.references.diagnostics).sorted { $0.location < $1.location }
         return Conversion(
             document: converted, diagnostics: all.filter { seen.insert($0).inserted }, owners: document.owners, original: root,
-            references: document.references, writtenReferences: writtenReferences(in: root))
+            references: document.references, writtenReferences: document.writtenReferences())
+    }
+
+    /// The `$ref` texts as written in the document and in every file the conversion read
+    /// (path items, parameters and responses in other files are put in place in the document,
+    /// their `$ref`s rewritten), by the location of their value.
+    private func writtenReferences() -> [SourceLocation: String] {
+        references.documents.values.reduce(into: [:]) { texts, node in
+            texts.merge(Self.writtenReferences(in: node)) { first, _ in first }
+        }
     }
 
     /// The document as OpenAPI 3.0.

@@ -401,8 +401,15 @@ private typealias Support = OpenAPITestSupport
                       operationId: listKeepers
                       responses:
                         "200": {description: ok, schema: {$ref: "models/owner.yaml#/definitions/Owner"}}
+                  /vets: {$ref: "paths/vets.yaml"}
                 definitions:
                   Pet: {type: object, properties: {name: {type: string}}}
+                """,
+            "api/paths/vets.yaml": """
+                get:
+                  operationId: listVets
+                  responses:
+                    "200": {description: ok, schema: {$ref: "../main.yaml#/definitions/Vet"}}
                 """,
             "api/models/owner.yaml": """
                 type: object
@@ -416,6 +423,7 @@ private typealias Support = OpenAPITestSupport
                 "api/main.yaml:8:49: warning: $ref \"#/definitions/Pte\" points to nothing: \"Pte\" is not there, so the value is read as any JSON (JSONValue); did you mean \"Pet\"?",
                 "api/main.yaml:18:49: warning: $ref \"models/owner.yaml#/definitions/Owner\" points to nothing: \"definitions\" is not there, so the value is read as any JSON (JSONValue)",
                 "api/models/owner.yaml:3:15: warning: $ref \"../main.yaml#/definitions/Pett\" points to nothing: \"Pett\" is not there, so the value is read as any JSON (JSONValue); did you mean \"Pet\"?",
+                "api/paths/vets.yaml:4:45: warning: $ref \"../main.yaml#/definitions/Vet\" points to nothing: \"Vet\" is not there, so the value is read as any JSON (JSONValue); did you mean \"Pet\"?",
             ])
     }
 
