@@ -25,5 +25,6 @@ let package = Package(
         .executableTarget(name: "FuzzOpenAPI", dependencies: ["FuzzSupport", "LibFuzzerDriver"]),
         .executableTarget(name: "FuzzCacheFile", dependencies: ["FuzzSupport", "LibFuzzerDriver"]),
         .executableTarget(name: "FuzzResponseHeaders", dependencies: ["FuzzSupport", "LibFuzzerDriver"]),
+        .executableTarget(name: "FuzzMultipart", dependencies: ["FuzzSupport", "LibFuzzerDriver"]),
     ]
 )

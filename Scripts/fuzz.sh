@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-targets="json-reader yaml-reader spec-pipeline openapi cache-file response-headers"
+targets="json-reader yaml-reader spec-pipeline openapi cache-file response-headers multipart"
 
 product() {
   case "$1" in
@@ -26,6 +26,7 @@ product() {
     openapi) echo FuzzOpenAPI ;;
     cache-file) echo FuzzCacheFile ;;
     response-headers) echo FuzzResponseHeaders ;;
+    multipart) echo FuzzMultipart ;;
     *) return 1 ;;
   esac
 }
@@ -69,6 +70,7 @@ seeds() {
       echo Fuzz/Seeds/OpenAPI Tests/CacheGenCoreTests/YAML/OpenAPIFixtures "$third/openapi" ;;
     cache-file) echo Fuzz/Seeds/CacheFile ;;
     response-headers) echo Fuzz/Seeds/ResponseHeaders ;;
+    multipart) echo Fuzz/Seeds/Multipart ;;
   esac
 }
 
@@ -77,7 +79,7 @@ dictionary() {
     json-reader) echo Fuzz/Dictionaries/json.dict ;;
     yaml-reader) echo Fuzz/Dictionaries/yaml.dict ;;
     spec-pipeline | openapi) echo Fuzz/Dictionaries/openapi.dict ;;
-    response-headers) echo Fuzz/Dictionaries/http.dict ;;
+    response-headers | multipart) echo Fuzz/Dictionaries/http.dict ;;
   esac
 }
 

@@ -1,22 +1,33 @@
 #!/usr/bin/env python3
-"""Prints, per OpenAPI document of the corpus, what cachegen makes of it: operations present and
-generated, properties present and left out, warnings by kind, errors, generation CPU time and peak
-memory, and whether the generated Swift type-checks with no warning in Swift 5 and 6 language
-modes. With --sog, the same document through swift-openapi-generator beside it (generation time
-and memory, type-check time and memory of its output). Printed figures, never a test.
+"""Prints, per API document of the corpus (OpenAPI 3.0, 3.1 and 3.2, Swagger 2.0), what cachegen
+makes of it: the version, operations generated of those present, properties present and left
+out, warnings by kind, errors, generation CPU time and peak memory, and whether the generated
+Swift type-checks in Swift 5 and 6 language modes (errors, warnings, CPU seconds, peak memory).
+With --sog, whether swift-openapi-generator 1.14.3 accepts the same document (it generates
+`types` and `client` and exits 0), with its generation time; it refuses Swagger 2.0. At the
+end, a table of every document. Printed figures, never a test.
 
-    Scripts/bench/openapi-corpus-report.py [--sog PATH] [--no-compile] [DOCUMENT...]
+    Scripts/bench/openapi-corpus-report.py [--sog PATH|build] [--sog-typecheck] [--no-compile] [DOCUMENT...]
+
+--sog build builds swift-openapi-generator 1.14.3's CLI (release, once) from the package mirror
+where `Benchmarks/build-cost.sh` builds it, $WORK/generator-src (WORK defaults to
+/tmp/cachegen-build-cost-sbs), and reuses it there. --sog-typecheck also type-checks its output
+against swift-openapi-runtime 1.13.4 and swift-openapi-urlsession 1.4.0 (slow: minutes and
+gigabytes per large document).
 
 Default documents: Tests/Fixtures/ThirdParty/openapi-corpus/ (see its README) and
 Tests/Fixtures/ThirdParty/openapi/*.yaml. Run after `swift build` (it uses .build/debug/cachegen
 and the runtime's modules). Needs PyYAML (`python3 -m pip install pyyaml`).
 
-Counting: operations present are the methods of every path item (a path item or operation that
-is a `$ref`, into the document or another file, counts as one), webhooks and callbacks aside;
-operations generated are the generated `Endpoint` constants. Properties present are the keys of
-every `properties` object in the document and the files its `$ref`s reach (examples aside);
-properties left out are the warnings that say a property is left out: a warning is a loss by the
-generator's contract, so the two columns are honest together.
+Counting: operations present are the methods of every path item (`get` … `trace`; 3.2's
+`query` and each entry of `additionalOperations` too; a path item or operation that is a `$ref`,
+into the document or another file, is followed), webhooks and callbacks aside; Swagger 2.0's
+`paths` have the same shape. Operations generated are the generated `Endpoint` constants, less
+the `…Events` twin of an operation that also streams. Properties present are the keys of every
+`properties` object in the document and the files its `$ref`s reach (examples aside); properties
+left out are the warnings that say a property is left out: a warning is a loss by the
+generator's contract, so the two columns are honest together. "left out" counts every warning
+that says something is left out (each is listed by kind above the table).
 """
 import argparse
 import json
@@ -35,6 +46,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CORPUS = os.path.join(ROOT, "Tests", "Fixtures", "ThirdParty", "openapi-corpus")
 SMALL = os.path.join(ROOT, "Tests", "Fixtures", "ThirdParty", "openapi")
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+SOG_WORK = os.environ.get("WORK", "/tmp/cachegen-build-cost-sbs")
 
 
 def default_documents():
@@ -104,14 +116,64 @@ def count_properties(files):
     return total
 
 
-def count_operations(document):
+def version(document):
+    """`2.0`, `3.0.3`, `3.2.0`…: the document's `swagger` or `openapi` field."""
+    if not isinstance(document, dict):
+        return "?"
+    return str(document.get("swagger") or document.get("openapi") or "?")
+
+
+def resolve(node, path, files):
+    """`node`, or what its `$ref` names (in the same file or another one the report loaded),
+    with that file's path; one hop per call, at most 16."""
+    for _ in range(16):
+        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+            return node, path
+        part, _, pointer = node["$ref"].partition("#")
+        if "://" in part:
+            return None, path
+        if part:
+            path = os.path.normpath(os.path.join(os.path.dirname(path), part))
+        node = files.get(path)
+        for segment in [s for s in pointer.split("/") if s]:
+            segment = segment.replace("~1", "/").replace("~0", "~")
+            if isinstance(node, dict):
+                node = node.get(segment)
+            elif isinstance(node, list) and segment.isdigit() and int(segment) < len(node):
+                node = node[int(segment)]
+            else:
+                node = None
+    return node, path
+
+
+def count_operations(document, path, files):
+    """Operations under `paths`: each method of a path item (3.2 adds `query` and the entries of
+    `additionalOperations`), path items that are `$ref`s followed."""
     if not isinstance(document, dict):
         return 0
+    methods = set(METHODS)
+    is32 = version(document).startswith("3.2")
+    if is32:
+        methods.add("query")
     count = 0
     for item in (document.get("paths") or {}).values():
+        item, _ = resolve(item, path, files)
         if isinstance(item, dict):
-            count += sum(1 for key in item if key in METHODS)
+            count += sum(1 for key in item if key in methods)
+            extra = item.get("additionalOperations") if is32 else None
+            if isinstance(extra, dict):
+                count += len(extra)
     return count
+
+
+def generated_operations(sources):
+    """The generated `Endpoint` constants, less the `…Events` twin of an operation that streams
+    (its endpoint's name is the operation's with `Events` after it)."""
+    names = set()
+    for source in sources:
+        names.update(re.findall(r'static (?:var|let) \w+: Endpoint \{\s*Endpoint\(\s*name: "([^"]+)"', open(source).read()))
+    twins = {n for n in names if n.endswith("Events") and n[:-len("Events")] in names}
+    return len(names - twins)
 
 
 def kind_of(message):
@@ -133,11 +195,13 @@ def timed(command, **kwargs):
 
 
 def typecheck(files, include_paths, mode):
-    command = ["swiftc", "-typecheck", "-swift-version", str(mode), "-strict-concurrency=complete",
-               "-warnings-as-errors"]
+    """Type-checks files with complete concurrency checking; returns (exit status, errors,
+    warnings, CPU seconds, peak KB)."""
+    command = ["swiftc", "-typecheck", "-swift-version", str(mode), "-strict-concurrency=complete"]
     for path in include_paths:
         command += ["-I", path]
-    return timed(command + files)
+    status, seconds, peak, output = timed(command + files)
+    return status, output.count(" error: "), output.count(" warning: "), seconds, peak
 
 
 def cachegen_paths():
@@ -148,10 +212,11 @@ def cachegen_paths():
 
 
 def report(document, cachegen, modules, compile_code, sog, sog_modules, work):
-    name = os.path.relpath(document, ROOT)
+    """Prints one document's figures; returns its row of the table at the end."""
+    name = os.path.relpath(document, ROOT) if document.startswith(ROOT + os.sep) else document
     files = referenced_files(document)
     root = files.get(os.path.abspath(document))
-    present = count_operations(root)
+    present = count_operations(root, os.path.abspath(document), files)
     properties = count_properties(files)
     out = os.path.join(work, re.sub(r"[^A-Za-z0-9]+", "-", name))
     status, seconds, peak, output = timed([cachegen, "generate", document, "--output", out + "/cachegen"])
@@ -159,22 +224,28 @@ def report(document, cachegen, modules, compile_code, sog, sog_modules, work):
     errors = [l for l in output.splitlines() if " error: " in l or l.startswith("error: ")]
     sources = sorted(os.path.join(out, "cachegen", f) for f in os.listdir(out + "/cachegen")) \
         if os.path.isdir(out + "/cachegen") else []
-    generated = sum(open(f).read().count(": Endpoint {") for f in sources)
+    generated = generated_operations(sources)
     left_out_properties = sum(1 for w in warnings if w.startswith("property ") and " left out" in w)
+    left_out = sum(1 for w in warnings if " left out" in w)
+    row = {"document": name, "version": version(root), "generated": generated, "present": present,
+           "properties": properties, "left out properties": left_out_properties, "warnings": len(warnings),
+           "left out": left_out, "errors": len(errors), "seconds": seconds, "peak": peak}
     print(f"## {name}")
+    print(f"version: {row['version']}")
     print(f"operations: {generated} generated of {present} present")
     print(f"properties: {properties} present, {left_out_properties} left out (warnings)")
     print(f"cachegen generate: exit {status}, {seconds:.2f} s CPU, {peak / 1024:.0f} MB peak, "
-          f"{len(sources)} files, {len(warnings)} warnings, {len(errors)} errors")
+          f"{len(sources)} files, {len(warnings)} warnings ({left_out} say something is left out), {len(errors)} errors")
     for line in errors[:5]:
         print(f"  {line}")
     for kind, count in Counter(kind_of(w) for w in warnings).most_common():
         print(f"  {count:5d} × {kind}")
     if compile_code and sources:
         for mode in (5, 6):
-            status, seconds, peak, output = typecheck(sources, [modules], mode)
-            verdict = "no warnings" if status == 0 else f"FAILED ({output.count(' error: ')} errors)"
-            print(f"type-check, Swift {mode} mode: {verdict}, {seconds:.1f} s CPU, {peak / 1024:.0f} MB peak")
+            status, error_count, warning_count, seconds, peak = typecheck(sources, [modules], mode)
+            print(f"type-check, Swift {mode} mode: exit {status}, {error_count} errors, {warning_count} warnings, "
+                  f"{seconds:.1f} s CPU, {peak / 1024:.0f} MB peak")
+            row[f"swift {mode}"] = (error_count, warning_count, seconds, peak)
     if sog:
         config = os.path.join(work, "openapi-generator-config.yaml")
         with open(config, "w") as handle:
@@ -182,7 +253,11 @@ def report(document, cachegen, modules, compile_code, sog, sog_modules, work):
         os.makedirs(out + "/sog", exist_ok=True)
         status, seconds, peak, output = timed(
             [sog, "generate", "--config", config, "--output-directory", out + "/sog", document])
-        print(f"swift-openapi-generator generate: exit {status}, {seconds:.2f} s CPU, {peak / 1024:.0f} MB peak")
+        said = [l.rsplit("error: ", 1)[1].strip() for l in output.splitlines() if "error: " in l]
+        reason = (said[-1] if said else "") if status else ""
+        print(f"swift-openapi-generator generate: exit {status}, {seconds:.2f} s CPU, {peak / 1024:.0f} MB peak"
+              + (f": {reason[:160]}" if reason else ""))
+        row["sog"] = (status, seconds)
         sog_sources = sorted(os.path.join(out, "sog", f) for f in os.listdir(out + "/sog") if f.endswith(".swift"))
         if compile_code and status == 0 and sog_modules:
             status, seconds, peak, output = timed(
@@ -192,6 +267,47 @@ def report(document, cachegen, modules, compile_code, sog, sog_modules, work):
             print(f"swift-openapi-generator type-check, Swift 6 mode: {verdict}, {seconds:.1f} s CPU, "
                   f"{peak / 1024:.0f} MB peak")
     print()
+    shutil.rmtree(out, ignore_errors=True)
+    return row
+
+
+def table(rows):
+    """The rows as a Markdown table."""
+    def typechecked(row, mode):
+        figures = row.get(f"swift {mode}")
+        if figures is None:
+            return "not run"
+        errors, warnings, seconds, peak = figures
+        return f"{errors} / {warnings}, {seconds:.1f} s, {peak / 1024:.0f} MB"
+    header = ["document", "version", "operations generated / present", "properties left out / present", "warnings",
+              "left out", "errors", "generate (CPU s, peak MB)", "Swift 5: errors / warnings, CPU s, peak",
+              "Swift 6: errors / warnings, CPU s, peak", "swift-openapi-generator accepts"]
+    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+    for row in rows:
+        sog = row.get("sog")
+        accepts = "not run" if sog is None else ("yes" if sog[0] == 0 else f"no (exit {sog[0]})") \
+            + (f", {sog[1]:.1f} s" if sog else "")
+        lines.append("| " + " | ".join([
+            row["document"].split("ThirdParty/")[-1], row["version"], f"{row['generated']} / {row['present']}",
+            f"{row['left out properties']} / {row['properties']}", str(row["warnings"]), str(row["left out"]),
+            str(row["errors"]), f"{row['seconds']:.2f}, {row['peak'] / 1024:.0f}", typechecked(row, 5),
+            typechecked(row, 6), accepts]) + " |")
+    return "\n".join(lines)
+
+
+def build_sog():
+    """swift-openapi-generator 1.14.3's CLI, built (release) once where Benchmarks/build-cost.sh
+    builds it, from the package mirror."""
+    source = os.path.join(SOG_WORK, "generator-src")
+    binary = os.path.join(source, ".build", "release", "swift-openapi-generator")
+    if not os.access(binary, os.X_OK):
+        os.makedirs(SOG_WORK, exist_ok=True)
+        if not os.path.isdir(source):
+            subprocess.run(["git", "clone", "-q", "-b", "1.14.3", "https://github.com/apple/swift-openapi-generator",
+                            source], check=True)
+        subprocess.run(["swift", "build", "-c", "release", "--package-path", source, "--product",
+                        "swift-openapi-generator"], check=True, stdout=sys.stderr)
+    return binary
 
 
 def sog_runtime_modules(work):
@@ -224,18 +340,22 @@ let package = Package(name: "SOGRuntime", platforms: [.macOS(.v13)],
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("documents", nargs="*")
-    parser.add_argument("--sog", help="swift-openapi-generator's CLI, to run beside cachegen")
+    parser.add_argument("--sog", help="swift-openapi-generator's CLI, to run beside cachegen; `build` builds it")
+    parser.add_argument("--sog-typecheck", action="store_true", help="type-check swift-openapi-generator's output too")
     parser.add_argument("--no-compile", action="store_true", help="skip type-checking the output")
     arguments = parser.parse_args()
     cachegen, modules = cachegen_paths()
+    sog = build_sog() if arguments.sog == "build" else arguments.sog
     work = tempfile.mkdtemp(prefix="cachegen-corpus-")
-    sog_modules = sog_runtime_modules(work) if arguments.sog and not arguments.no_compile else None
+    sog_modules = sog_runtime_modules(work) if sog and arguments.sog_typecheck and not arguments.no_compile else None
     print(f"# cachegen on the OpenAPI corpus ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"load average {os.getloadavg()[0]:.1f})\n")
+    rows = []
     try:
         for document in arguments.documents or default_documents():
-            report(os.path.abspath(document), cachegen, modules, not arguments.no_compile, arguments.sog,
-                   sog_modules, work)
+            rows.append(report(os.path.abspath(document), cachegen, modules, not arguments.no_compile, sog,
+                               sog_modules, work))
+        print(table(rows))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -74,12 +74,12 @@ package enum OpenAPIFrontStage {
             conversion = Swagger2Document.converted(root, file: file, read: read)
             root = conversion?.document ?? root
         }
-        var whole = map(document: root, file: file, overlay: overlay, read: read, narrowing: nil, swagger2: conversion != nil)
+        var whole = map(document: root, file: file, overlay: overlay, read: read, narrowing: nil, swagger2: conversion)
         guard let narrowing = whole.narrowing else {
             whole.result.diagnostics = Self.joined(conversion?.diagnostics(only: nil), whole.result.diagnostics)
             return whole.result
         }
-        var narrowed = map(document: root, file: file, overlay: overlay, read: read, narrowing: narrowing, swagger2: conversion != nil).result
+        var narrowed = map(document: root, file: file, overlay: overlay, read: read, narrowing: narrowing, swagger2: conversion).result
         narrowed.operationsPresent = whole.result.operationsPresent
         // What converting the operations not chosen found is not reported, as their mapping is not.
         narrowed.diagnostics = Self.joined(conversion?.diagnostics(only: narrowing.keys), narrowed.diagnostics)
@@ -94,10 +94,11 @@ package enum OpenAPIFrontStage {
     }
 
     /// One mapping of the document: the whole of it (`narrowing` nil), which also says what
-    /// a selection chose, or only the chosen operations.
+    /// a selection chose, or only the chosen operations. `swagger2`: the conversion `root` is
+    /// made by, whose 2.0 document is the one the keyword walk checks.
     private static func map(
         document root: JSONNode, file: String, overlay: JSONNode?, read: @escaping @Sendable (String) -> Data?, narrowing: Narrowing?,
-        swagger2: Bool = false
+        swagger2: Swagger2Document.Conversion? = nil
     ) -> (result: Result, narrowing: Narrowing?) {
         guard root.members != nil else {
             return (Result(spec: nil, diagnostics: [.error("an OpenAPI document must be an object; found \(root.kindName)", at: root.location)]), nil)
@@ -106,7 +107,10 @@ package enum OpenAPIFrontStage {
         var rules = OpenAPICacheRules()
         rules.read(overlay: overlay, document: root)
         let references = OpenAPIReferences(root: root, file: file, read: read)
-        references.convertsSwagger2 = swagger2
+        if let swagger2 {
+            references.convertsSwagger2 = true
+            references.writtenReferences = swagger2.writtenReferences
+        }
         var schemas = OpenAPISchemas(references: references, prefix: rules.typePrefix)
         if let overlay { schemas.names.read(overlay: overlay) }
         // Narrowed, only the schemas the chosen operations reach are named, as they are reached.
@@ -171,8 +175,15 @@ package enum OpenAPIFrontStage {
             repositories: repositories, selection: chosen)
         spec.constructs = rules.constructs
         var seen: Set<Diagnostic> = []
-        // Every key the reader does not map where it matters, and every unknown key.
-        let keywords = OpenAPIKeywordWalk().warnings(root, file: file, references: references, operations: narrowing?.keys)
+        // Every key the reader does not map where it matters, and every unknown key: in a
+        // Swagger 2.0 document as the user wrote it, by 2.0's tables (its converted tree holds
+        // only keys those tables know, so it is not walked again).
+        let keywords =
+            if let swagger2 {
+                OpenAPIKeywordWalk(keywords: .v2).warnings(swagger2.original, file: file, references: swagger2.references, operations: narrowing?.keys)
+            } else {
+                OpenAPIKeywordWalk().warnings(root, file: file, references: references, operations: narrowing?.keys)
+            }
         let stages: [[Diagnostic]] = [
             references.diagnostics, schemas.diagnostics, mapper.diagnostics, diagnostics, rules.diagnostics,
             selectionDiagnostics, schemas.names.diagnostics, keywords,

@@ -13,7 +13,8 @@ package struct OpenAPIKeywordWalk {
     /// The tables.
     package let keywords: OpenAPIKeywords
 
-    /// - Parameter keywords: the tables of the document's version.
+    /// - Parameter keywords: the tables of the document's version (`.v2` for a Swagger 2.0
+    ///   document, walked as written, before it is converted).
     package init(keywords: OpenAPIKeywords = .v3) {
         self.keywords = keywords
     }
@@ -39,8 +40,13 @@ package struct OpenAPIKeywordWalk {
                 for member in (node.members ?? []).reversed() {
                     stack.append(Step(node: member.value, value: element, path: path, file: step.file))
                 }
-            case .object(let kind):
+            case .object(var kind):
                 guard let members = node.members else { continue }
+                if let variants = keywords[kind].variants, let value = node[variants.key]?.value.stringValue,
+                    let variant = variants.kinds[value]
+                {
+                    kind = variant
+                }
                 var table = keywords[kind]
                 if let references, let written = node["$ref"]?.value.stringValue, !written.hasPrefix("#"),
                     let target = references.resolve(node, in: step.file), visited.insert(target.key).inserted
@@ -53,7 +59,7 @@ package struct OpenAPIKeywordWalk {
                     if let entry = table.keys[member.key] {
                         switch entry.keyword {
                         case .mapped:
-                            if operations != nil, kind == .document, member.key == "components" { continue }
+                            if operations != nil, kind == keywords.root, keywords.components.contains(member.key) { continue }
                             var childPath = path
                             if kind == .paths || (kind == .document && member.key == "paths") { childPath = member.key }
                             if let only = operations, kind == .pathItem, entry.value == .object(.operation),
@@ -92,6 +98,9 @@ package struct OpenAPIKeywordWalk {
     /// The warning for a key no table knows.
     private func unknown(_ key: String, in table: OpenAPIKeywords.Table, kind: OpenAPIKeywords.Kind) -> String {
         if table.title == keywords[.reference].title, kind != .reference {
+            guard table.keys.count > 1 else {
+                return "\(quoted(key)) beside \"$ref\" is left out: \(table.title) takes nothing beside it"
+            }
             return "\(quoted(key)) beside \"$ref\" is left out: a Reference Object takes only \"summary\" and \"description\" beside it"
         }
         let hint = Suggestion.closest(to: key, in: table.keys.keys).map { "; did you mean \(quoted($0))?" } ?? ""

@@ -1,17 +1,17 @@
 /// The tables of OpenAPI 3.0, 3.1 and 3.2: every object kind, every key.
 extension OpenAPIKeywords {
     // Reasons shared by many keys.
-    private static let documentation = "documentation, which the generated code does not carry"
-    private static let serverCheck = "a constraint the server checks; the client sends and decodes values without validating them"
-    private static let credentials = "credentials are the app's to send (a headers provider or an Authenticator), not the generated code's"
-    private static let examples = "an example, for documentation"
-    private static let headers =
+    static let documentation = "documentation, which the generated code does not carry"
+    static let serverCheck = "a constraint the server checks; the client sends and decodes values without validating them"
+    static let credentials = "credentials are the app's to send (a headers provider or an Authenticator), not the generated code's"
+    static let examples = "an example, for documentation"
+    static let headers =
         "a call returns its body; the runtime reads the caching and paging headers itself (Cache-Control, ETag, Link), and middleware sees every header"
 
     /// OpenAPI 3.0, 3.1 and 3.2.
-    package static let v3 = OpenAPIKeywords(tables: v3Tables, root: .document)
+    package static let v3 = OpenAPIKeywords(tables: v3Tables, root: .document, components: ["components"])
 
-    private static let v3Tables: [Kind: Table] = [
+    static let v3Tables: [Kind: Table] = [
         .document: Table(
             title: "an OpenAPI Object", schemaNames: [],
             keys: merged(
@@ -117,9 +117,10 @@ extension OpenAPIKeywords {
         .encoding: Table(
             title: "an Encoding Object", schemaNames: ["encoding"],
             keys: merged(
-                mapped([("contentType", .leaf), ("style", .leaf), ("explode", .leaf)]),
+                // A part's `headers` are its header fields; the multipart mapping warns where it
+                // cannot carry them (`OpenAPIOperations+Multipart.swift`).
+                mapped([("contentType", .leaf), ("style", .leaf), ("explode", .leaf), ("headers", .leaf)]),
                 noEffect(["allowReserved"], "a reserved character sent percent-encoded is the same value to the server"),
-                warned("headers", "a part's own headers are neither sent nor read"),
                 warned("encoding", "cachegen sends and reads nested multipart parts as one part"),
                 warned("prefixEncoding", "cachegen sends and reads multipart parts by name, not by position"),
                 warned("itemEncoding", "cachegen sends and reads multipart parts by name, not by position"))),

@@ -8,7 +8,8 @@
 /// `Tests/Fixtures/ThirdParty/openapi-schemas/`), so a keyword a version adds cannot be
 /// left out of them. One set of tables serves OpenAPI 3.0, 3.1 and 3.2 (`v3`, in
 /// `OpenAPIKeywords+V3.swift`): a key of a later version in an earlier document is read the
-/// same way. Another version is another set, in a file of its own.
+/// same way. Swagger 2.0 has its own (`v2`, in `OpenAPIKeywords+V2.swift`), and its document
+/// is walked as the user wrote it, before it is converted.
 package struct OpenAPIKeywords: Sendable {
     /// What the reader does with one keyword.
     package enum Keyword: Sendable, Equatable {
@@ -40,6 +41,17 @@ package struct OpenAPIKeywords: Sendable {
         case externalDocumentation, parameter, requestBody, mediaType, encoding, responses, response, callback
         case example, link, header, tag, reference, schema, discriminator, xml, securityScheme, oauthFlows
         case oauthFlow, securityRequirement
+        /// Swagger 2.0's: a body parameter (a parameter `in: body`) and an Items Object.
+        case bodyParameter, items
+    }
+
+    /// Another table for an object whose `key` has one of these values (a 2.0 parameter
+    /// `in: body` takes other keys than one in a query).
+    package struct Variants: Sendable {
+        /// The key that tells them apart.
+        package var key: String
+        /// The kind read for each of its values; other values keep the object's own kind.
+        package var kinds: [String: Kind]
     }
 
     /// Which keys beside the fixed ones an object takes, and what their values are.
@@ -82,12 +94,27 @@ package struct OpenAPIKeywords: Sendable {
         package var patterned: Patterned? = nil
         /// Whether a `$ref` in its place makes it a Reference Object.
         package var referable = false
+        /// Another kind for an object whose key says so.
+        package var variants: Variants? = nil
     }
 
     /// The tables, by kind.
     package let tables: [Kind: Table]
     /// The kind of the document itself.
     package let root: Kind
+    /// The keys of the document that hold its reusable parts (`components`; 2.0's
+    /// `definitions`, `parameters` and `responses`), which a walk of chosen operations skips.
+    package let components: Set<String>
+
+    /// - Parameters:
+    ///   - tables: the tables, by kind.
+    ///   - root: the kind of the document.
+    ///   - components: the document's keys that hold reusable parts.
+    package init(tables: [Kind: Table], root: Kind, components: Set<String>) {
+        self.tables = tables
+        self.root = root
+        self.components = components
+    }
 
     /// The table of `kind`.
     package subscript(kind: Kind) -> Table {

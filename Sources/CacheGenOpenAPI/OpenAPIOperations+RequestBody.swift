@@ -26,6 +26,7 @@ extension OpenAPIOperations {
         else {
             return (RequestBody(type: .scalar(.json), encoding: BodyEncoding(kind: .json), location: member.value.location), member.keyLocation)
         }
+        let hint = schemas.sharedHint(target, otherwise: hint)
         let required = target.node["required"]?.value.boolValue == true
         guard let members = content(of: target.node["content"]?.value, file: target.file)?.members, !members.isEmpty else {
             return (nil, member.keyLocation)
@@ -79,7 +80,8 @@ extension OpenAPIOperations {
                 return unusable("\(chosen.key) of \(type), not an object", required: required, what: what, at: member.keyLocation)
             }
             if kind == .multipart { schemas.allowFiles(in: model) }
-            encoding.fields = fields(chosen.value["encoding"], kind: kind, what: what)
+            let properties = kind == .multipart ? objectProperties(schema, file: target.file) : [:]
+            encoding.fields = fields(chosen.value["encoding"], kind: kind, what: what, properties: properties)
             return (RequestBody(type: type, encoding: encoding, location: schema.location), member.keyLocation)
         case .leftOut(let reason):
             return unusable(reason, required: required, what: what, at: member.keyLocation)
@@ -101,7 +103,9 @@ extension OpenAPIOperations {
 
     /// The `encoding` map of a form or multipart body: each property's style, explode and
     /// content type; a style a form cannot take is ignored with a warning.
-    private mutating func fields(_ member: JSONMember?, kind: BodyEncoding.Kind, what: String) -> [BodyEncoding.Field] {
+    private mutating func fields(_ member: JSONMember?, kind: BodyEncoding.Kind, what: String, properties: [String: (node: JSONNode, file: String)] = [:])
+        -> [BodyEncoding.Field]
+    {
         var fields: [BodyEncoding.Field] = []
         for entry in member?.value.members ?? [] {
             var field = BodyEncoding.Field(name: Named(name: entry.key, location: entry.keyLocation))
@@ -120,6 +124,10 @@ extension OpenAPIOperations {
                     }
                 }
                 field.explode = entry.value["explode"]?.value.boolValue
+            }
+            if kind == .multipart {
+                let property = properties[entry.key]
+                checkPart(entry, isFile: property.map { isFile($0.node, file: $0.file) } ?? false, in: "the request body of \(what)", isResponse: false)
             }
             if field.style != nil || field.explode != nil || field.contentType != nil { fields.append(field) }
         }
@@ -159,7 +167,7 @@ extension OpenAPIOperations {
 
     /// A `format: binary` string, an array of them, or a `oneOf`/`anyOf` with one of these
     /// among its variants: what a multipart body sends as a file.
-    private func isFile(_ node: JSONNode, file: String, depth: Int = 0) -> Bool {
+    func isFile(_ node: JSONNode, file: String, depth: Int = 0) -> Bool {
         guard depth < 8, let target = schemas.references.resolve(node, in: file) else { return false }
         if let items = target.node["items"]?.value { return isFile(items, file: target.file, depth: depth + 1) }
         if let variants = (target.node["oneOf"] ?? target.node["anyOf"])?.value.elements {

@@ -3,7 +3,8 @@ import CacheGenSpec
 
 /// Responses that are not JSON: bytes (`application/octet-stream`, `image/*`, `audio/*`,
 /// `application/pdf`, `format: binary`, `*/*` and any type cachegen does not know) as `Data`,
-/// text (`text/plain`, `text/html`, `text/csv`, …) as `String`, and event streams
+/// text (`text/plain`, `text/html`, `text/csv`, …) as `String`, multipart bodies as a model
+/// of their parts (`OpenAPIOperations+Multipart.swift`), and event streams
 /// (`text/event-stream`, JSON Lines, JSON text sequences) as a typed `EventStream`.
 ///
 /// An operation reads JSON when it offers JSON, else its first other type that is not a
@@ -32,6 +33,7 @@ extension OpenAPIOperations {
             // The `+json-seq` structured suffix (RFC 8091: `application/geo+json-seq`).
             if essence.hasPrefix("application/"), essence.hasSuffix("+json-seq") { return .jsonSequence }
         }
+        if essence.hasPrefix("multipart/") { return .multipart }
         if essence.hasPrefix("text/"), schema?["format"]?.value.stringValue != "binary" { return .text }
         return .data
     }

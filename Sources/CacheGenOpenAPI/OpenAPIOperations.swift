@@ -188,7 +188,9 @@ package struct OpenAPIOperations {
         }
         let responses = operation["responses"]?.value
         guard let response = self.response(responses, what: what, hint: SwiftNaming.typeName(name) + "Response", method: upper, file: file) else { return nil }
-        let reading = responseReading(responses, file: file)
+        var reading = responseReading(responses, file: file)
+        // A multipart response without an object of parts is read as its bytes (warned).
+        if reading.format == .multipart, response.type == nil { reading.format = .data }
         let description = [operation["summary"], operation["description"]]
             .compactMap { $0?.value.stringValue?.trimmingWhitespaceAndNewlines() }
             .filter { !$0.isEmpty }.joined(separator: "\n\n")
@@ -237,11 +239,14 @@ package struct OpenAPIOperations {
         else {
             return (.scalar(.json), success.value.location)
         }
+        let hint = schemas.sharedHint(target, otherwise: hint)
         let offered = content(of: target.node["content"]?.value, file: target.file)
         if let reading = Self.reading(of: offered) {
             switch reading.format {
             case .data, .text:
                 return (nil, offered?[reading.mediaType]?.value.location)
+            case .multipart:
+                return multipartResponse(reading, content: offered, hint: hint, what: what, file: target.file)
             case .events, .jsonLines, .jsonSequence:
                 return streamItem(reading, content: offered, hint: hint, what: what, file: target.file)
             case .json:

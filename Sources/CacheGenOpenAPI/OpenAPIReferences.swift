@@ -38,6 +38,10 @@ package final class OpenAPIReferences {
     /// Whether the files `$ref`s name belong to a Swagger 2.0 document, and are read as
     /// `Swagger2Document.fragment` converts them.
     package var convertsSwagger2 = false
+    /// The `$ref` texts the user wrote where a Swagger 2.0 document's were rewritten
+    /// (`#/definitions/Pet` read as `#/components/schemas/Pet`), by the location of their
+    /// value: a warning about one quotes the user's text.
+    package var writtenReferences: [SourceLocation: String] = [:]
     /// Files read so far, by path.
     private(set) var documents: [String: JSONNode]
     /// The folders of the document's path, which every file a `$ref` names must be under.
@@ -91,6 +95,34 @@ package final class OpenAPIReferences {
         package func text(otherwise: String) -> String {
             message + ", so " + otherwise + (hint.map { "; " + $0 } ?? "")
         }
+
+        /// The failure of a `$ref` the user wrote as `original`, which was followed rewritten
+        /// as `rewritten` (a Swagger 2.0 `#/definitions/Pet` as `#/components/schemas/Pet`):
+        /// its message quotes `original`, and a part of the pointer that only the rewriting
+        /// made (`"components"`, `"schemas"`) is named as the user's (`"definitions"`), without
+        /// a hint drawn from the rewritten tree.
+        func quoting(_ original: String, for rewritten: String) -> Failure {
+            var failure = self
+            let (originalFile, originalPointer) = OpenAPIReferences.parts(of: original)
+            let (rewrittenFile, rewrittenPointer) = OpenAPIReferences.parts(of: rewritten)
+            failure.message = failure.message.replacingOccurrences(of: quoted(rewritten), with: quoted(original))
+            if originalFile != rewrittenFile, !rewrittenFile.isEmpty {
+                failure.message = failure.message.replacingOccurrences(of: quoted(rewrittenFile), with: quoted(originalFile))
+            }
+            let originalSegments = OpenAPIReferences.segments(originalPointer)
+            let rewrittenSegments = OpenAPIReferences.segments(rewrittenPointer)
+            let added = rewrittenSegments.count - originalSegments.count
+            if added > 0, let first = originalSegments.first {
+                for segment in rewrittenSegments.prefix(added + 1) where !originalSegments.contains(segment) {
+                    let missing = "\(quoted(segment)) is not there"
+                    if failure.message.hasSuffix(missing) {
+                        failure.message = String(failure.message.dropLast(missing.count)) + "\(quoted(first)) is not there"
+                        failure.hint = nil
+                    }
+                }
+            }
+            return failure
+        }
     }
 
     /// - Parameters:
@@ -134,7 +166,11 @@ package final class OpenAPIReferences {
                 current = (next.node, next.file, next.key, next.name)
             } catch {
                 if let otherwise, warned.insert(member.value.location).inserted {
-                    diagnostics.append(.warning(error.text(otherwise: otherwise), at: member.value.location))
+                    var failure = error
+                    if let original = writtenReferences[member.value.location], original != written {
+                        failure = failure.quoting(original, for: written)
+                    }
+                    diagnostics.append(.warning(failure.text(otherwise: otherwise), at: member.value.location))
                 }
                 return nil
             }
@@ -245,6 +281,7 @@ package final class OpenAPIReferences {
         case .parsed(let read):
             // A Swagger 2.0 document's files are read as 3.0, as the document is.
             let root = convertsSwagger2 ? Swagger2Document.fragment(read) : read
+            if convertsSwagger2 { writtenReferences.merge(Swagger2Document.writtenReferences(in: read)) { first, _ in first } }
             documents[file] = root
             return root
         case .unreadable:

@@ -57,15 +57,18 @@ extension OpenAPISchemas {
 
     /// A case per variant, in document order, named after it: a `$ref`'s schema
     /// (`imagePart`), a type (`string`, `integer`), an array's elements (`parts`), a title,
-    /// or a single enum value; a name taken already gets a number. A variant that is the
+    /// or a single enum value; a name taken already gets a number. A case name starts with a
+    /// lower-case letter and is no keyword (`unionCaseName`), and is never the name of a type
+    /// the enum uses, which it would hide (`_0(_0)` does not compile). A variant that is the
     /// union itself, or that cannot be mapped, is left aside: its values decode as
     /// the case that keeps any JSON.
     private mutating func untaggedCases(_ variants: [JSONNode], in file: String, union: String) -> [UntaggedUnionCase] {
         var cases: [UntaggedUnionCase] = []
         var names: Set<String> = []
         for (position, variant) in variants.enumerated() {
-            let base = Self.shortened(SwiftNaming.memberName(caseBase(variant, in: file, position: position)))
-            switch type(of: variant, in: file, hint: union + SwiftNaming.typeName(base)) {
+            let words = Self.shortened(SwiftNaming.memberName(caseBase(variant, in: file, position: position)))
+            let base = Self.unionCaseName(words)
+            switch type(of: variant, in: file, hint: union + SwiftNaming.typeName(words)) {
             case .leftOut:
                 // A value of it decodes as the case that keeps any JSON: nothing is lost.
                 continue
@@ -84,13 +87,19 @@ extension OpenAPISchemas {
                 cases.append(UntaggedUnionCase(name: name, type: type.unwrapped, location: variant.location))
             }
         }
+        // A case named as a type the enum uses would hide that type inside the enum.
+        let types = Set(cases.flatMap { Self.modelNames(in: $0.type) } + [SwiftNaming.typeName(union)])
+        for index in cases.indices where types.contains(cases[index].name) {
+            let others = Set(cases.map(\.name))
+            cases[index].name = SwiftNaming.numbered(cases[index].name + "Value") { others.contains($0) || types.contains($0) }
+        }
         return cases
     }
 
     /// The words a variant's case is named from.
     private func caseBase(_ variant: JSONNode, in file: String, position: Int) -> String {
         if OpenAPIReferences.reference(of: variant) != nil, let target = references.resolve(variant, in: file) {
-            return Self.readableName(target)
+            return placeName(of: target)
         }
         if let title = variant["title"]?.value.stringValue, !SwiftNaming.isNameless(title) { return title }
         if let values = Self.stringEnumValues(variant), values.count == 1, let value = values[0].stringValue,

@@ -40,6 +40,10 @@ package struct OpenAPISchemas {
     private var aliases: [String: Mapped] = [:]
     /// Renaming components being mapped, to end cycles among them.
     private var inProgress: Set<String> = []
+    /// The model each schema node became, by where the node is (with the node, to tell apart
+    /// nodes made in memory at the same place): one schema is one model, however it is reached
+    /// (inline, by pointers, from several operations).
+    private var placed: [SourceLocation: (node: JSONNode, name: String)] = [:]
     /// Swift type names already taken, by models and by names reserved up front.
     private var taken: Set<String> = []
     /// Models sent as multipart bodies, and the models first named inside them, whose
@@ -161,7 +165,7 @@ package struct OpenAPISchemas {
     private mutating func referencedType(_ target: OpenAPIReferences.Target) -> Mapped {
         if let name = componentNames[target.key] { return .type(wrap(.model(name), Self.isNullable(target.node))) }
         if isModelSchema(target.node, in: target.file) {
-            let name = register(Self.readableName(target), at: target.node.location, node: target.node, file: target.file)
+            let name = model(of: target.node) ?? register(placeName(of: target), at: target.node.location, node: target.node, file: target.file)
             componentNames[target.key] = name
             return .type(wrap(.model(name), Self.isNullable(target.node)))
         }
@@ -169,7 +173,8 @@ package struct OpenAPISchemas {
         guard inProgress.insert(target.key).inserted else {
             return .leftOut("a schema that contains itself with no object in between")
         }
-        let mapped = type(of: target.node, in: target.file, hint: Self.readableName(target))
+        let hint = placeName(of: target)
+        let mapped = type(of: target.node, in: target.file, hint: hint)
         inProgress.remove(target.key)
         aliases[target.key] = mapped
         return mapped
@@ -179,7 +184,7 @@ package struct OpenAPISchemas {
     private mutating func inlineType(of node: JSONNode, in file: String, hint: @autoclosure () -> String) -> Mapped {
         if let single = Self.singleVariant(node) { return type(of: single, in: file, hint: hint()) }
         if isModelSchema(node, in: file) {
-            return .type(.model(register(hint(), at: node.location, node: node, file: file)))
+            return .type(.model(model(of: node) ?? register(hint(), at: node.location, node: node, file: file)))
         }
         if let parts = node["allOf"]?.value.elements, let first = parts.first(where: { !Self.isAnnotationOnly($0) }) {
             return type(of: first, in: file, hint: hint())
@@ -227,6 +232,12 @@ package struct OpenAPISchemas {
 
     // MARK: - Naming
 
+    /// The model `node` already became, when it did.
+    private func model(of node: JSONNode) -> String? {
+        guard let known = placed[node.location], known.node == node else { return nil }
+        return known.name
+    }
+
     /// Claims a unique Swift type name for a model and queues it to be built.
     private mutating func register(_ hint: String, at location: SourceLocation, node: JSONNode, file: String) -> String {
         var base = hint
@@ -248,6 +259,7 @@ package struct OpenAPISchemas {
             number += 1
         }
         taken.insert(swiftName)
+        if placed[node.location] == nil { placed[node.location] = (node, name) }
         if filesAllowed { fileModels.insert(name) }
         slots.append(Model(name: Named(name: name, location: location), description: nil, kind: .object([])))
         pending.append((slots.count - 1, node, file))
@@ -269,56 +281,6 @@ package struct OpenAPISchemas {
         }
         let hex = String(hash, radix: 16, uppercase: true)
         return String(name.prefix(maximumNameLength - 9)) + String(repeating: "0", count: 8 - hex.count) + hex
-    }
-
-    /// A name for the schema a `$ref` leads to: a component's key, or for a pointer inside a
-    /// component (`X/allOf/0`, `X/properties/y/items`) the component and the properties on the
-    /// way (`XY`), so no model is named after an array index.
-    package static func readableName(_ target: OpenAPIReferences.Target) -> String {
-        let key = target.key
-        guard let range = componentSchemasRange(in: key) else { return target.name }
-        let segments = key[range.upperBound...].split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            // Most segments have nothing escaped; Foundation's replacing costs more than the rest.
-            guard segment.utf8.contains(UInt8(ascii: "~")) else { return String(segment) }
-            return segment.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-        }
-        guard segments.count > 1 else { return target.name }
-        var name = SwiftNaming.typeName(segments[0])
-        var index = 1
-        while index < segments.count {
-            let segment = segments[index]
-            let isLast = index + 1 >= segments.count
-            switch segment {
-            case "properties" where !isLast:
-                name += SwiftNaming.typeName(segments[index + 1])
-                index += 1
-            case "allOf", "oneOf", "anyOf", "prefixItems":
-                // The index after it; a part named only by its position is a part.
-                if index + 2 >= segments.count { name += segment == "allOf" ? "Part" : "Variant" }
-                index += 1
-            case "items": name += "Item"
-            case "additionalProperties": name += "Value"
-            default: name += SwiftNaming.typeName(segment)
-            }
-            index += 1
-        }
-        return name
-    }
-
-    /// Where `#/components/schemas/` is in a reference key, as Foundation's `range(of:)`
-    /// finds it; searched on bytes when the key is ASCII (each byte a character), which is
-    /// a twentieth of the cost.
-    private static func componentSchemasRange(in key: String) -> Range<String.Index>? {
-        let needle = "#/components/schemas/"
-        guard OpenAPIReferences.isASCII(key) else { return key.range(of: needle) }
-        let bytes = key.utf8
-        let pattern = needle.utf8
-        var start = bytes.startIndex
-        while let first = bytes[start...].firstIndex(of: UInt8(ascii: "#")) {
-            if bytes[first...].starts(with: pattern) { return first..<bytes.index(first, offsetBy: pattern.count) }
-            start = bytes.index(after: first)
-        }
-        return nil
     }
 
     /// `type?` when `nullable`.

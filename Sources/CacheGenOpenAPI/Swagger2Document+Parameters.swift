@@ -31,7 +31,7 @@ extension Swagger2Document {
             if Self.schemaKeywords.contains(member.key) {
                 anchor = anchor ?? member
                 schemaMembers.append(member)
-            } else if member.key != "collectionFormat" {
+            } else if member.key != "collectionFormat", Self.carries(member.key, of: .parameter) {
                 members.append(JSONMember(key: member.key, keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: rebase)))
             }
         }
@@ -203,6 +203,8 @@ extension Swagger2Document {
         for member in node.members ?? [] {
             switch member.key {
             case "name", "in":
+                continue
+            case _ where !Self.carries(member.key, of: .bodyParameter):
                 continue
             case "schema":
                 let schema = Self.schema(member.value, rebase: rebase(from: scope.file))

@@ -16,8 +16,9 @@ import CacheGenReading
 /// body, as `consumes` says; `produces` into each response's `content`; a parameter's
 /// `type` and its other schema keywords into `schema`, `collectionFormat` into `style` and
 /// `explode`; `type: file` into a binary string, `x-nullable` into `nullable`. What has no
-/// 3.0 form is a located warning; anything else is carried as it is, for the reader to map
-/// or warn about.
+/// 3.0 form is a located warning; anything else 2.0's keyword tables (`OpenAPIKeywords.v2`)
+/// know is carried as it is, for the reader to map. A key they do not know is left out, and
+/// the keyword walk of the 2.0 document as written warns at it.
 ///
 /// Parameters and responses that are `$ref`s are put in place where they are used (a body
 /// parameter becomes part of a request body, a response takes its operation's `produces`);
@@ -44,6 +45,13 @@ package struct Swagger2Document {
         package var diagnostics: [Diagnostic]
         /// The operation each warning about one operation is about.
         package var owners: [Diagnostic: String]
+        /// The 2.0 document as the user wrote it, which the keyword walk checks.
+        package var original: JSONNode
+        /// Follows `$ref`s through the 2.0 trees, as the user wrote them.
+        package var references: OpenAPIReferences
+        /// The `$ref` texts of the 2.0 document as written, by the location of their value,
+        /// so a warning about a rewritten one quotes the user's text.
+        package var writtenReferences: [SourceLocation: String]
 
         /// The warnings about the whole document and about the operations `keys` names
         /// (every one when `nil`), so a narrowed mapping warns only about what it chose.
@@ -94,7 +102,18 @@ package struct Swagger2Document {
         let converted = document.converted()
         var seen: Set<Diagnostic> = []
         let all = (document.diagnostics + document.references.diagnostics).sorted { $0.location < $1.location }
-        return Conversion(document: converted, diagnostics: all.filter { seen.insert($0).inserted }, owners: document.owners)
+        return Conversion(
+            document: converted, diagnostics: all.filter { seen.insert($0).inserted }, owners: document.owners, original: root,
+            references: document.references, writtenReferences: document.writtenReferences())
+    }
+
+    /// The `$ref` texts as written in the document and in every file the conversion read
+    /// (path items, parameters and responses in other files are put in place in the document,
+    /// their `$ref`s rewritten), by the location of their value.
+    private func writtenReferences() -> [SourceLocation: String] {
+        references.documents.values.reduce(into: [:]) { texts, node in
+            texts.merge(Self.writtenReferences(in: node)) { first, _ in first }
+        }
     }
 
     /// The document as OpenAPI 3.0.
@@ -129,7 +148,7 @@ package struct Swagger2Document {
                 components.append(
                     JSONMember(key: "securitySchemes", keyLocation: member.keyLocation, value: securitySchemes(member.value)))
             default:
-                members.append(member)
+                if Self.carries(member.key, of: .document) { members.append(member) }
             }
         }
         if let first = components.first {
@@ -207,7 +226,7 @@ package struct Swagger2Document {
                     JSONMember(
                         key: member.key, keyLocation: member.keyLocation,
                         value: operation(member, scope: scope, shared: shared.filter { Self.isBodyOrForm($0.node) }, path: path)))
-            } else {
+            } else if Self.carries(member.key, of: .pathItem) {
                 members.append(JSONMember(key: member.key, keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: rebase(from: scope.file))))
             }
         }
@@ -259,6 +278,7 @@ package struct Swagger2Document {
                         "the schemes of \(what) are ignored: OpenAPI 3 has no schemes of an operation, so it is called on the document's server",
                         at: child.keyLocation))
             default:
+                guard Self.carries(child.key, of: .operation) else { continue }
                 members.append(JSONMember(key: child.key, keyLocation: child.keyLocation, value: Self.schema(child.value, rebase: rebase(from: scope.file))))
             }
         }
@@ -333,10 +353,38 @@ package struct Swagger2Document {
                 }
                 members.append(JSONMember(key: "headers", keyLocation: member.keyLocation, value: Self.object(headers, at: member.value.location)))
             default:
+                guard Self.carries(member.key, of: .response) else { continue }
                 members.append(JSONMember(key: member.key, keyLocation: member.keyLocation, value: Self.schema(member.value, rebase: rebase)))
             }
         }
         return Self.object(members, at: node.location)
+    }
+
+    /// Whether the converted tree carries `key` of a 2.0 object of `kind`: an extension, or a
+    /// key 2.0's tables know. Any other is left out, as the keyword walk of the 2.0 document
+    /// says where it is written, so the reader never maps a key that walk calls unknown.
+    static func carries(_ key: String, of kind: OpenAPIKeywords.Kind) -> Bool {
+        key.hasPrefix("x-") || OpenAPIKeywords.v2[kind].keys[key] != nil
+    }
+
+    /// The `$ref` texts of a 2.0 tree as written, by the location of their value; walked
+    /// without recursion.
+    package static func writtenReferences(in root: JSONNode) -> [SourceLocation: String] {
+        var texts: [SourceLocation: String] = [:]
+        var stack = [root]
+        while let node = stack.popLast() {
+            switch node.value {
+            case .object(let members):
+                for member in members {
+                    if member.key == "$ref", let text = member.value.stringValue { texts[member.value.location] = text } else { stack.append(member.value) }
+                }
+            case .array(let items):
+                stack += items
+            default:
+                break
+            }
+        }
+        return texts
     }
 
     /// The media types a body or response is offered in: those listed, JSON for none or

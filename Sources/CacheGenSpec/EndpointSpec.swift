@@ -64,11 +64,11 @@ public struct EndpointSpec: Sendable, Hashable {
     /// `nil` for the client's own.
     public var server: String?
 
-    /// Whether a call returns one value that may be cached: a JSON response with a type,
-    /// bytes or text; never a stream.
+    /// Whether a call returns one value that may be cached: a JSON or multipart response
+    /// with a type, bytes or text; never a stream.
     public var returnsValue: Bool {
         switch responseFormat {
-        case .json: response != nil
+        case .json, .multipart: response != nil
         case .data, .text: true
         case .events, .jsonLines, .jsonSequence: false
         }

@@ -38,10 +38,15 @@ extension SpecParser {
                     at: typeNode.location)
             }
             return nil
-        case .json, .events, .jsonLines, .jsonSequence:
+        case .json, .events, .jsonLines, .jsonSequence, .multipart:
             guard let typeNode else {
+                let what = switch format {
+                case .json: "its body"
+                case .multipart: "its parts, an object model with a property per part"
+                default: "each value in the stream"
+                }
                 report(
-                    "\"response\" with \"format\": \"\(format.rawValue)\" needs a \"type\": the type of \(format == .json ? "its body" : "each value in the stream")",
+                    "\"response\" with \"format\": \"\(format.rawValue)\" needs a \"type\": the type of \(what)",
                     at: node.location)
                 return nil
             }

@@ -12,11 +12,14 @@ public enum SpecResponseFormat: String, Sendable, Hashable, CaseIterable {
     case jsonLines
     /// JSON text sequences (`application/json-seq`, RFC 7464).
     case jsonSequence
+    /// A multipart body (`multipart/form-data`, `multipart/mixed`), each part decoded as the
+    /// property of the type (an object model) that has its name.
+    case multipart
 
     /// Whether the response is a sequence of values, never cached.
     public var isStream: Bool {
         switch self {
-        case .json, .data, .text: false
+        case .json, .data, .text, .multipart: false
         case .events, .jsonLines, .jsonSequence: true
         }
     }

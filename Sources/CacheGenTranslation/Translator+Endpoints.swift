@@ -33,7 +33,7 @@ extension Translator {
         }
         arguments.append(.init(label: "coding", value: codingExpression))
         let format = method.endpoint.responseFormat
-        if method.endpoint.response != nil, method.isCached, format == .json {
+        if method.endpoint.response != nil, method.isCached, format == .json || format == .multipart {
             arguments.append(.init(label: "shape", value: Expression.identifier(live).dot(method.shapeName)))
         } else if method.isCached {
             arguments.append(.init(label: "shape", value: .string(format.rawValue)))

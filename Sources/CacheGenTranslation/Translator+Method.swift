@@ -140,7 +140,7 @@ extension Translator {
         let responseType: SwiftType? = switch endpoint.responseFormat {
         case .data: .named("Data")
         case .text: .named("String")
-        case .json, .events, .jsonLines, .jsonSequence: endpoint.response.map(swiftType)
+        case .json, .events, .jsonLines, .jsonSequence, .multipart: endpoint.response.map(swiftType)
         }
         return Method(
             endpoint: endpoint, repository: repository.name.name, arguments: arguments,

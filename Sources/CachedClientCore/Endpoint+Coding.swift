@@ -53,15 +53,51 @@ extension Endpoint {
             }
             if let value = text as? T { return value }
             throw BodyFormatError(reason: "a text response is read as String, not \(T.self)")
+        case .multipart:
+            let (contentType, bytes) = try Self.storedMultipart(body)
+            guard let boundary = MultipartParser.boundary(of: contentType) else {
+                throw BodyFormatError(reason: "the multipart response's Content-Type \"\(contentType)\" names no boundary")
+            }
+            let parts = try MultipartParser.parse(bytes, boundary: boundary)
+            return try T(from: MultipartDecoder(parts: parts, coding: coding))
         case .json, .events, .jsonLines, .jsonSequence:
             return try coding.makeDecoder().decode(type, from: body)
         }
     }
 
+    /// A stored multipart answer as a MIME entity: `Content-Type: …`, CRLF, CRLF, then the
+    /// body as it arrived, so the boundary is read back without the response's headers.
+    package static func storedMultipart(contentType: String, body: Data) -> Data {
+        let line = contentType.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : Character($0) }
+        return Data(("Content-Type: " + String(line) + "\r\n\r\n").utf8) + body
+    }
+
+    /// The `Content-Type` and the body of a stored multipart answer (`storedMultipart(contentType:body:)`).
+    package static func storedMultipart(_ stored: Data) throws -> (contentType: String, body: Data) {
+        let prefix = Array("Content-Type: ".utf8)
+        let bytes = [UInt8](stored.prefix(4096))
+        guard bytes.starts(with: prefix), let end = MultipartParser.find(Array("\r\n\r\n".utf8), in: bytes, from: 0) else {
+            throw BodyFormatError(reason: "the stored multipart answer does not start with its Content-Type")
+        }
+        let contentType = String(decoding: bytes[prefix.count..<end], as: UTF8.self)
+        return (contentType, stored.dropFirst(end + 4))
+    }
+
     /// The body as it is decoded and stored: a `text` answer in another charset than UTF-8
-    /// (its `Content-Type`'s `charset`) is turned into UTF-8 once, so that a stored entry
+    /// (its `Content-Type`'s `charset`) is turned into UTF-8 once, and a `multipart` answer
+    /// is kept with its `Content-Type` before it (`storedMultipart`), so that a stored entry
     /// reads back without its headers; every other body as it arrived.
     package func storedBody(of response: HTTPResponse) throws -> Data {
+        if format == .multipart {
+            let contentType = response.header("Content-Type") ?? ""
+            guard MultipartParser.boundary(of: contentType) != nil else {
+                throw CachedClientError.decodingFailed(
+                    endpoint: name,
+                    reason: contentType.isEmpty
+                        ? "the multipart response has no Content-Type, so no boundary" : "the multipart response's Content-Type \"\(contentType)\" names no boundary")
+            }
+            return Self.storedMultipart(contentType: contentType, body: response.body)
+        }
         guard format == .text, let charset = Self.charset(of: response.header("Content-Type")) else { return response.body }
         guard let encoding = Self.encoding(named: charset) else {
             throw CachedClientError.decodingFailed(endpoint: name, reason: "the text's charset \"\(charset)\" is not supported")

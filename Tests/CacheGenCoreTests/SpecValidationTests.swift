@@ -29,7 +29,7 @@ import Testing
             diagnostics(spec) == [
                 #"spec.json:6:52: error: "response" with "format": "data" is read as Data; remove "type""#,
                 #"spec.json:7:45: error: "response" with "format": "events" needs a "type": the type of each value in the stream"#,
-                #"spec.json:8:65: error: "format" cannot be "bytes"; valid values are "json", "data", "text", "events", "jsonLines", "jsonSequence""#,
+                #"spec.json:8:65: error: "format" cannot be "bytes"; valid values are "json", "data", "text", "events", "jsonLines", "jsonSequence", "multipart""#,
                 #"spec.json:8:74: error: unknown key "kind" in "response"; valid keys are "type", "format", "channel""#,
                 #"spec.json:9:92: error: endpoint "cached" streams its response ("format": "jsonLines"), which is never cached; set "cache": false"#,
                 #"spec.json:10:120: error: "paging" needs one JSON value per page; "paged" streams its response ("format": "events")"#,

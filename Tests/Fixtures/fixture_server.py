@@ -76,6 +76,12 @@ The route then answers what it saw, {"matched": bool, "reason": …, "content_ty
 "body_base64": …, "parts": [{"headers": [...], "body_base64": …}]}, with the route's
 status when everything matched and 422 otherwise.
 
+Multipart responses (issue 37), read and written by an independent reader:
+  "multipart_echo": true         the request's multipart body is read with Python's email parser
+                                 and its parts sent back, in order, as a multipart/form-data
+                                 answer with a boundary of the server's: each part's header
+                                 fields as received, then its bytes (see send_multipart_echo).
+
 Network faults, as a route's "fault" object (see send_fault):
   "fault": {"mode": "cut_short" | "cut_short_chunked" | "lying_length" | "reset" | "stall"
                     | "trickle" | "extra_bytes", …}
@@ -150,6 +156,7 @@ class State:
             "idempotency": spec.get("idempotency"),
             "collection": spec.get("collection"),
             "fault": spec.get("fault"),  # network faults: see send_fault below
+            "multipart_echo": bool(spec.get("multipart_echo", False)),  # see send_multipart_echo
         }
         if "json" in spec and not any(k.lower() == "content-type" for k in route["headers"]):
             route["headers"]["Content-Type"] = "application/json"
@@ -290,6 +297,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if route["fault"]:
             send_fault(self, route, entry)  # network faults: see send_fault below
+            return
+        if route["multipart_echo"]:
+            send_multipart_echo(self, route, body, entry)  # multipart responses: see below
             return
         if route["paging"]:
             self.send_page(route, entry)
@@ -561,6 +571,35 @@ def send_fault(handler, route, entry):
             STATE.count_closed(path)
 
 # End of network faults -------------------------------------------------------------------
+
+
+# --- Multipart responses (issue 37, item 3: multipart responses typed) -----------------------
+# The client's multipart body is read by Python's own MIME parser (email.parser, not the strict
+# reader above), and its parts are written back as a multipart/form-data answer: each part's
+# header fields as the parser read them, a blank line, its bytes. So a round trip crosses an
+# independent reader and writer both ways.
+ECHO_BOUNDARY = "echo-7f3a9c-boundary"
+
+
+def send_multipart_echo(handler, route, body, entry):
+    import email.parser
+    import email.policy
+    content_type = handler.headers.get("Content-Type", "")
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body)
+    if not message.is_multipart():
+        handler.send_json(422, {"error": "not multipart", "content_type": content_type}, entry)
+        return
+    out = bytearray()
+    for part in message.iter_parts():
+        out += b"--" + ECHO_BOUNDARY.encode("ascii") + b"\r\n"
+        for name, value in part.raw_items():
+            out += name.encode("utf-8") + b": " + str(value).encode("utf-8") + b"\r\n"
+        out += b"\r\n" + (part.get_payload(decode=True) or b"") + b"\r\n"
+    out += b"--" + ECHO_BOUNDARY.encode("ascii") + b"--\r\n"
+    headers = {"Content-Type": "multipart/form-data; boundary=" + ECHO_BOUNDARY}
+    handler.send_bytes(route["status"], headers, bytes(out), entry)
+# --- end of multipart responses -----------------------------------------------------------
 
 
 # --- Streams cut short (issue 36, item 2: a finished stream ends) ---------------------------

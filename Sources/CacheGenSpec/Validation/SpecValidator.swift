@@ -73,6 +73,7 @@ package struct SpecValidator {
                 checkCacheRule(endpoint)
                 checkOffline(endpoint)
                 checkChannel(endpoint)
+                checkMultipartResponse(endpoint)
                 checkInvalidates(endpoint, in: repository)
                 checkPaging(endpoint)
             }

@@ -72,11 +72,14 @@ package enum FormBody {
                 var disposition = "Content-Disposition: form-data; name=\"\(escaped(name))\""
                 let partType: String?
                 let content: Data
+                var extra: [(String, String)] = []
                 switch element {
                 case .file(let file):
                     disposition += "; filename=\"\(escaped(file.filename))\""
                     partType = file.contentType
                     content = file.data
+                    extra = file.headers.filter { !["content-type", "content-disposition"].contains($0.key.lowercased()) }
+                        .sorted { $0.key < $1.key }.map { (fieldName($0.key), oneLine($0.value)) }
                 case .object, .array:
                     partType = contentType ?? "application/json"
                     content = Data(element.json.utf8)
@@ -85,7 +88,8 @@ package enum FormBody {
                     content = Data((contentType.map(isJSON) == true ? element.json : element.fieldText).utf8)
                 }
                 body.append(contentsOf: Array((disposition + "\r\n").utf8))
-                if let partType { body.append(contentsOf: Array("Content-Type: \(partType)\r\n".utf8)) }
+                if let partType { body.append(contentsOf: Array("Content-Type: \(oneLine(partType))\r\n".utf8)) }
+                for (field, fieldValue) in extra where !field.isEmpty { body.append(contentsOf: Array("\(field): \(fieldValue)\r\n".utf8)) }
                 body.append(contentsOf: Array("\r\n".utf8))
                 body.append(content)
                 body.append(contentsOf: Array("\r\n".utf8))
@@ -120,6 +124,18 @@ package enum FormBody {
         guard name.contains(where: { $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return name }
         return name.replacingOccurrences(of: "\"", with: "%22").replacingOccurrences(of: "\r\n", with: "%0D%0A")
             .replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// A header value on one line: CR and LF (which would start a field of the caller's
+    /// choosing) sent as spaces.
+    private static func oneLine(_ value: String) -> String {
+        guard value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else { return value }
+        return String(value.unicodeScalars.map { $0 == "\r" || $0 == "\n" ? " " : Character($0) })
+    }
+
+    /// A header name as a token: characters that cannot be in one (space, `:`, controls) left out.
+    private static func fieldName(_ name: String) -> String {
+        String(name.unicodeScalars.filter { $0.value > 32 && $0.value < 127 && $0 != ":" }.map(Character.init))
     }
 
     /// `application/json`, or a `+json` type, with or without parameters.

@@ -13,6 +13,10 @@ public enum ResponseFormat: String, Sendable, Hashable {
     case jsonLines
     /// JSON text sequences (`application/json-seq`, RFC 7464): each value after a record separator.
     case jsonSequence
+    /// A multipart body (`multipart/form-data`, `multipart/mixed`, …), its parts decoded as
+    /// the response type's properties by name (`MultipartDecoder`); stored with its
+    /// `Content-Type`, which holds the boundary.
+    case multipart
 
     /// The `Accept` field of an endpoint that declares none.
     package var defaultAccept: String {
@@ -23,6 +27,7 @@ public enum ResponseFormat: String, Sendable, Hashable {
         case .events: "text/event-stream"
         case .jsonLines: "application/jsonl, application/x-ndjson"
         case .jsonSequence: "application/json-seq"
+        case .multipart: "multipart/form-data, multipart/mixed"
         }
     }
 }

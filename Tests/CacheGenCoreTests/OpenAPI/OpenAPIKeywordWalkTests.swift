@@ -28,6 +28,7 @@ import Testing
     ]
 
     static let versions = [
+        Version(name: "2.0", files: ["v2.0/schema.json"], keywords: .v2),
         Version(name: "3.0", files: ["v3.0/schema.yaml"], keywords: .v3),
         Version(name: "3.1", files: ["v3.1/schema.yaml", "v3.1/meta.yaml"] + dialect2020, keywords: .v3),
         Version(name: "3.2", files: ["v3.2/schema.yaml", "v3.2/meta.yaml"] + dialect2020, keywords: .v3),
@@ -84,8 +85,9 @@ import Testing
             case nil: break
             }
             if table?.referable == true { pending.append(.reference) }
+            pending += table?.variants?.kinds.values.map { $0 } ?? []
         }
-        #expect(seen.count >= 15)
+        #expect(seen.count >= 14)
     }
 
     /// The object definitions of a specification schema with the keys each allows: the root
@@ -234,6 +236,76 @@ import Testing
         let overlay = #"{ "openapi": "api.json", "include": { "operations": ["chosen"] } }"#
         let output = Support.generate(["Api.cachegen.json": overlay, "api.json": document], main: "Api.cachegen.json")
         #expect(Support.messages(output) == [#"api.json:4:55: warning: unknown key "sumary" in an Operation Object is left out; did you mean "summary"?"#])
+    }
+
+    // MARK: - Swagger 2.0, walked as written
+
+    /// A Swagger 2.0 document is walked as the user wrote it, by 2.0's tables: each warning
+    /// once, at the key in the 2.0 file, with a hint from the right object (a body parameter
+    /// takes `schema`, a query parameter `type`); a key 2.0 does not know is left out (a 3.0
+    /// `requestBody` is not read), and a warned key of a definition is warned about there.
+    @Test func aSwagger2DocumentIsWalkedAsWritten() throws {
+        let document = """
+            swagger: "2.0"
+            info: {title: Things API, version: "1", x-logo: ignored}
+            hots: things.example.com
+            paths:
+              /things:
+                parameters:
+                  - {name: limit, in: query, typ: integer, allowEmptyValue: true}
+                post:
+                  operationId: addThing
+                  sumary: A typo
+                  parameters:
+                    - {name: thing, in: body, required: true, shema: {$ref: "#/definitions/Thing"}}
+                    - {$ref: "#/parameters/trace", description: Traced}
+                  requestBody: {content: {application/json: {schema: {type: string}}}}
+                  responses:
+                    "200": {description: ok, schema: {$ref: "#/definitions/Thing"}, examples: {text/plain: made}}
+            parameters:
+              trace: {name: X-Trace, in: header, type: string}
+            definitions:
+              Thing:
+                type: object
+                requird: [id]
+                properties: {id: {type: string}}
+                patternProperties: {"^x": {type: string}}
+            """
+        let output = Support.generate(["api.yaml": document], main: "api.yaml")
+        #expect(
+            Support.messages(output) == [
+                "api.yaml:3:1: warning: unknown key \"hots\" in a Swagger Object is left out; did you mean \"host\"?",
+                "api.yaml:7:34: warning: unknown key \"typ\" in a Parameter Object is left out; did you mean \"type\"?",
+                "api.yaml:10:7: warning: unknown key \"sumary\" in an Operation Object is left out; did you mean \"summary\"?",
+                "api.yaml:12:11: warning: the body parameter \"thing\" of operation \"addThing\" has no schema, so it is sent as any JSON (JSONValue)",
+                "api.yaml:12:51: warning: unknown key \"shema\" in a body Parameter Object is left out; did you mean \"schema\"?",
+                "api.yaml:13:40: warning: \"description\" beside \"$ref\" is left out: a JSON Reference takes nothing beside it",
+                "api.yaml:14:7: warning: unknown key \"requestBody\" in an Operation Object is left out",
+                "api.yaml:22:5: warning: unknown key \"requird\" in a Schema Object is left out; did you mean \"required\"?",
+                "api.yaml:24:5: warning: \"patternProperties\" in a Schema Object is left out: keys matched by a pattern are not kept; add additionalProperties to keep them",
+            ])
+        let source = try #require(output.source)
+        // Without its schema the body is any JSON, and the 3.0 `requestBody` is not read.
+        #expect(source.contains("func addThing(limit: String?, xTrace: String?, body: JSONValue) async throws -> Thing\n"))
+    }
+
+    /// An overlay's `include` on a 2.0 document checks only what it chose: not the other
+    /// operations, nor `definitions` and `parameters`.
+    @Test func onlyTheChosenOperationsOfASwagger2DocumentAreWalked() {
+        let document = """
+            swagger: "2.0"
+            info: {title: Things API, version: "1"}
+            paths:
+              /a: {get: {operationId: chosen, sumary: typo, responses: {"204": {description: none}}}}
+              /b: {get: {operationId: other, sumary: typo, responses: {"204": {description: none}}}}
+            parameters:
+              unused: {name: x, in: query, typ: string}
+            definitions:
+              Unused: {type: object, requird: []}
+            """
+        let overlay = #"{ "openapi": "api.yaml", "include": { "operations": ["chosen"] } }"#
+        let output = Support.generate(["Api.cachegen.json": overlay, "api.yaml": document], main: "Api.cachegen.json")
+        #expect(Support.messages(output) == [#"api.yaml:4:35: warning: unknown key "sumary" in an Operation Object is left out; did you mean "summary"?"#])
     }
 
     @Test func keysInAnotherFileAreWalkedOnce() {

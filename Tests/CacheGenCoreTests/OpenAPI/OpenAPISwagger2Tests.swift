@@ -377,6 +377,56 @@ private typealias Support = OpenAPITestSupport
         #expect(source.contains("public struct Owner: Codable, Sendable, Equatable {\n    public var name: String\n    public var nick: String?\n"))
     }
 
+    /// A `$ref` that leads nowhere is quoted as the user wrote it (`#/definitions/Pte`), never
+    /// as the conversion rewrote it, in this file and in another; a part of the pointer that
+    /// is missing is named as written too.
+    @Test func aBrokenReferenceIsQuotedAsWritten() {
+        let files = [
+            "api/main.yaml": """
+                swagger: "2.0"
+                info: {title: Refs, version: "1"}
+                paths:
+                  /pets:
+                    get:
+                      operationId: listPets
+                      responses:
+                        "200": {description: ok, schema: {$ref: "#/definitions/Pte"}}
+                  /owners:
+                    get:
+                      operationId: listOwners
+                      responses:
+                        "200": {description: ok, schema: {$ref: "models/owner.yaml"}}
+                  /keepers:
+                    get:
+                      operationId: listKeepers
+                      responses:
+                        "200": {description: ok, schema: {$ref: "models/owner.yaml#/definitions/Owner"}}
+                  /vets: {$ref: "paths/vets.yaml"}
+                definitions:
+                  Pet: {type: object, properties: {name: {type: string}}}
+                """,
+            "api/paths/vets.yaml": """
+                get:
+                  operationId: listVets
+                  responses:
+                    "200": {description: ok, schema: {$ref: "../main.yaml#/definitions/Vet"}}
+                """,
+            "api/models/owner.yaml": """
+                type: object
+                properties:
+                  pet: {$ref: "../main.yaml#/definitions/Pett"}
+                """,
+        ]
+        let output = Support.generate(files, main: "api/main.yaml")
+        #expect(
+            Support.messages(output) == [
+                "api/main.yaml:8:49: warning: $ref \"#/definitions/Pte\" points to nothing: \"Pte\" is not there, so the value is read as any JSON (JSONValue); did you mean \"Pet\"?",
+                "api/main.yaml:18:49: warning: $ref \"models/owner.yaml#/definitions/Owner\" points to nothing: \"definitions\" is not there, so the value is read as any JSON (JSONValue)",
+                "api/models/owner.yaml:3:15: warning: $ref \"../main.yaml#/definitions/Pett\" points to nothing: \"Pett\" is not there, so the value is read as any JSON (JSONValue); did you mean \"Pet\"?",
+                "api/paths/vets.yaml:4:45: warning: $ref \"../main.yaml#/definitions/Vet\" points to nothing: \"Vet\" is not there, so the value is read as any JSON (JSONValue); did you mean \"Pet\"?",
+            ])
+    }
+
     /// Swagger versions other than 2.0 are refused, at the version.
     @Test func otherSwaggerVersionsAreRefused() {
         let output = Support.generate(["old.yaml": "swagger: \"1.2\"\ninfo: {title: x}\n"], main: "old.yaml")

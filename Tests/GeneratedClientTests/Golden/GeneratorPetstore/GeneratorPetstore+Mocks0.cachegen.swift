@@ -92,7 +92,7 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
     public var multipartUploadTypedHandler: @Sendable (_ body: StoreMultipartUploadTypedRequest) async throws -> Void
 
     /// Answers `multipartDownloadTyped`.
-    public var multipartDownloadTypedHandler: @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<Data>
+    public var multipartDownloadTypedHandler: @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<StoreMultipartDownloadTypedResponse>
 
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
@@ -102,7 +102,7 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
         updatePet: @escaping @Sendable (_ petId: Int, _ body: StoreUpdatePetRequest) async throws -> Void = { _, _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.updatePet") },
         uploadAvatarForPet: @escaping @Sendable (_ petId: Int, _ body: Data) async throws -> Data = { _, _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.uploadAvatarForPet") },
         multipartUploadTyped: @escaping @Sendable (_ body: StoreMultipartUploadTypedRequest) async throws -> Void = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.multipartUploadTyped") },
-        multipartDownloadTyped: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<Data> = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.multipartDownloadTyped") }
+        multipartDownloadTyped: @escaping @Sendable (_ policy: CachePolicy?) async throws -> CachedValue<StoreMultipartDownloadTypedResponse> = { _ in throw MockNotImplemented(endpoint: "StorePetstoreRepository.multipartDownloadTyped") }
     ) {
         self.getStatsHandler = getStats
         self.postStatsHandler = postStats
@@ -150,12 +150,15 @@ public struct MockStorePetstoreRepository: StorePetstoreRepository {
     }
 
     /// Calls `multipartDownloadTypedHandler`.
-    public func multipartDownloadTyped(policy: CachePolicy?) async throws -> CachedValue<Data> {
+    public func multipartDownloadTyped(
+        policy: CachePolicy?
+    ) async throws -> CachedValue<StoreMultipartDownloadTypedResponse> {
         try await self.multipartDownloadTypedHandler(policy)
     }
 
     /// Yields the value of `multipartDownloadTypedHandler` once.
-    public func multipartDownloadTypedStream() -> AsyncThrowingStream<CachedValue<Data>, any Error> {
+    public func multipartDownloadTypedStream(
+    ) -> AsyncThrowingStream<CachedValue<StoreMultipartDownloadTypedResponse>, any Error> {
         let handler = self.multipartDownloadTypedHandler
         return MockStream.once { try await handler(nil) }
     }

@@ -440,3 +440,24 @@ public struct StoreRecursivePetNestedParent: Codable, Sendable, Equatable {
         try container.encode(self.nested, forKey: WireKey("nested"))
     }
 }
+
+public struct StoreMultipartDownloadTypedResponseMetadata: Codable, Sendable, Equatable {
+    public var createdAt: Date
+
+    /// Creates a value.
+    public init(createdAt: Date) {
+        self.createdAt = createdAt
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.createdAt = try container.decode(Date.self, forKey: WireKey("createdAt"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.createdAt, forKey: WireKey("createdAt"))
+    }
+}

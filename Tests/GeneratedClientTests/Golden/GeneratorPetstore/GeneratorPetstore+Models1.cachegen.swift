@@ -208,3 +208,32 @@ public struct StoreUpdatePetRequest: Codable, Sendable, Equatable {
         try container.encodeIfPresent(self.tag, forKey: WireKey("tag"))
     }
 }
+
+public struct StoreMultipartDownloadTypedResponse: Codable, Sendable, Equatable {
+    public var log: String
+    public var metadata: StoreMultipartDownloadTypedResponseMetadata?
+    public var keyword: [String]?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(log: String, metadata: StoreMultipartDownloadTypedResponseMetadata? = nil, keyword: [String]? = nil) {
+        self.log = log
+        self.metadata = metadata
+        self.keyword = keyword
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.log = try container.decode(String.self, forKey: WireKey("log"))
+        self.metadata = try container.decodeIfPresent(StoreMultipartDownloadTypedResponseMetadata.self, forKey: WireKey("metadata"))
+        self.keyword = try container.decodeIfPresent([String].self, forKey: WireKey("keyword"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.log, forKey: WireKey("log"))
+        try container.encodeIfPresent(self.metadata, forKey: WireKey("metadata"))
+        try container.encodeIfPresent(self.keyword, forKey: WireKey("keyword"))
+    }
+}

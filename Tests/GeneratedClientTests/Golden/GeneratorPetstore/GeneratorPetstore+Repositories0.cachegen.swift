@@ -312,13 +312,14 @@ public protocol StorePetstoreRepository: Sendable {
     /// `GET /pets/multipart-typed`. Cached for 1 minute; shown offline for up to 1 day.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
-    func multipartDownloadTyped(policy: CachePolicy?) async throws -> CachedValue<Data>
+    func multipartDownloadTyped(policy: CachePolicy?) async throws -> CachedValue<StoreMultipartDownloadTypedResponse>
 
     /// The stored value of `multipartDownloadTyped` first, if there is one, then the fresh one.
     ///
     /// When the network fails after a stored value was delivered, the stream finishes
     /// normally: the caller already has the best value there is.
-    func multipartDownloadTypedStream() -> AsyncThrowingStream<CachedValue<Data>, any Error>
+    func multipartDownloadTypedStream(
+    ) -> AsyncThrowingStream<CachedValue<StoreMultipartDownloadTypedResponse>, any Error>
 }
 
 extension StorePetstoreRepository {
@@ -328,7 +329,9 @@ extension StorePetstoreRepository {
     }
 
     /// Calls `multipartDownloadTyped` with the spec's default policy, `.networkFirst`, unless one is given.
-    public func multipartDownloadTyped(policy: CachePolicy = .networkFirst) async throws -> CachedValue<Data> {
+    public func multipartDownloadTyped(
+        policy: CachePolicy = .networkFirst
+    ) async throws -> CachedValue<StoreMultipartDownloadTypedResponse> {
         try await self.multipartDownloadTyped(policy: Optional(policy))
     }
 }
@@ -344,7 +347,7 @@ extension StorePetstoreRepository {
 
     /// `multipartDownloadTyped` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
-    public func multipartDownloadTypedQuery() -> CachedQuery<Data> {
+    public func multipartDownloadTypedQuery() -> CachedQuery<StoreMultipartDownloadTypedResponse> {
         CachedQuery { policy in try await self.multipartDownloadTyped(policy: policy) }
     }
 }
@@ -417,7 +420,9 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
     /// `GET /pets/multipart-typed`. Cached for 1 minute; shown offline for up to 1 day.
     ///
     /// - Parameter policy: How to use the cache for this call; `nil` uses `.networkFirst`.
-    public func multipartDownloadTyped(policy: CachePolicy?) async throws -> CachedValue<Data> {
+    public func multipartDownloadTyped(
+        policy: CachePolicy?
+    ) async throws -> CachedValue<StoreMultipartDownloadTypedResponse> {
         try await self.client.value(
             for: Requests.multipartDownloadTyped(),
             endpoint: Endpoints.multipartDownloadTyped,
@@ -426,7 +431,8 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
     }
 
     /// The stored value of `multipartDownloadTyped` first, if there is one, then the fresh one.
-    public func multipartDownloadTypedStream() -> AsyncThrowingStream<CachedValue<Data>, any Error> {
+    public func multipartDownloadTypedStream(
+    ) -> AsyncThrowingStream<CachedValue<StoreMultipartDownloadTypedResponse>, any Error> {
         self.client.updates(for: Requests.multipartDownloadTyped(), endpoint: Endpoints.multipartDownloadTyped)
     }
 
@@ -469,8 +475,8 @@ public struct LiveStorePetstoreRepository: StorePetstoreRepository {
                 name: "StorePetstoreRepository.multipartDownloadTyped",
                 cache: CacheRule(ttl: 60, maxStale: 86400, policy: .networkFirst, scope: .user),
                 coding: JSONCoding(dates: .iso8601),
-                shape: "data",
-                format: .data,
+                shape: LiveStorePetstoreRepository.multipartDownloadTypedShape,
+                format: .multipart,
                 accept: "multipart/form-data"
             )
         }

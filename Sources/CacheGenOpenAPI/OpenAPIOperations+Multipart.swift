@@ -1,0 +1,78 @@
+import CacheGenReading
+import CacheGenSpec
+
+/// Multipart responses (`multipart/form-data`, `multipart/mixed`, any `multipart/*`) read as
+/// typed parts: the schema, an object, becomes a model with a property per part, read by
+/// name (`format: binary` parts as `MultipartFile`, with their header fields); and the
+/// per-part header fields of `encoding` (`encoding.<part>.headers`), both ways, which
+/// cachegen carries on file parts.
+extension OpenAPIOperations {
+    /// The model of a multipart response; `type: nil` (read as bytes, with a warning) when
+    /// its schema is missing or not an object of parts.
+    package mutating func multipartResponse(_ reading: Reading, content: JSONNode?, hint: String, what: String, file: String)
+        -> (type: TypeRef?, location: SourceLocation?)?
+    {
+        guard let entry = content?[reading.mediaType] else { return (nil, nil) }
+        let location = entry.keyLocation
+        let asBytes = "the \(reading.mediaType) response of \(what) is read as bytes (Data)"
+        for positional in ["itemSchema", "prefixEncoding", "itemEncoding"] {
+            if let keyword = entry.value[positional] {
+                warn("\(asBytes): its parts are described by position (\(positional)), and cachegen reads parts by name", at: keyword.keyLocation)
+                return (nil, location)
+            }
+        }
+        guard let schema = entry.value["schema"]?.value else {
+            warn("\(asBytes): it has no schema naming its parts", at: location)
+            return (nil, location)
+        }
+        switch schemas.type(of: schema, in: file, hint: hint) {
+        case .type(.model(let model)) where isObjectSchema(schema, file: file):
+            schemas.allowFiles(in: model)
+            let properties = objectProperties(schema, file: file)
+            for part in entry.value["encoding"]?.value.members ?? [] {
+                let isFilePart = properties[part.key].map { isFile($0.node, file: $0.file) } ?? false
+                checkPart(part, isFile: isFilePart, in: "the response of \(what)")
+            }
+            return (.model(model), schema.location)
+        case .type(let type):
+            warn("\(asBytes): its schema is \(type), not an object whose properties are its parts", at: schema.location)
+            return (nil, location)
+        case .leftOut(let reason):
+            warn("\(asBytes): its schema is \(reason)", at: schema.location)
+            return (nil, location)
+        }
+    }
+
+    /// Warns about what one part's `encoding` says that cachegen cannot carry: header fields
+    /// on a part that is not a file (only `MultipartFile` has a place for them), and a
+    /// response part's `contentType` that is neither JSON, text nor a file's.
+    package mutating func checkPart(_ part: JSONMember, isFile: Bool, in what: String, isResponse: Bool = true) {
+        if let headers = part.value["headers"] {
+            // `Content-Type` is described by `contentType`; the specification ignores it here.
+            let names = (headers.value.members ?? []).map(\.key).filter { $0.lowercased() != "content-type" }
+            if !names.isEmpty, !isFile {
+                warn(
+                    "the header fields \(names.map(quoted).joined(separator: ", ")) of part \(quoted(part.key)) in \(what) are left out: "
+                        + "cachegen carries a part's header fields on file parts (format: binary), as MultipartFile.headers",
+                    at: headers.keyLocation)
+            }
+        }
+        if isResponse, !isFile, let contentType = part.value["contentType"], let text = contentType.value.stringValue {
+            let types = text.split(separator: ",").map { Self.essence(String($0)) }
+            if !types.contains(where: { Self.isJSON($0) || $0.hasPrefix("text/") || $0 == "*/*" }) {
+                warn(
+                    "part \(quoted(part.key)) in \(what) is \(quoted(text)), which cachegen reads as JSON or text only: "
+                        + "make its schema a file (format: binary) to read its bytes",
+                    at: contentType.keyLocation)
+            }
+        }
+    }
+
+    /// Whether a schema (its `$ref`s followed) is an object: `type: object`, `properties`
+    /// or `allOf` parts, so its properties can be parts.
+    private func isObjectSchema(_ schema: JSONNode, file: String) -> Bool {
+        guard let target = schemas.references.resolve(schema, in: file) else { return false }
+        let types = OpenAPISchemas.types(of: target.node)
+        return types.contains("object") || target.node["properties"] != nil || target.node["allOf"] != nil
+    }
+}
