@@ -119,6 +119,7 @@ package enum OpenAPIFrontStage {
         for member in components { schemas.checkComponent(member, in: file) }
         var diagnostics: [Diagnostic] = []
         var mapper = OpenAPIOperations(schemas: schemas, file: file)
+        mapper.documentServer = root["servers"]?.value.elements?.first?["url"]?.value.stringValue
         if let paths = root["paths"]?.value { mapper.map(paths: paths, only: narrowing?.keys, wholeNames: narrowing?.names ?? []) }
         if narrowing == nil, let webhooks = root["webhooks"] {
             diagnostics.append(

@@ -27,7 +27,6 @@ package struct OpenAPIKeywordWalk {
         -> [Diagnostic]
     {
         var diagnostics: [Diagnostic] = []
-        let baseURL = root["servers"].map { Self.urls($0.value) }?.first
         var visited: Set<String> = []
         var stack: [Step] = [Step(node: root, value: .object(keywords.root), path: nil, file: file)]
         while let step = stack.popLast() {
@@ -72,8 +71,6 @@ package struct OpenAPIKeywordWalk {
                         case .noEffect:
                             continue
                         case .warned(let reason):
-                            // Servers that include the base URL every call goes to lose nothing.
-                            if member.key == "servers", let base = baseURL, Self.urls(member.value).contains(base) { continue }
                             diagnostics.append(.warning("\(quoted(member.key)) in \(table.title) is left out: \(reason)", at: member.keyLocation))
                         }
                     } else if let patterned = table.patterned?.value(of: member.key) {
@@ -96,11 +93,6 @@ package struct OpenAPIKeywordWalk {
         var value: OpenAPIKeywords.Value
         var path: String?
         var file: String
-    }
-
-    /// The URLs of a `servers` array, without a trailing `/`.
-    private static func urls(_ servers: JSONNode) -> [String] {
-        (servers.elements ?? []).compactMap { $0["url"]?.value.stringValue }.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
 
     /// The warning for a key no table knows.

@@ -5,8 +5,6 @@ extension OpenAPIKeywords {
     static let serverCheck = "a constraint the server checks; the client sends and decodes values without validating them"
     static let credentials = "credentials are the app's to send (a headers provider or an Authenticator), not the generated code's"
     static let examples = "an example, for documentation"
-    private static let servers =
-        "cachegen sends every call to the client's base URL, so an operation or path served elsewhere needs a client of its own"
     static let headers =
         "a call returns its body; the runtime reads the caching and paging headers itself (Cache-Control, ETag, Link), and middleware sees every header"
 
@@ -38,12 +36,14 @@ extension OpenAPIKeywords {
         .server: Table(
             title: "a Server Object", schemaNames: ["server"],
             keys: merged(
-                // The first server's URL is the base URL when it is absolute and has no variables.
+                // The document's first server's URL is the base URL when it is absolute and has no
+                // variables; an operation's own takes each variable's default
+                // (`OpenAPIOperations+Servers.swift`).
                 mapped([("url", .leaf)]), noEffect(["description", "name"], documentation),
-                noEffect(["variables"], "a server URL with variables is not the base URL; the app gives the client its own"))),
+                noEffect(["variables"], "read where an operation's own server takes their defaults; the document's base URL is the app's to give"))),
         .serverVariable: Table(
             title: "a Server Variable Object", schemaNames: ["servervariable"],
-            keys: noEffect(["enum", "default", "description"], "a server URL with variables is not the base URL; the app gives the client its own")),
+            keys: noEffect(["enum", "default", "description"], "read where an operation's own server takes their defaults; the document's base URL is the app's to give")),
         .components: Table(
             title: "a Components Object", schemaNames: ["components"],
             keys: merged(
@@ -67,8 +67,10 @@ extension OpenAPIKeywords {
                     // Left out with a warning of its own: cachegen does not call TRACE.
                     ("trace", .leaf),
                     ("additionalOperations", .map(.object(.operation))),
+                    // The endpoints' own server (`OpenAPIOperations+Servers.swift`).
+                    ("servers", .array(.object(.server))),
                 ]),
-                noEffect(["summary", "description"], documentation), warned("servers", servers))),
+                noEffect(["summary", "description"], documentation))),
         .operation: Table(
             title: "an Operation Object", schemaNames: ["operation"],
             keys: merged(
@@ -78,10 +80,12 @@ extension OpenAPIKeywords {
                     ("responses", .object(.responses)),
                     // Left out with a warning of its own, naming the operation.
                     ("callbacks", .leaf),
+                    // The endpoint's own server (`OpenAPIOperations+Servers.swift`).
+                    ("servers", .array(.object(.server))),
                 ]),
                 noEffect(["externalDocs"], documentation),
                 noEffect(["deprecated"], "documentation: the method still calls the operation"),
-                noEffect(["security"], credentials), warned("servers", servers)),
+                noEffect(["security"], credentials)),
             // What an operation's `$ref` points to is read there (DigitalOcean's are files).
             referable: true),
         .externalDocumentation: Table(

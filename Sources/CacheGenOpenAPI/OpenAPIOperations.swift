@@ -56,6 +56,9 @@ package struct OpenAPIOperations {
     private(set) var tags: [String] = []
     /// Warnings about what was left out.
     private(set) var diagnostics: [Diagnostic] = []
+    /// The URL of the document's first server as written, which the client's base URL stands
+    /// for; an operation's own servers are resolved against it and compared with it.
+    package var documentServer: String?
 
     /// - Parameters:
     ///   - schemas: the schema mapper, shared with the components.
@@ -102,7 +105,10 @@ package struct OpenAPIOperations {
                 present.append(Presence(key: key, name: name, tags: tags, path: parts.path))
                 for tag in tags where !self.tags.contains(tag) { self.tags.append(tag) }
                 let path = JSONMember(key: parts.path, keyLocation: pathMember.keyLocation, value: pathMember.value)
-                if var endpoint = endpoint(name: name, method: member, path: path, shared: shared, file: target.file, isAdditional: isAdditional) {
+                if var endpoint = endpoint(
+                    name: name, method: member, path: path, shared: shared, file: target.file, isAdditional: isAdditional,
+                    pathServers: item.node["servers"])
+                {
                     endpoint.fixedQuery = parts.query
                     operations.append(Operation(endpoint: endpoint, node: member.value, tags: tags))
                     if let events = eventsEndpoint(of: endpoint, responses: member.value["responses"]?.value, file: target.file) {
@@ -146,7 +152,7 @@ package struct OpenAPIOperations {
     /// One operation as an endpoint; `nil` when it is left out.
     private mutating func endpoint(
         name: String, method: JSONMember, path: JSONMember, shared: [(node: JSONNode, file: String)], file: String,
-        isAdditional: Bool = false
+        isAdditional: Bool = false, pathServers: JSONMember? = nil
     )
         -> EndpointSpec?
     {
@@ -196,6 +202,7 @@ package struct OpenAPIOperations {
             accept: reading.accept)
         endpoint.bodyEncoding = body?.encoding ?? .json
         endpoint.methodIsExtension = !SpecValidator.methods.contains(upper)
+        endpoint.server = ownServer(of: operation, pathServers: pathServers, what: what)
         return endpoint
     }
 

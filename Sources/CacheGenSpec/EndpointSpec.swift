@@ -59,6 +59,10 @@ public struct EndpointSpec: Sendable, Hashable {
     /// `"offline": "queue"`: a call that cannot reach the server waits in the outbox; `nil`
     /// when it fails instead.
     public var offline: SpecOffline?
+    /// `"server"`: the absolute URL this endpoint's requests go to instead of the client's
+    /// base URL (an upload host), scheme and host lower-case and without a trailing `/`;
+    /// `nil` for the client's own.
+    public var server: String?
 
     /// Whether a call returns one value that may be cached: a JSON or multipart response
     /// with a type, bytes or text; never a stream.

@@ -11,7 +11,7 @@ extension SpecParser {
         package static let repository = ["description", "endpoints"]
         package static let endpoint = [
             "method", "path", "pathParameters", "query", "headers", "body", "response", "description", "cache",
-            "invalidates", "retry", "paging", "offline",
+            "invalidates", "retry", "paging", "offline", "server",
         ]
         package static let endpointCache = ["ttl", "key", "policy", "maxStale", "scope"]
         package static let response = ["type", "format", "channel"]

@@ -228,6 +228,15 @@ package struct SpecParser {
         endpoint.bodyEncoding = bodyEncoding
         endpoint.channel = channel
         endpoint.offline = members["offline"].flatMap { offlineRule($0.value, idempotencyHeader: defaults.idempotencyHeader) }
+        if let node = members["server"]?.value, let text = string(node, "\"server\"") {
+            if let server = Self.canonicalServer(text) {
+                endpoint.server = server
+            } else {
+                report(
+                    "\"server\" must be an absolute http or https URL without a query or fragment, such as \"https://upload.example.com/v1\"",
+                    at: node.location)
+            }
+        }
         return endpoint
     }
 
@@ -371,6 +380,18 @@ package struct SpecParser {
             report(SpecDuration.invalid(node.kindName), at: node.location)
         }
         return nil
+    }
+
+    /// An endpoint's `"server"` as generated code and cache keys hold it (scheme and host
+    /// lower-case, no trailing `/`), or `nil` when it is not an absolute http or https URL
+    /// without a query, a fragment or a `{variable}`.
+    package static func canonicalServer(_ text: String) -> String? {
+        guard isAbsoluteHTTPURL(text), !text.contains(where: { "?#{}".contains($0) }) else { return nil }
+        var server = text
+        while server.hasSuffix("/") { server.removeLast() }
+        guard let schemeEnd = server.range(of: "://") else { return nil }
+        let hostEnd = server[schemeEnd.upperBound...].firstIndex(of: "/") ?? server.endIndex
+        return server[..<hostEnd].lowercased() + server[hostEnd...]
     }
 
     private static func isAbsoluteHTTPURL(_ text: String) -> Bool {

@@ -8,6 +8,9 @@ extension Translator {
         var doc = endpoint.description.map(SwiftLiteral.commentLines) ?? []
         if !doc.isEmpty { doc.append("") }
         doc.append("`\(endpoint.method) \(endpoint.path)`. " + cacheSentence(method))
+        if let server = endpoint.server {
+            doc.append("Sent to \(server), this endpoint's own server, not the client's `baseURL`.")
+        }
         if !endpoint.bodyFlags.isEmpty {
             doc.append("Sends " + Self.list(endpoint.bodyFlags.map { "`\($0): true`" }) + " in the body, whatever `body` says.")
         }

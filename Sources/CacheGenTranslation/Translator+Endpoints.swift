@@ -65,6 +65,9 @@ extension Translator {
         if method.isChannel {
             arguments.append(.init(label: "isChannel", value: .literal(.boolean(true))))
         }
+        if let server = method.endpoint.server {
+            arguments.append(.init(label: "server", value: .string(server)))
+        }
         // Computed, not a `static let`: a stored constant costs the compiler a lazy global
         // (initialiser, token, accessor) per endpoint and is checked again by every build's
         // module job, while building the value per call costs about 300 instructions (+2% on

@@ -11,12 +11,13 @@ extension CacheKey {
     /// - Parameters:
     ///   - bodyDigest: hex SHA-256 of the encoded body, when the body is in the key.
     ///   - partition: the client's partition; used only for user-scoped endpoints.
+    ///   - baseURL: the client's; an endpoint with a `server` of its own is keyed by that instead.
     @_spi(Generated)
     public init(
         endpoint: Endpoint, request: EndpointRequest, baseURL: URL, bodyDigest: String?, partition: String?
     ) {
         let (text, partition) = Self.canonicalText(
-            endpoint: endpoint, request: request, canonicalBase: Self.canonicalBase(baseURL),
+            endpoint: endpoint, request: request, canonicalBase: endpoint.server ?? Self.canonicalBase(baseURL),
             bodyDigest: bodyDigest, partition: partition)
         self.init(text: text, endpoint: endpoint.name, partition: partition, path: request.groupPath)
     }

@@ -36,7 +36,7 @@ extension CachedClient {
         let partition = state.partition
         let partitionSwitches = state.switches
         let (text, keyPartition) = CacheKey.canonicalText(
-            endpoint: endpoint, request: request, canonicalBase: canonicalBase,
+            endpoint: endpoint, request: request, canonicalBase: endpoint.server ?? canonicalBase,
             bodyDigest: try endpoint.bodyDigest(of: request, encoded: body),
             partition: partition)
         // The generation first: a removal between the two reads then makes the held value's

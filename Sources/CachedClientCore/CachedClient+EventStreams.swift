@@ -56,7 +56,8 @@ extension CachedClient {
             var progressed = false
             var lost: (any Error)?
             do {
-                let http = try await sender.httpRequest(attempt, body: body, validators: nil, accept: endpoint.acceptField)
+                let http = try await sender.httpRequest(
+                    attempt, body: body, validators: nil, accept: endpoint.acceptField, server: endpoint.server)
                 let response = try await sender.chain.stream(http, operation: endpoint.name)
                 // 204 No Content: the server asks the client not to connect again (WHATWG HTML).
                 if response.statusCode == 204 { return }

@@ -88,7 +88,7 @@ extension CachedClient {
                 field = await storedLinks(of: request, endpoint: endpoint)
             } catch where Self.allowsFallback(error) {}
         }
-        let next = field.flatMap { nextRequest(after: request, links: $0, relation: endpoint.nextLinkRelation ?? "next") }
+        let next = field.flatMap { nextRequest(after: request, links: $0, relation: endpoint.nextLinkRelation ?? "next", server: endpoint.server) }
         return CachedPages<T>.Loaded(page: page, next: next)
     }
 
@@ -102,12 +102,15 @@ extension CachedClient {
         return String(decoding: links.body, as: UTF8.self)
     }
 
-    /// The request for the target of the `relation` link in `field`, when it is under `baseURL`.
-    package func nextRequest(after request: EndpointRequest, links field: String, relation: String) -> EndpointRequest? {
-        guard !field.isEmpty, let current = try? sender.url(for: request),
+    /// The request for the target of the `relation` link in `field`, when it is under `baseURL`
+    /// (or under the endpoint's own `server`, when it has one).
+    package func nextRequest(
+        after request: EndpointRequest, links field: String, relation: String, server: String? = nil
+    ) -> EndpointRequest? {
+        guard !field.isEmpty, let current = try? sender.url(for: request, server: server),
             let target = LinkHeader.target(ofRelation: relation, in: field, base: current),
             let link = URLComponents(url: target, resolvingAgainstBaseURL: true),
-            let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: true),
+            let base = URLComponents(url: server.flatMap(URL.init(string:)) ?? baseURL, resolvingAgainstBaseURL: true),
             link.scheme?.lowercased() == base.scheme?.lowercased(), link.host?.lowercased() == base.host?.lowercased(),
             link.port == base.port
         else { return nil }

@@ -181,7 +181,7 @@ extension CachedClient {
             idempotencyHeader: rule.idempotencyHeader, idempotencyKey: UUID().uuidString,
             maxRetries: endpoint.retry?.maxRetries,
             invalidations: invalidations.map { QueuedMutation.Invalidated(endpoint: $0.endpoint, path: $0.path) },
-            createdAt: now())
+            createdAt: now(), server: endpoint.server)
     }
 
     /// How one attempt ended.
@@ -204,7 +204,8 @@ extension CachedClient {
             return .waiting
         }
         emitMutation(.mutationSending, mutation)
-        let endpoint = Endpoint(name: mutation.endpoint, cache: nil, retry: mutation.maxRetries.map { RetryRule(max: $0) })
+        let endpoint = Endpoint(
+            name: mutation.endpoint, cache: nil, retry: mutation.maxRetries.map { RetryRule(max: $0) }, server: mutation.server)
         let error: any Error
         do {
             let response = try await send(

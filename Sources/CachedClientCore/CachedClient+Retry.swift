@@ -28,7 +28,7 @@ extension CachedClient {
     ) async throws -> HTTPResponse {
         let policy = sender.retry
         let allowed = cacheAtHand ? 0 : policy.allowedRetries(method: request.method.uppercased(), rule: endpoint.retry)
-        let host = (try? sender.url(for: request))?.host ?? ""
+        let host = (try? sender.url(for: request, server: endpoint.server))?.host ?? ""
         if let until = sender.hostBackoff.blocked(host, at: now()) {
             let wait = Self.duration(from: now(), to: until)
             guard !cacheAtHand, wait <= policy.maxRetryAfter else { throw RateLimitedError(host: host, retryAfter: until) }
@@ -40,7 +40,8 @@ extension CachedClient {
             let delay: Duration
             do {
                 let response = try await sender.send(
-                    request, body: body, validators: validators, operation: endpoint.name, accept: endpoint.acceptField)
+                    request, body: body, validators: validators, operation: endpoint.name, accept: endpoint.acceptField,
+                    server: endpoint.server)
                 guard RetryPolicy.isTransient(status: response.statusCode) else { return response }
                 let asked = RetryPolicy.retryAfter(response, now: now())
                 if response.statusCode == 429, let asked {
@@ -75,7 +76,7 @@ extension CachedClient {
         }
         let retries = sender.retry.allowedRetries(method: call.request.method.uppercased(), rule: call.endpoint.retry)
         guard transient, retries > 0 else { return }
-        let host = (try? sender.url(for: call.request))?.host ?? ""
+        let host = (try? sender.url(for: call.request, server: call.endpoint.server))?.host ?? ""
         let hostWait = sender.hostBackoff.blocked(host, at: now()).map { Self.duration(from: now(), to: $0) } ?? .zero
         probe.recordFallback(QueryProbe.Fallback(retries: retries, policy: sender.retry, hostWait: hostWait))
     }

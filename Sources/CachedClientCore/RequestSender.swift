@@ -37,17 +37,19 @@ package struct RequestSender: Sendable {
     /// Headers, later ones winning whatever their case: `Accept` (`accept`), `Content-Type`
     /// for a body, the validators, the app's `headers` provider, then the endpoint's declared
     /// headers. One attempt, through the middleware; `operation` names the endpoint for them.
+    /// `server`, when given, replaces `baseURL` (an endpoint served elsewhere).
     package func send(
         _ request: EndpointRequest, body: Data?, validators: CacheEntry?, operation: String = "",
-        accept: String = "application/json"
+        accept: String = "application/json", server: String? = nil
     ) async throws -> HTTPResponse {
-        let http = try await httpRequest(request, body: body, validators: validators, accept: accept)
+        let http = try await httpRequest(request, body: body, validators: validators, accept: accept, server: server)
         return try await chain.send(http, operation: operation)
     }
 
-    /// The HTTP request for `request`, with its headers as `send` describes them.
+    /// The HTTP request for `request`, with its headers as `send` describes them, sent to
+    /// `server` when given and to `baseURL` otherwise.
     package func httpRequest(
-        _ request: EndpointRequest, body: Data?, validators: CacheEntry?, accept: String
+        _ request: EndpointRequest, body: Data?, validators: CacheEntry?, accept: String, server: String? = nil
     ) async throws -> HTTPRequest {
         var fields = HeaderFields()
         fields.set("Accept", accept)
@@ -62,13 +64,14 @@ package struct RequestSender: Sendable {
         for header in request.headers {
             fields.set(header.name, header.value)
         }
-        let url = try url(for: request)
+        let url = try url(for: request, server: server)
         return HTTPRequest(method: request.method.uppercased(), url: url, headers: fields.fields, body: body)
     }
 
-    /// `baseURL` + path (+ `?` + query); joined as text so a base path like `/v1` is kept.
-    package func url(for request: EndpointRequest) throws -> URL {
-        var text = baseURL.absoluteString
+    /// `baseURL` (or the endpoint's own `server`) + path (+ `?` + query); joined as text so a
+    /// base path like `/v1` is kept.
+    package func url(for request: EndpointRequest, server: String? = nil) throws -> URL {
+        var text = server ?? baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         if !request.path.hasPrefix("/") { text += "/" }
         text += request.path

@@ -80,6 +80,9 @@ public struct QueuedMutation: Sendable, Hashable, Codable {
     public var attempts: Int
     /// Set when it failed for good; such a mutation is not sent again until retried.
     public var failure: MutationFailure?
+    /// The endpoint's own server (`Endpoint.server`), which it is sent to instead of the
+    /// client's base URL; `nil` for the client's own. Absent from records written before it.
+    public var server: String?
 
     /// Creates a record; the client makes these, and a store reading back a damaged one
     /// makes a placeholder (see `unreadable(id:sequence:partition:reason:)`).
@@ -87,7 +90,8 @@ public struct QueuedMutation: Sendable, Hashable, Codable {
         id: String, sequence: UInt64 = 0, partition: String?, scope: String, endpoint: String, method: String,
         path: String, query: [Parameter] = [], headers: [Parameter] = [], body: Data? = nil, contentType: String? = nil,
         idempotencyHeader: String = "Idempotency-Key", idempotencyKey: String, maxRetries: Int? = nil,
-        invalidations: [Invalidated] = [], createdAt: Date, attempts: Int = 0, failure: MutationFailure? = nil
+        invalidations: [Invalidated] = [], createdAt: Date, attempts: Int = 0, failure: MutationFailure? = nil,
+        server: String? = nil
     ) {
         self.id = id
         self.sequence = sequence
@@ -107,6 +111,7 @@ public struct QueuedMutation: Sendable, Hashable, Codable {
         self.createdAt = createdAt
         self.attempts = attempts
         self.failure = failure
+        self.server = server
     }
 
     /// A stand-in for a record a store could not read back (damaged, truncated, of a

@@ -35,13 +35,20 @@ public struct Endpoint: Sendable, Hashable {
     /// `RetryPolicy.maxReconnects` allows. `false` (the default): a stream whose response ends
     /// is over.
     public var isChannel: Bool
+    /// The server this endpoint's requests go to instead of the client's `baseURL`, for an
+    /// operation the API serves elsewhere (an upload host); `nil` for the client's own.
+    ///
+    /// An absolute URL written as the cache key holds a base: scheme and host lower-case, no
+    /// trailing `/` (generated code writes it so). It takes `baseURL`'s place in the request's
+    /// URL and in its cache key, so two servers never share an entry.
+    public var server: String?
 
     /// Creates an endpoint description.
     // Inlinable: generated code builds one from literals on every call.
     @inlinable public init(
         name: String, cache: CacheRule?, coding: JSONCoding = JSONCoding(), shape: String = "", retry: RetryRule? = nil,
         nextLinkRelation: String? = nil, format: ResponseFormat = .json, accept: String? = nil,
-        offline: OfflineRule? = nil, isChannel: Bool = false
+        offline: OfflineRule? = nil, isChannel: Bool = false, server: String? = nil
     ) {
         self.name = name
         self.cache = cache
@@ -53,6 +60,7 @@ public struct Endpoint: Sendable, Hashable {
         self.accept = accept
         self.offline = offline
         self.isChannel = isChannel
+        self.server = server
     }
 
     /// The `Accept` field sent with the request.
