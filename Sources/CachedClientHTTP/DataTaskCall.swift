@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -22,33 +23,47 @@ final class DataTaskCall: Sendable {
     private enum State {
         /// Not started.
         case ready
-        /// The data task runs and the caller waits.
+        /// The caller waits; the data task is being made or runs.
         case running(CheckedContinuation<HTTPResponse, any Error>)
-        /// The caller has its answer (or was cancelled before the task started).
+        /// The caller has its answer (or was cancelled, perhaps before the task was made).
         case finished
     }
 
     private let state = Locked(State.ready)
 
-    /// Makes the data task and starts it for the caller waiting on `continuation`; a caller
-    /// cancelled already gets `CancellationError`, and no request is made for it.
+    /// Starts the data task for the caller waiting on `continuation`; a caller cancelled
+    /// already gets `CancellationError`, and no request is made for it.
     ///
-    /// The task is made outside the lock: making one waits for the session's queue, which a
-    /// cancellation handler (which takes this lock) must never be made to wait for.
-    func start(answering continuation: CheckedContinuation<HTTPResponse, any Error>, with makeTask: () -> URLSessionDataTask) {
-        guard !Task.isCancelled else {
-            continuation.resume(throwing: CancellationError())
-            return
-        }
-        let task = makeTask()
-        let started = state.withLock { state -> Bool in
+    /// The task is made and resumed on a global queue, never on the caller's thread: both
+    /// wait for the session's queue, which every `URLSession` of a Linux process shares, and a
+    /// caller's thread is one of Swift concurrency's few (as many as the cores). Waiting there,
+    /// a busy queue (a large answer being handled, a test holding it on purpose) would stop
+    /// every task of the app; on a global queue it stops one worker thread. A cancellation
+    /// that comes first resumes the caller at once, and its task is then never made.
+    func start(answering continuation: CheckedContinuation<HTTPResponse, any Error>, with makeTask: @escaping @Sendable () -> URLSessionDataTask) {
+        let started = !Task.isCancelled && state.withLock { state -> Bool in
             guard case .ready = state else { return false }
             state = .running(continuation)
             return true
         }
-        if !started { continuation.resume(throwing: CancellationError()) }
-        // Resumed either way: a task made and never resumed would stay in its session for good.
-        task.resume()
+        guard started else {
+            continuation.resume(throwing: CancellationError())
+            return
+        }
+        DispatchQueue.global().async {
+            guard self.isRunning else { return }
+            // Resumed even if the caller is cancelled meanwhile: a task made and never resumed
+            // would stay in its session for good. Its answer is then dropped.
+            makeTask().resume()
+        }
+    }
+
+    /// Whether the caller still waits for the task's answer.
+    private var isRunning: Bool {
+        state.withLock { state in
+            guard case .running = state else { return false }
+            return true
+        }
     }
 
     /// The data task's completion handler: answers the caller unless it was cancelled.

@@ -10,7 +10,8 @@ extension URLSessionTransport {
     /// (`URLSession.bytes(for:)` does not exist in FoundationNetworking); cancelling the
     /// reading task, or dropping the body, cancels the data task and so closes the connection.
     /// A task cancelled while it waits for the head throws `CancellationError` at once; the
-    /// data task is cancelled without waiting for the session (`cancelWithoutWaiting(in:)`).
+    /// data task is made, started and cancelled on the session's delegate queue, never on the
+    /// caller's thread (`StreamDataTask` says why).
     ///
     /// Each stream runs in a session of its own, made from `session`'s configuration, because
     /// a session's delegate is fixed when it is made; it is invalidated when the stream ends.
@@ -18,17 +19,18 @@ extension URLSessionTransport {
         let (body, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let delegate = StreamingDelegate(body: continuation)
         let streamingSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
-        let task = streamingSession.dataTask(with: urlRequest(for: request))
+        let task = StreamDataTask(session: streamingSession)
+        let urlRequest = urlRequest(for: request)
         continuation.onTermination = { _ in
-            task.cancelWithoutWaiting(in: streamingSession, invalidatingSession: true)
+            task.cancel(invalidatingSession: true)
         }
         let response = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { head in
-                if delegate.waitForHead(head) { task.resume() }
+                if delegate.waitForHead(head) { task.start(urlRequest) }
             }
         } onCancel: {
             delegate.cancelHead()
-            task.cancelWithoutWaiting(in: streamingSession)
+            task.cancel()
         }
         return HTTPStreamedResponse(statusCode: response.statusCode, headers: Self.headers(of: response), body: body)
     }
