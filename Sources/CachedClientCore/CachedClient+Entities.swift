@@ -55,7 +55,7 @@ extension CachedClient {
                 endpoint: Endpoint(name: held.key.endpoint, cache: nil), request: EndpointRequest(method: "GET", path: held.key.path),
                 rule: CacheRule(ttl: 0, maxStale: 0, scope: scope), body: nil, key: held.key, generation: generation, held: nil,
                 partition: held.key.partition ?? state.partition, partitionSwitches: state.switches, storeRemovals: storeRemovals)
-            write(entry, call, value: value, reportingStore: false)
+            writer.write(entry, call, value: value, reportingStore: false)
             changed.insert(text)
         }
         if !changed.isEmpty { queries.entitiesReplaced(changed) }

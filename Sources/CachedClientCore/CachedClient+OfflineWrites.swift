@@ -142,7 +142,7 @@ extension CachedClient {
             keyed.appendHeader(RequestParameter(name: rule.idempotencyHeader, value: record.idempotencyKey, isKey: false))
             do {
                 return .sent(try await mutate(keyed, endpoint: endpoint, invalidating: invalidations))
-            } catch let sendError where Self.allowsFallback(sendError) || sendError is RateLimitedError {
+            } catch let sendError where CallFetcher.allowsFallback(sendError) || sendError is RateLimitedError {
                 throw MutationNotQueuedError(
                     endpoint: endpoint.name, outboxFailure: outboxFailure, sendFailure: safeDescription(of: sendError))
             }
@@ -207,7 +207,7 @@ extension CachedClient {
         let endpoint = Endpoint(name: mutation.endpoint, cache: nil, retry: mutation.maxRetries.map { RetryRule(max: $0) })
         let error: any Error
         do {
-            let response = try await send(
+            let response = try await fetcher.send(
                 replayRequest(mutation), endpoint: endpoint, body: mutation.body, validators: nil, cacheAtHand: immediately,
                 onRetry: { self.emitMutation(.retry, mutation, message: $0) })
             if (200..<300).contains(response.statusCode) {
@@ -234,7 +234,7 @@ extension CachedClient {
         } catch let thrown {
             error = thrown
         }
-        if Self.allowsFallback(error) || error is RateLimitedError || Self.isCancellation(error) {
+        if CallFetcher.allowsFallback(error) || error is RateLimitedError || CallFetcher.isCancellation(error) {
             var waiting = mutation
             waiting.attempts += 1
             try? await mutationQueue.outbox.updateMutation(waiting)

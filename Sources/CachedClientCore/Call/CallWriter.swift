@@ -1,39 +1,30 @@
+import CachedClientHTTP
 import CachedClientStore
 import Foundation
 
-// Store access that never fails a call: reads through memory and the pending writes, writes
-// behind the call, and removals of single keys the server or the decoder asked for.
-extension CachedClient {
-    /// The stored entry, or `nil` when there is none or the store failed (reported): from
-    /// the in-memory layer when it holds the key, then from this client's writes still on
-    /// their way, then from the store; from those two with the entities that mutations'
-    /// answers replaced since it was stored put in place.
-    package func readEntry(_ call: Call) async -> CacheEntry? {
-        let maxAge = store.maxAge
-        if let held = call.held?.entry {
-            guard let maxAge, now().timeIntervalSince(held.date) > maxAge else { return held }
-            memory.remove(call.key)  // The store would drop it too (on its next read of the file).
-        }
-        if let pending = writes.pendingEntry(for: call.key, removals: call.storeRemovals) {
-            guard let maxAge, now().timeIntervalSince(pending.date) > maxAge else {
-                return withReplacedEntities(pending, call)
-            }
-            return nil  // Landing or not, the store would drop it on its next read.
-        }
-        do {
-            // Entities replaced since the entry was stored are put in place (see `withReplacedEntities`).
-            return try await store.entry(for: call.key).map { withReplacedEntities($0, call) }
-        } catch {
-            emit(.error, call, message: "read failed: \(safeDescription(of: error))")
-            return nil
-        }
-    }
+/// The last stage of a call: what a call keeps. It stages an answer, holds its decoded value
+/// in memory, tells the live queries, and lands it in the store behind the call
+/// (`WriteBehind`); it writes back entries the reader found out of date (entities replaced
+/// since they were stored), keeps a link-paged answer's `Link` field beside it, and removes an
+/// entry the server said not to keep or that no longer decodes.
+///
+/// Every write is skipped when the partition changed while the answer was in flight or a
+/// removal covered the key since the call started: a removal is never undone by a write.
+package struct CallWriter: Sendable {
+    package let store: any CacheStore
+    package let memory: MemoryLayer
+    package let writes: WriteBehind
+    package let queries: QueryRegistry
+    /// The client's partition now (a user-scoped answer of another one is not kept).
+    package let partition: @Sendable () -> String?
+    package let now: @Sendable () -> Date
+    package let events: CallEvents
 
-    /// Hands `entry` to the writer and holds it with its decoded `value` in memory, unless the
-    /// partition changed while the answer was in flight or a removal covered the key since the
-    /// call started. The write is reported as `.store` when it lands (if `reportingStore`), or
-    /// as an `.error` when it fails.
-    package func write<T: Sendable>(_ entry: CacheEntry, _ call: Call, value: T, reportingStore: Bool) {
+    /// Hands `entry` to the write-behind and holds it with its decoded `value` in memory, unless
+    /// the partition changed while the answer was in flight or a removal covered the key since
+    /// the call started. The write is reported as `.store` when it lands (if `reportingStore`),
+    /// or as an `.error` when it fails.
+    package func write<T: Sendable>(_ entry: CacheEntry, _ call: CachedClient.Call, value: T, reportingStore: Bool) {
         stageAndLand(entry, call, reportingStore: reportingStore) {
             memory.hold(entry, value: value, for: call.key, replacingNewer: true, removals: call.storeRemovals) {
                 writes.isCurrent(call.key, since: call.generation) && !store.mayHaveRemoved(call.key, since: call.storeRemovals)
@@ -46,14 +37,14 @@ extension CachedClient {
     /// it in memory or telling the live queries (the read that changed it holds the value it
     /// decodes). Skipped when the partition changed or a removal covered the key since the call
     /// started.
-    package func writeBack(_ entry: CacheEntry, _ call: Call) {
+    package func writeBack(_ entry: CacheEntry, _ call: CachedClient.Call) {
         stageAndLand(entry, call, reportingStore: false) {}
     }
 
     /// Stages `entry` for the call's key, runs `staged`, and lands it in the background; does
     /// nothing when the partition changed or a removal covered the key since the call started.
-    private func stageAndLand(_ entry: CacheEntry, _ call: Call, reportingStore: Bool, staged: () -> Void) {
-        if call.rule.scope == .user, call.partition != partition { return }
+    private func stageAndLand(_ entry: CacheEntry, _ call: CachedClient.Call, reportingStore: Bool, staged: () -> Void) {
+        if call.rule.scope == .user, call.partition != partition() { return }
         guard let id = writes.stage(entry, for: call.key, since: call.generation, removals: call.storeRemovals) else {
             return
         }
@@ -69,7 +60,7 @@ extension CachedClient {
     /// each) or a removal covered the key since the call started; taken back out when a
     /// removal ran while it was written. A failure drops the value from memory, so memory
     /// never gets ahead of the store.
-    private func land(_ entry: CacheEntry, _ call: Call, id: UInt64, reportingStore: Bool) async {
+    private func land(_ entry: CacheEntry, _ call: CachedClient.Call, id: UInt64, reportingStore: Bool) async {
         guard writes.isWanted(call.key, id: id, since: call.generation) else { return }
         // A removal through another client, the store or another process since the call
         // started may have covered the key: the answer is not written (a later read misses).
@@ -83,7 +74,7 @@ extension CachedClient {
         } catch {
             writes.finish(call.key, id: id, since: call.generation)
             memory.remove(call.key, ifHolding: entry)
-            emit(.error, call, message: "write failed: \(safeDescription(of: error))")
+            events.emit(.error, call, message: "write failed: \(events.safeDescription(of: error))")
             return
         }
         guard writes.finish(call.key, id: id, since: call.generation),
@@ -94,28 +85,33 @@ extension CachedClient {
             await removeStored(call)
             return
         }
-        if reportingStore { emit(.store, call) }
+        if reportingStore { events.emit(.store, call) }
     }
 
     /// Removes the key's entry (on disk and in memory) after a `no-store` answer, which must
     /// not be kept and makes any older copy outdated; reported as `.evict` when the call had
     /// read an entry.
-    package func forget(_ call: Call, hadEntry: Bool) async {
+    package func forget(_ call: CachedClient.Call, hadEntry: Bool) async {
         if await removeEverywhere(call), hadEntry {
-            emit(.evict, call, message: "removed: the server answered no-store")
+            events.emit(.evict, call, message: "removed: the server answered no-store")
         }
     }
 
-    /// Decodes a stored entry, or takes the value decoded from it before out of memory;
-    /// one that does not decode is removed and reported, then treated as a miss.
-    package func decodeStored<T: Decodable & Sendable>(_ entry: CacheEntry, _ call: Call, as type: T.Type) async -> T? {
+    /// Decodes a stored entry for an answer, or takes the value decoded from it before out of
+    /// memory, and holds the value in memory; one that does not decode is removed and reported,
+    /// then treated as a miss (`nil`).
+    package func decodeStored<T: Decodable & Sendable>(
+        _ entry: CacheEntry, _ call: CachedClient.Call, as type: T.Type
+    ) async -> T? {
         if let value = call.held?.value(as: type, decodedFrom: entry) { return value }
         do {
             let value = try call.endpoint.value(type, from: entry.body)
             holdStored(entry, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
             return value
         } catch {
-            emit(.error, call, age: entry.age(at: now()), message: "stored entry unreadable, removed: \(safeDescription(of: error))")
+            events.emit(
+                .error, call, age: entry.age(at: now()),
+                message: "stored entry unreadable, removed: \(events.safeDescription(of: error))")
             await removeEverywhere(call)
             return nil
         }
@@ -133,6 +129,32 @@ extension CachedClient {
         }
     }
 
+    // MARK: - Links (RFC 8288)
+
+    /// Keeps the `Link` field of a link-paged endpoint's answer (empty when there is none: the
+    /// last page), under the same conditions as the answer itself and with its date: links are
+    /// only ever read beside a page of the same date, so a page and links of two different
+    /// answers (one of the two writes failed or was evicted) make the links unknown, never wrong.
+    package func keepLinks(of response: HTTPResponse, _ call: CachedClient.Call, responseTime: Date) {
+        guard call.endpoint.nextLinkRelation != nil else { return }
+        let field = response.header("Link") ?? ""
+        write(CacheEntry(body: Data(field.utf8), date: responseTime), call.links(held: nil), value: field, reportingStore: false)
+    }
+
+    /// After a 304 that confirmed a stored page (and so re-dated it): its own `Link` field if it
+    /// sent one, otherwise the links `kept` before (read by the reader), re-dated with the page.
+    package func keepLinks(confirmedBy response: HTTPResponse, kept: CacheEntry?, _ call: CachedClient.Call, responseTime: Date) {
+        guard call.endpoint.nextLinkRelation != nil else { return }
+        if response.header("Link") != nil {
+            keepLinks(of: response, call, responseTime: responseTime)
+        } else if let kept {
+            let field = String(decoding: kept.body, as: UTF8.self)
+            write(CacheEntry(body: kept.body, date: responseTime), call.links(held: nil), value: field, reportingStore: false)
+        }
+    }
+
+    // MARK: - Removals of one key
+
     /// Removes one key from memory, the pending writes and the store; whether the store
     /// removal succeeded (a failure is reported).
     ///
@@ -140,7 +162,7 @@ extension CachedClient {
     /// removes the file must not stay. A write of the key on its way is dropped, and one
     /// already under way is waited for, so it cannot land after the removal.
     @discardableResult
-    private func removeEverywhere(_ call: Call) async -> Bool {
+    private func removeEverywhere(_ call: CachedClient.Call) async -> Bool {
         memory.remove(call.key)
         writes.drop(call.key)
         defer { memory.remove(call.key) }
@@ -149,12 +171,12 @@ extension CachedClient {
     }
 
     @discardableResult
-    private func removeStored(_ call: Call) async -> Bool {
+    private func removeStored(_ call: CachedClient.Call) async -> Bool {
         do {
             try await store.removeEntry(for: call.key)
             return true
         } catch {
-            emit(.error, call, message: "remove failed: \(safeDescription(of: error))")
+            events.emit(.error, call, message: "remove failed: \(events.safeDescription(of: error))")
             return false
         }
     }
