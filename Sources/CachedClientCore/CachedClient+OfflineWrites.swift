@@ -225,7 +225,7 @@ extension CachedClient {
                 let reader = entityReaders.reader(
                     keeping: .init(endpoint: mutation.endpoint, body: response.body, partition: mutation.partition, date: now()))
                 await settleOptimistic(mutation: mutation.id, invalidations: invalidations) {
-                    await apply(invalidations, after: endpoint)
+                    await writer.apply(invalidations, after: endpoint)
                     if let reader { await replaceEntities(reader.entities(in: response.body), coding: reader.coding) }
                 }
                 return .sent(response)

@@ -321,7 +321,7 @@ public final class CachedClient: Sendable {
         // Invalidated even when the body turns out unreadable: the server did change the data.
         let answer = Result { try endpoint.storedBody(of: response) }
         await settleOptimisticOfCall(invalidations: invalidations) {
-            await apply(invalidations, after: endpoint)
+            await writer.apply(invalidations, after: endpoint)
             if let reader, case .success(let body) = answer {
                 await replaceEntities(reader.entities(in: body), coding: reader.coding)
             }

@@ -1,5 +1,6 @@
 import CachedClientHTTP
 import CachedClientStore
+@_spi(Generated) import CachedClientValues
 import Foundation
 
 /// The last stage of a call: what a call keeps. It stages an answer, holds its decoded value
@@ -179,5 +180,82 @@ package struct CallWriter: Sendable {
             events.emit(.error, call, message: "remove failed: \(events.safeDescription(of: error))")
             return false
         }
+    }
+
+    // MARK: - Removals of many keys (housekeeping, invalidations)
+    //
+    // Each removal drops the values in memory and the writes on their way to the store, and
+    // bumps the generation, before the store removes anything (so neither a fetch under way nor
+    // a write waiting its turn can store afterwards); it waits for the writes of the keys it
+    // covers that are already under way, so none lands after it; and it drops the values again
+    // after (so a value read from the store while it was removing cannot stay in memory).
+    // Writes of other keys go on meanwhile. Live queries showing a removed key are told last.
+
+    /// Runs a mutation's invalidations after its 2xx answer; a removal that fails is an
+    /// `.error` event, because the call itself succeeded and must not throw.
+    package func apply(_ invalidations: [Invalidation], after endpoint: Endpoint) async {
+        for invalidation in invalidations {
+            do {
+                try await remove(invalidation)
+                report(invalidation, kind: .evict, message: "invalidated by \(endpoint.name)")
+            } catch {
+                report(
+                    invalidation, kind: .error,
+                    message: "invalidation by \(endpoint.name) failed: \(events.safeDescription(of: error))")
+            }
+        }
+    }
+
+    /// Removes the entries an optimistic change was on, after its mutation went through, so
+    /// that the live queries showing them refetch the server's truth; a failure is an `.error`
+    /// event.
+    package func removeOptimisticEntries(_ keys: [CacheKey]) async {
+        for key in keys {
+            do {
+                try await remove(.endpoint(key.endpoint), matching: { $0.text == key.text }) { try await $0.removeEntry(for: key) }
+            } catch {
+                events.handler(
+                    CacheEvent(
+                        kind: .error, endpoint: key.endpoint, key: key.description,
+                        message: "remove after an optimistic update failed: \(events.safeDescription(of: error))"))
+            }
+        }
+    }
+
+    /// Removes the entries `invalidation` names (see `remove(_:matching:inStore:)`).
+    package func remove(_ invalidation: Invalidation) async throws {
+        try await remove(.endpoint(invalidation.endpoint), matching: invalidation.matches) { store in
+            if let path = invalidation.path {
+                try await store.removeAll(endpoint: invalidation.endpoint, path: path)
+            } else {
+                try await store.removeAll(endpoint: invalidation.endpoint)
+            }
+        }
+    }
+
+    /// The one way entries are removed: the removal recorded (pending writes dropped) and
+    /// memory cleared, the writes under way waited for, the store, and the removal recorded and
+    /// memory cleared again, so that nothing read while the store removed stays.
+    package func remove(
+        _ scope: WriteBehind.RemovalScope, matching matches: (CacheKey) -> Bool,
+        inStore removeStored: (any CacheStore) async throws -> Void
+    ) async throws {
+        writes.recordRemoval(scope, dropping: matches)
+        memory.removeAll(where: matches)
+        defer {
+            writes.recordRemoval(scope, dropping: matches)
+            memory.removeAll(where: matches)
+            queries.removed(matching: matches)
+        }
+        await writes.wait(for: matches)
+        try await removeStored(store)
+    }
+
+    /// An event for a removal of many entries: the key is `*` for a whole endpoint, or the
+    /// first 16 hex digits of the SHA-256 of the path (never the path, which holds
+    /// parameter values).
+    package func report(_ invalidation: Invalidation, kind: CacheEvent.Kind, message: String) {
+        let key = invalidation.path.map { String(SHA256.hex(of: $0).prefix(16)) } ?? "*"
+        events.handler(CacheEvent(kind: kind, endpoint: invalidation.endpoint, key: key, message: message))
     }
 }
