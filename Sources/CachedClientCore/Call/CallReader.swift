@@ -54,6 +54,35 @@ package struct CallReader: Sendable {
         return read.entry
     }
 
+    /// The entries a replacement of entities may change: those the in-memory layer holds that
+    /// `matches` accepts, and for the `keys` it accepts that memory does not hold (the live
+    /// queries'), this client's write on its way or else the store's entry; by key text.
+    package func heldEntries(
+        where matches: (CacheKey) -> Bool, andOf keys: [CacheKey], removals: UInt64
+    ) async -> [String: (key: CacheKey, entry: CacheEntry)] {
+        var entries: [String: (key: CacheKey, entry: CacheEntry)] = [:]
+        for held in memory.entries(where: matches) { entries[held.key.text] = held }
+        for key in keys where matches(key) && entries[key.text] == nil {
+            var entry = writes.pendingEntry(for: key, removals: removals)
+            if entry == nil { entry = try? await store.entry(for: key) }
+            if let entry { entries[key.text] = (key, entry) }
+        }
+        return entries
+    }
+
+    /// Whether an entry for `key` is held (memory, a write on its way, or the store); a store
+    /// that fails to answer counts as holding it, so a failing disk causes no refetch storm.
+    package func holdsEntry(for key: CacheKey) async -> Bool {
+        let removals = store.removalCount
+        if memory.lookup(key.text, removals: removals) != nil { return true }
+        if writes.pendingEntry(for: key, removals: removals) != nil { return true }
+        do {
+            return try await store.entry(for: key) != nil
+        } catch {
+            return true
+        }
+    }
+
     /// The call that reads the links kept beside `call`'s answer (see `CallWriter.keepLinks`).
     package func linksCall(_ call: CachedClient.Call) -> CachedClient.Call {
         call.links(held: memory.lookup(CachedClient.linksKey(of: call.key).text, removals: call.storeRemovals))

@@ -103,17 +103,17 @@ struct StoredEntityReplacementTests {
             let read = try #require(await editor.reader.read(call))
             #expect(read.outdated)
             #expect(try JSONDecoder().decode([Note].self, from: read.entry.body) == [Note(id: "s1", text: "edited")])
-            // Read twice, and nothing staged: the reader only says the entry is out of date.
+            // Read twice, and nothing written: the reader only says the entry is out of date.
             #expect(try #require(await editor.reader.read(call)).outdated)
-            #expect(editor.writes.pendingEntry(for: call.key, removals: call.storeRemovals) == nil)
+            await editor.flush()
+            let before = try #require(try await client(directory).store.entry(for: call.key))
+            #expect(try JSONDecoder().decode([Note].self, from: before.body) == [Note(id: "s1", text: "one")])
 
             // The writer writes it back, with the date it was stored at.
             let entry = try #require(await editor.reader.entry(call, writingBackWith: editor.writer))
-            #expect(editor.writes.pendingEntry(for: call.key, removals: call.storeRemovals) == entry)
             await editor.flush()
-            let third = try client(directory)
-            let stored = try #require(try await third.store.entry(for: call.key))
-            #expect(stored.body == entry.body && stored.date == entry.date)
+            let stored = try #require(try await client(directory).store.entry(for: call.key))
+            #expect(stored.body == entry.body && stored.date == entry.date && stored.date == before.date)
         }
     }
 
