@@ -18,7 +18,7 @@ and Scripts/README.md that stands for something in the repository must exist:
     from the root, from the document's folder, or, in a target's row, from that target's folder;
     elsewhere a relative path may also be the tail of one (`Conformance/`), never a folder that
     only happens to share a name with one in another target's row;
-  - a file name (`CachedClient+Retry.swift`, `CacheRule+Freshness`) somewhere in the repository;
+  - a file name (`RetryPolicy+Attempts.swift`, `CacheRule+Freshness`) somewhere in the repository;
   - a target or product name (`CachedClientCore`, `_CacheGenCore`) in a Package.swift, or else a
     type declared in the code; in ARCHITECTURE.md any other type-like name (`RequestMerger`) must
     be declared in the repository's Swift;

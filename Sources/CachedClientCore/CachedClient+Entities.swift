@@ -35,13 +35,7 @@ extension CachedClient {
         replacedEntities.remember(replacements, partition: answerPartition, at: date)
         guard state.partition == answerPartition else { return }
         let inPartition = { (key: CacheKey) in key.partition == nil || key.partition == state.partition }
-        var entries: [String: (key: CacheKey, entry: CacheEntry)] = [:]
-        for held in memory.entries(where: inPartition) { entries[held.key.text] = held }
-        for key in queries.keys where inPartition(key) && entries[key.text] == nil {
-            var entry = writes.pendingEntry(for: key, removals: storeRemovals)
-            if entry == nil { entry = try? await store.entry(for: key) }
-            if let entry { entries[key.text] = (key, entry) }
-        }
+        let entries = await reader.heldEntries(where: inPartition, andOf: queries.keys, removals: storeRemovals)
         var changed: Set<String> = []
         for (text, held) in entries {
             guard let body = EntityReplacement.apply(replacements, to: held.entry.body),
@@ -55,7 +49,7 @@ extension CachedClient {
                 endpoint: Endpoint(name: held.key.endpoint, cache: nil), request: EndpointRequest(method: "GET", path: held.key.path),
                 rule: CacheRule(ttl: 0, maxStale: 0, scope: scope), body: nil, key: held.key, generation: generation, held: nil,
                 partition: held.key.partition ?? state.partition, partitionSwitches: state.switches, storeRemovals: storeRemovals)
-            write(entry, call, value: value, reportingStore: false)
+            writer.write(entry, call, value: value, reportingStore: false)
             changed.insert(text)
         }
         if !changed.isEmpty { queries.entitiesReplaced(changed) }

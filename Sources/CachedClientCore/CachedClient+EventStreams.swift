@@ -86,7 +86,7 @@ extension CachedClient {
                     yield(StreamEvent(try Self.record(Data(record), endpoint: endpoint, as: type)))
                     progressed = true
                 }
-            } catch where connected && Self.allowsFallback(error) && (endpoint.isChannel || !parser.lastEventID.isEmpty) {
+            } catch where connected && CallFetcher.allowsFallback(error) && (endpoint.isChannel || !parser.lastEventID.isEmpty) {
                 lost = error
             }
             // Cancelling the reading task ends the body as if the server had: stop, never reconnect.

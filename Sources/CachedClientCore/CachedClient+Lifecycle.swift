@@ -34,16 +34,8 @@ extension CachedClient {
         return record.rule.scope != .user || partitionState.switches == record.partitionSwitches
     }
 
-    /// Whether an entry for `key` is held (memory, a write on its way, or the store); a store
-    /// that fails to answer counts as holding it, so a failing disk causes no refetch storm.
+    /// Whether an entry for `key` is held (see `CallReader.holdsEntry(for:)`).
     package func holdsEntry(for key: CacheKey) async -> Bool {
-        let removals = store.removalCount
-        if memory.lookup(key.text, removals: removals) != nil { return true }
-        if writes.pendingEntry(for: key, removals: removals) != nil { return true }
-        do {
-            return try await store.entry(for: key) != nil
-        } catch {
-            return true
-        }
+        await reader.holdsEntry(for: key)
     }
 }

@@ -14,37 +14,6 @@ extension CachedClient {
         CacheKey(text: key.text + "\nlinks", endpoint: key.endpoint, partition: key.partition, path: key.path)
     }
 
-    /// The call that reads or writes the links of `call`'s answer.
-    private func linksCall(_ call: Call) -> Call {
-        let key = Self.linksKey(of: call.key)
-        return Call(
-            endpoint: call.endpoint, request: call.request, rule: call.rule, body: nil, key: key,
-            generation: call.generation, held: memory.lookup(key.text, removals: call.storeRemovals),
-            partition: call.partition, partitionSwitches: call.partitionSwitches, storeRemovals: call.storeRemovals)
-    }
-
-    /// Keeps the `Link` field of a link-paged endpoint's answer (empty when there is none: the
-    /// last page), under the same conditions as the answer itself and with its date: links are
-    /// only ever read beside a page of the same date, so a page and links of two different
-    /// answers (one of the two writes failed or was evicted) make the links unknown, never wrong.
-    package func keepLinks(of response: HTTPResponse, _ call: Call, responseTime: Date) {
-        guard call.endpoint.nextLinkRelation != nil else { return }
-        let field = response.header("Link") ?? ""
-        write(CacheEntry(body: Data(field.utf8), date: responseTime), linksCall(call), value: field, reportingStore: false)
-    }
-
-    /// After a 304 that confirmed a stored page (and so re-dated it): its own `Link` field if it
-    /// sent one, otherwise the links kept before, re-dated with the page.
-    package func keepLinks(confirmedBy response: HTTPResponse, _ call: Call, responseTime: Date) async {
-        guard call.endpoint.nextLinkRelation != nil else { return }
-        if response.header("Link") != nil {
-            keepLinks(of: response, call, responseTime: responseTime)
-        } else if let kept = await readEntry(linksCall(call)) {
-            let field = String(decoding: kept.body, as: UTF8.self)
-            write(CacheEntry(body: kept.body, date: responseTime), linksCall(call), value: field, reportingStore: false)
-        }
-    }
-
     /// The pages of an endpoint that pages by `Link` header: `request` first, then the URL that
     /// each page's `Link` field names for the endpoint's `nextLinkRelation`, each page a cached
     /// call under a key of its own (a followed link's query items all part of it).
@@ -82,11 +51,11 @@ extension CachedClient {
             var call = try makeCall(request, endpoint: endpoint, rule: rule)
             call.cacheAtHand = true
             do {
-                let fetched = try await sharedFetch(call, validating: nil, as: type)
+                let fetched = try await fetcher.shared(call, validating: nil, as: type)
                 QueryProbe.current?.recordFreshness(fetched.freshness, of: self, call.key)
                 page = .fresh(value: fetched.value)
                 field = await storedLinks(of: request, endpoint: endpoint)
-            } catch where Self.allowsFallback(error) {}
+            } catch where CallFetcher.allowsFallback(error) {}
         }
         let next = field.flatMap { nextRequest(after: request, links: $0, relation: endpoint.nextLinkRelation ?? "next", server: endpoint.server) }
         return CachedPages<T>.Loaded(page: page, next: next)
@@ -96,7 +65,9 @@ extension CachedClient {
     /// with the stored page (the same date).
     private func storedLinks(of request: EndpointRequest, endpoint: Endpoint) async -> String? {
         guard let rule = endpoint.cache, let call = try? makeCall(request, endpoint: endpoint, rule: rule) else { return nil }
-        guard let links = await readEntry(linksCall(call)), let page = await readEntry(call), page.date == links.date else {
+        guard let links = await reader.entry(reader.linksCall(call), writingBackWith: writer),
+            let page = await reader.entry(call, writingBackWith: writer), page.date == links.date
+        else {
             return nil
         }
         return String(decoding: links.body, as: UTF8.self)

@@ -142,7 +142,7 @@ extension CachedClient {
             keyed.appendHeader(RequestParameter(name: rule.idempotencyHeader, value: record.idempotencyKey, isKey: false))
             do {
                 return .sent(try await mutate(keyed, endpoint: endpoint, invalidating: invalidations))
-            } catch let sendError where Self.allowsFallback(sendError) || sendError is RateLimitedError {
+            } catch let sendError where CallFetcher.allowsFallback(sendError) || sendError is RateLimitedError {
                 throw MutationNotQueuedError(
                     endpoint: endpoint.name, outboxFailure: outboxFailure, sendFailure: safeDescription(of: sendError))
             }
@@ -208,7 +208,7 @@ extension CachedClient {
             name: mutation.endpoint, cache: nil, retry: mutation.maxRetries.map { RetryRule(max: $0) }, server: mutation.server)
         let error: any Error
         do {
-            let response = try await send(
+            let response = try await fetcher.send(
                 replayRequest(mutation), endpoint: endpoint, body: mutation.body, validators: nil, cacheAtHand: immediately,
                 onRetry: { self.emitMutation(.retry, mutation, message: $0) })
             if (200..<300).contains(response.statusCode) {
@@ -226,7 +226,7 @@ extension CachedClient {
                 let reader = entityReaders.reader(
                     keeping: .init(endpoint: mutation.endpoint, body: response.body, partition: mutation.partition, date: now()))
                 await settleOptimistic(mutation: mutation.id, invalidations: invalidations) {
-                    await apply(invalidations, after: endpoint)
+                    await writer.apply(invalidations, after: endpoint)
                     if let reader { await replaceEntities(reader.entities(in: response.body), coding: reader.coding) }
                 }
                 return .sent(response)
@@ -235,7 +235,7 @@ extension CachedClient {
         } catch let thrown {
             error = thrown
         }
-        if Self.allowsFallback(error) || error is RateLimitedError || Self.isCancellation(error) {
+        if CallFetcher.allowsFallback(error) || error is RateLimitedError || CallFetcher.isCancellation(error) {
             var waiting = mutation
             waiting.attempts += 1
             try? await mutationQueue.outbox.updateMutation(waiting)

@@ -38,10 +38,10 @@ extension CachedClient {
             return
         }
         let call = try makeCall(request, endpoint: endpoint, rule: rule)
-        var entry = await readEntry(call)
+        var entry = await reader.entry(call, writingBackWith: writer)
         var yieldedCached = false
         if let stored = entry, isShowable(stored, rule) {
-            if let value = await decodeStored(stored, call, as: type) {
+            if let value = await writer.decodeStored(stored, call, as: type) {
                 emitUse(stored, call)
                 yield(.cached(value: value, date: stored.date))
                 yieldedCached = true
@@ -51,9 +51,9 @@ extension CachedClient {
         }
         if !yieldedCached { emit(.miss, call, age: entry?.age(at: now())) }
         do {
-            yield(.fresh(value: try await sharedFetch(call, validating: entry, as: type).value))
+            yield(.fresh(value: try await fetcher.shared(call, validating: entry, as: type).value))
         } catch {
-            guard yieldedCached, let entry, Self.allowsFallback(error), call.rule.allowsFallback(to: entry, at: now()) else {
+            guard yieldedCached, let entry, CallFetcher.allowsFallback(error), call.rule.allowsFallback(to: entry, at: now()) else {
                 throw error
             }
             emit(.fallback, call, age: entry.age(at: now()), message: safeDescription(of: error))

@@ -36,13 +36,11 @@ public final class CachedClient: Sendable {
     package let memory: MemoryLayer
     /// Answers on their way to the store, and the removals they must not undo.
     package let writes: WriteBehind
-    /// Network fetches shared by concurrent callers.
-    package let fetches = RequestMerger<FlightKey>()
     /// `staleWhileRevalidate` refreshes running in the background, one per key.
-    package let refreshes = Locked<[FlightKey: Task<Void, Never>]>([:])
+    package let refreshes = Locked<[CallFetcher.FlightKey: Task<Void, Never>]>([:])
     /// The live queries over this client, told of removals, partition switches, stored
     /// answers and the app's lifecycle signals.
-    package let queries = QueryRegistry()
+    package let queries: QueryRegistry
     /// The signed-in user, and how many times it was set: a call joins only fetches that
     /// started under the same user and after the same removals.
     private let currentPartition: Locked<PartitionState>
@@ -61,7 +59,17 @@ public final class CachedClient: Sendable {
     package let entityReaders = EntityReaderRegistry()
     /// The entities mutations' answers replaced, per partition, for entries read later from
     /// the store (the last 1,000).
-    package let replacedEntities = EntityReplacementLog()
+    package let replacedEntities: EntityReplacementLog
+
+    // The stages of a call, in order (`Call/`): what is stored, the network, what is kept.
+    /// Reads what is stored for a call; never writes.
+    package let reader: CallReader
+    /// One network round trip for all callers of a key, decoded, handed to the writer.
+    package let fetcher: CallFetcher
+    /// Keeps answers: memory, the live queries, the store behind the call.
+    package let writer: CallWriter
+    /// Where the stages report events.
+    package let callEvents: CallEvents
 
     /// The most body bytes the in-memory layer holds, whatever `memoryCacheLimit` says, so
     /// that a few large lists cannot take an app's memory.
@@ -110,17 +118,37 @@ public final class CachedClient: Sendable {
     ) {
         self.baseURL = baseURL
         self.store = store
-        self.sender = RequestSender(
+        let sender = RequestSender(
             baseURL: baseURL, transport: transport, headers: headers, middleware: middleware, retry: retry)
+        self.sender = sender
+        let queries = QueryRegistry()
+        self.queries = queries
+        let replacedEntities = EntityReplacementLog()
+        self.replacedEntities = replacedEntities
         self.now = now
         self.events = events
-        self.currentPartition = Locked(PartitionState(partition: partition, switches: 0))
-        self.memory = MemoryLayer(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit) {
+        let currentPartition = Locked(PartitionState(partition: partition, switches: 0))
+        self.currentPartition = currentPartition
+        let memory = MemoryLayer(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit) {
             store.removals(since: $0)
         }
-        self.writes = WriteBehind { store.removals(since: $0) }
+        self.memory = memory
+        let writes = WriteBehind { store.removals(since: $0) }
+        self.writes = writes
         self.canonicalBase = CacheKey.canonicalBase(baseURL)
         self.collapsing = collapsing
+        let callEvents = CallEvents(handler: events, store: store)
+        self.callEvents = callEvents
+        let reader = CallReader(
+            store: store, memory: memory, writes: writes, replacedEntities: replacedEntities, now: now, events: callEvents)
+        let writer = CallWriter(
+            store: store, memory: memory, writes: writes, queries: queries,
+            partition: { currentPartition.withLock { $0.partition } }, now: now, events: callEvents)
+        self.reader = reader
+        self.writer = writer
+        self.fetcher = CallFetcher(
+            merger: RequestMerger(), collapsing: collapsing, store: store, sender: sender, reader: reader, writer: writer,
+            now: now, events: callEvents)
         self.mutationQueue = MutationQueue(store: store)
         self.offlineReplay = offline
         if offline.replaysAtLaunch { startReplay() }
@@ -192,22 +220,22 @@ public final class CachedClient: Sendable {
         let endpoint = call.endpoint
         switch policy {
         case .networkOnly:
-            let fetched = try await sharedFetch(call, validating: nil, as: type)
+            let fetched = try await fetcher.shared(call, validating: nil, as: type)
             probe?.recordFreshness(fetched.freshness, of: self, call.key)
             return .fresh(value: fetched.value)
 
         case .networkFirst:
-            let entry = await readEntry(call)
+            let entry = await reader.entry(call, writingBackWith: writer)
             return try await networkFirst(call, entry: entry, probe: probe, as: type)
 
         case .cacheFirst:
-            var entry = await readEntry(call)
+            var entry = await reader.entry(call, writingBackWith: writer)
             if let stored = entry {
                 let time = now()
                 if rule.isFresh(stored, at: time) {
                     // A value the in-memory layer decoded before answers without another await.
                     let held = call.held?.value(as: type, decodedFrom: stored)
-                    if let value = held != nil ? held : await decodeStored(stored, call, as: type) {
+                    if let value = held != nil ? held : await writer.decodeStored(stored, call, as: type) {
                         emit(.hit, call, age: stored.age(at: time))
                         probe?.recordFreshness(stored.freshness, of: self, call.key)
                         return .cached(value: value, date: stored.date)
@@ -217,7 +245,7 @@ public final class CachedClient: Sendable {
             }
             // The server's stale-while-revalidate window (`ttl: "server"` only).
             if let stored = entry, rule.allowsBackgroundRevalidation(of: stored, at: now()) {
-                if let value = await decodeStored(stored, call, as: type) {
+                if let value = await writer.decodeStored(stored, call, as: type) {
                     emit(.stale, call, age: stored.age(at: now()))
                     startRefresh(call, entry: stored, as: type)
                     probe?.recordFreshness(stored.freshness, of: self, call.key)
@@ -229,9 +257,9 @@ public final class CachedClient: Sendable {
             return try await networkFirst(call, entry: entry, missReported: true, probe: probe, as: type)
 
         case .staleWhileRevalidate:
-            var entry = await readEntry(call)
+            var entry = await reader.entry(call, writingBackWith: writer)
             if let stored = entry, isShowable(stored, rule) {
-                if let value = await decodeStored(stored, call, as: type) {
+                if let value = await writer.decodeStored(stored, call, as: type) {
                     emitUse(stored, call)
                     startRefresh(call, entry: stored, as: type)
                     probe?.recordFreshness(stored.freshness, of: self, call.key)
@@ -243,8 +271,8 @@ public final class CachedClient: Sendable {
             return try await networkFirst(call, entry: entry, missReported: true, probe: probe, as: type)
 
         case .cacheOnly:
-            let entry = await readEntry(call)
-            if let stored = entry, isShowable(stored, rule), let value = await decodeStored(stored, call, as: type) {
+            let entry = await reader.entry(call, writingBackWith: writer)
+            if let stored = entry, isShowable(stored, rule), let value = await writer.decodeStored(stored, call, as: type) {
                 emitUse(stored, call)
                 probe?.recordFreshness(stored.freshness, of: self, call.key)
                 return .cached(value: value, date: stored.date)
@@ -286,14 +314,14 @@ public final class CachedClient: Sendable {
         reading reader: EntityReader? = nil
     ) async throws -> Data {
         let body = try endpoint.encodedBody(of: request)
-        let response = try await send(request, endpoint: endpoint, body: body, validators: nil, cacheAtHand: false)
+        let response = try await fetcher.send(request, endpoint: endpoint, body: body, validators: nil, cacheAtHand: false)
         guard (200..<300).contains(response.statusCode) else {
             throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: response.body)
         }
         // Invalidated even when the body turns out unreadable: the server did change the data.
         let answer = Result { try endpoint.storedBody(of: response) }
         await settleOptimisticOfCall(invalidations: invalidations) {
-            await apply(invalidations, after: endpoint)
+            await writer.apply(invalidations, after: endpoint)
             if let reader, case .success(let body) = answer {
                 await replaceEntities(reader.entities(in: body), coding: reader.coding)
             }
@@ -312,15 +340,15 @@ public final class CachedClient: Sendable {
         var call = call
         if let entry { call.cacheAtHand = call.rule.allowsFallback(to: entry, at: now()) }
         do {
-            let fetched = try await sharedFetch(call, validating: entry, as: type)
+            let fetched = try await fetcher.shared(call, validating: entry, as: type)
             probe?.recordFreshness(fetched.freshness, of: self, call.key)
             return .fresh(value: fetched.value)
         } catch {
-            guard Self.allowsFallback(error) else { throw error }
-            if let entry, call.rule.allowsFallback(to: entry, at: now()), let value = await decodeStored(entry, call, as: type) {
+            guard CallFetcher.allowsFallback(error) else { throw error }
+            if let entry, call.rule.allowsFallback(to: entry, at: now()), let value = await writer.decodeStored(entry, call, as: type) {
                 emit(.fallback, call, age: entry.age(at: now()), message: safeDescription(of: error))
                 if let probe {
-                    noteFallback(call, error: error, in: probe)
+                    fetcher.noteFallback(call, error: error, in: probe)
                     probe.recordFreshness(entry.freshness, of: self, call.key)
                 }
                 return .cached(value: value, date: entry.date)
@@ -328,6 +356,57 @@ public final class CachedClient: Sendable {
             if !missReported { emit(.miss, call, age: entry?.age(at: now())) }
             throw error
         }
+    }
+
+    // MARK: - Background refreshes
+
+    /// Starts the background refresh of `staleWhileRevalidate`, unless one for the key runs
+    /// that started after the same removals and under the same user.
+    package func startRefresh<T: Decodable & Sendable>(_ call: Call, entry: CacheEntry, as type: T.Type) {
+        let flightKey = CallFetcher.FlightKey(call, type)
+        refreshes.withLock { refreshes in
+            guard refreshes[flightKey] == nil else { return }
+            refreshes[flightKey] = Task {
+                do {
+                    _ = try await self.fetcher.shared(call, validating: entry, as: type)
+                } catch where !CallFetcher.allowsFallback(error) && !CallFetcher.isCancellation(error) {
+                    // Offline is normal here and the entry stays; a 4xx or a changed model is not.
+                    self.emit(.error, call, message: "background refresh: \(self.safeDescription(of: error))")
+                } catch {}
+                _ = self.refreshes.withLock { $0.removeValue(forKey: flightKey) }
+            }
+        }
+    }
+
+    /// Waits for every background refresh started so far, and (with `flushing`) for every
+    /// write started so far, theirs included; for tests, which must not sleep.
+    package func waitForBackgroundRefreshes(flushing: Bool = true) async {
+        while let task = refreshes.withLock({ $0.values.first }) {
+            await task.value
+        }
+        if flushing { await flush() }
+    }
+
+    /// The number of callers waiting for a merged fetch; lets tests wait for callers to join.
+    package var waitingCallerCount: Int {
+        fetcher.merger.waitingCount
+    }
+
+    // MARK: - Events
+
+    /// Reports `kind` for `call` (see `CallEvents`).
+    package func emit(_ kind: CacheEvent.Kind, _ call: Call, age: Double? = nil, message: String? = nil) {
+        callEvents.emit(kind, call, age: age, message: message)
+    }
+
+    /// `.hit` for an entry within `ttl`, `.stale` for an older one.
+    package func emitUse(_ entry: CacheEntry, _ call: Call) {
+        callEvents.emitUse(entry, call, now: now)
+    }
+
+    /// Text for an event message that never quotes a URL, a value, a body or a header.
+    package func safeDescription(of error: any Error) -> String {
+        callEvents.safeDescription(of: error)
     }
 
     /// Whether an entry may be shown at all. An entry dated in the future (the clock was

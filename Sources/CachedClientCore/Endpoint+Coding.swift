@@ -36,7 +36,7 @@ extension Endpoint {
                 throw CachedClientError.decodingFailed(
                     endpoint: name, reason: CachedClientError.bodyNotJSONReason(body, contentType: contentType))
             }
-            throw CachedClientError.decodingFailed(endpoint: name, reason: CachedClient.reason(error))
+            throw CachedClientError.decodingFailed(endpoint: name, reason: CallEvents.reason(error))
         }
     }
 

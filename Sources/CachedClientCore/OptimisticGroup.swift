@@ -119,7 +119,7 @@ package final class OptimisticGroup: Sendable {
                 continue
             }
             let left = change.keys.filter { key in !invalidations.contains { $0.matches(key) } }
-            if !left.isEmpty { await change.client.client?.removeOptimisticEntries(left) }
+            if !left.isEmpty { await change.client.client?.writer.removeOptimisticEntries(left) }
         }
     }
 

@@ -69,7 +69,7 @@ extension CachedQuery {
             show(answer)
             // `answer` may be fresh while a call of it fell back (a paged query's pages).
             if let fallback = probe.fallback { startBackgroundRetry(fallback, of: number) }
-        case .failure(let failure) where CachedClient.isCancellation(failure):
+        case .failure(let failure) where CallFetcher.isCancellation(failure):
             break
         case .failure(let failure):
             error = failure

@@ -29,7 +29,7 @@ final class RecordingSleeper: Sendable {
             sleep: { duration in
                 try Task.checkCancellation()
                 self.waits.withLock { $0.append(duration) }
-                self.clock.advance(by: CachedClient.seconds(duration))
+                self.clock.advance(by: RetryPolicy.seconds(duration))
             },
             random: { random })
     }

@@ -146,7 +146,7 @@ struct CachedClientWriteBehindTests {
         #expect(memory.lookup(harness.key().text, removals: harness.store.removalCount) == nil)
 
         // The store's older entry may not go back in front of the pending write.
-        harness.client.holdStored(
+        harness.client.writer.holdStored(
             older, value: Fixtures.alice, for: harness.key(), since: harness.client.writes.generation,
             removals: harness.store.removalCount)
         #expect(memory.lookup(harness.key().text, removals: harness.store.removalCount) == nil)

@@ -88,6 +88,35 @@ struct StoredEntityReplacementTests {
         }
     }
 
+    @Test func theReaderNeverWritesAndTheWriterWritesBackWhatItFoundOutOfDate() async throws {
+        try await setRoutes()
+        try await inStoreDirectory { directory in
+            let writer = try client(directory)
+            _ = try await read(writer, root + "/s1", policy: .networkFirst)
+            await writer.flush()
+            clock.advance(by: 10)
+            let editor = try client(directory)
+            try await editNote(editor)
+
+            let call = try editor.makeCall(
+                EndpointRequest(method: "GET", path: root + "/s1"), endpoint: Self.detail, rule: try #require(Self.detail.cache))
+            let read = try #require(await editor.reader.read(call))
+            #expect(read.outdated)
+            #expect(try JSONDecoder().decode([Note].self, from: read.entry.body) == [Note(id: "s1", text: "edited")])
+            // Read twice, and nothing written: the reader only says the entry is out of date.
+            #expect(try #require(await editor.reader.read(call)).outdated)
+            await editor.flush()
+            let before = try #require(try await client(directory).store.entry(for: call.key))
+            #expect(try JSONDecoder().decode([Note].self, from: before.body) == [Note(id: "s1", text: "one")])
+
+            // The writer writes it back, with the date it was stored at.
+            let entry = try #require(await editor.reader.entry(call, writingBackWith: editor.writer))
+            await editor.flush()
+            let stored = try #require(try await client(directory).store.entry(for: call.key))
+            #expect(stored.body == entry.body && stored.date == entry.date && stored.date == before.date)
+        }
+    }
+
     @Test func aRemovalAfterTheReplacementWinsAndALaterAnswerIsLeftAsTheServerSaid() async throws {
         try await setRoutes()
         try await inStoreDirectory { directory in

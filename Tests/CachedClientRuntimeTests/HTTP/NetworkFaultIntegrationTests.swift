@@ -339,16 +339,16 @@ struct NetworkFaultIntegrationTests {
     }
 
     @Test func transportFailuresAreNamedInEvents() {
-        #expect(CachedClient.describe(.timedOut) == "URLError -1001 (timed out)")
-        #expect(CachedClient.describe(.networkConnectionLost) == "URLError -1005 (connection lost)")
-        #expect(CachedClient.describe(.cannotConnectToHost) == "URLError -1004 (cannot connect to host)")
-        #expect(CachedClient.describe(.cannotFindHost) == "URLError -1003 (cannot find host)")
-        #expect(CachedClient.describe(.dnsLookupFailed) == "URLError -1006 (DNS lookup failed)")
-        #expect(CachedClient.describe(.notConnectedToInternet) == "URLError -1009 (not connected to the internet)")
-        #expect(CachedClient.describe(.badServerResponse) == "URLError -1011 (bad server response)")
-        #expect(CachedClient.describe(.cannotParseResponse) == "URLError -1017 (cannot parse response)")
-        #expect(CachedClient.describe(.secureConnectionFailed) == "URLError -1200 (secure connection failed)")
-        #expect(CachedClient.describe(.unknown) == "URLError -1")
+        #expect(URLError.Code.timedOut.summary == "URLError -1001 (timed out)")
+        #expect(URLError.Code.networkConnectionLost.summary == "URLError -1005 (connection lost)")
+        #expect(URLError.Code.cannotConnectToHost.summary == "URLError -1004 (cannot connect to host)")
+        #expect(URLError.Code.cannotFindHost.summary == "URLError -1003 (cannot find host)")
+        #expect(URLError.Code.dnsLookupFailed.summary == "URLError -1006 (DNS lookup failed)")
+        #expect(URLError.Code.notConnectedToInternet.summary == "URLError -1009 (not connected to the internet)")
+        #expect(URLError.Code.badServerResponse.summary == "URLError -1011 (bad server response)")
+        #expect(URLError.Code.cannotParseResponse.summary == "URLError -1017 (cannot parse response)")
+        #expect(URLError.Code.secureConnectionFailed.summary == "URLError -1200 (secure connection failed)")
+        #expect(URLError.Code.unknown.summary == "URLError -1")
     }
 
     @Test func aRetryEventNamesTheTransportFailure() async throws {

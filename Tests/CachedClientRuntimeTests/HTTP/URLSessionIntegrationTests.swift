@@ -280,7 +280,7 @@ struct URLSessionTransportIntegrationTests {
         await #expect {
             _ = try await call.value
         } throws: { error in
-            CachedClient.isCancellation(error)
+            CallFetcher.isCancellation(error)
         }
     }
 }

@@ -5,12 +5,12 @@ import Foundation
 // and the request, for stores that adopt `CacheStoreLeasing`. `RequestCollapsing` states what
 // a caller sees; this file is how. Within the process, `RequestMerger` has already made the
 // callers of one key into one fetch, so this runs once per key per process.
-extension CachedClient {
+extension CallFetcher {
     /// The answer for `call` from the network: fetched by this process when it holds the
     /// key's claim (or the store cannot lease, or collapsing is off), else taken from the
     /// store once the holder in another process has stored it.
-    package func collapsedFetch<T: Decodable & Sendable>(
-        _ call: Call, validating entry: CacheEntry?, as type: T.Type
+    package func collapsed<T: Decodable & Sendable>(
+        _ call: CachedClient.Call, validating entry: CacheEntry?, as type: T.Type
     ) async throws -> Fetched<T> {
         guard collapsing.isEnabled, let leasing = store as? any CacheStoreLeasing else {
             return try await fetch(call, validating: entry, as: type)
@@ -21,7 +21,7 @@ extension CachedClient {
         do {
             before = try await store.entry(for: call.key)
         } catch {
-            emit(.error, call, message: "read before claim failed: \(safeDescription(of: error))")
+            events.emit(.error, call, message: "read before claim failed: \(events.safeDescription(of: error))")
             return try await fetch(call, validating: entry, as: type)
         }
         let deadline = now().addingTimeInterval(collapsing.maxWait)
@@ -35,8 +35,8 @@ extension CachedClient {
                     current != before, let value = try? call.endpoint.decode(type, from: current.body)
                 {
                     release(lease, in: leasing, call)
-                    holdStored(current, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
-                    emit(.collapsed, call, age: current.age(at: now()))
+                    writer.holdStored(current, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
+                    events.emit(.collapsed, call, age: current.age(at: now()))
                     return Fetched(value: value, freshness: current.freshness)
                 }
                 return try await fetchHolding(lease, in: leasing, call, validating: entry, as: type)
@@ -46,7 +46,7 @@ extension CachedClient {
                 break
             }
             guard now() < deadline else {
-                emit(.collapseTimeout, call, message: "waited \(Self.seconds(collapsing.maxWait)) for another process's request")
+                events.emit(.collapseTimeout, call, message: "waited \(Self.seconds(collapsing.maxWait)) for another process's request")
                 return try await fetch(call, validating: entry, as: type)
             }
             try await collapsing.sleep(collapsing.pollInterval)
@@ -58,7 +58,7 @@ extension CachedClient {
             do {
                 current = try await store.entry(for: call.key)
             } catch {
-                emit(.error, call, message: "read while waiting failed: \(safeDescription(of: error))")
+                events.emit(.error, call, message: "read while waiting failed: \(events.safeDescription(of: error))")
                 return try await fetch(call, validating: entry, as: type)
             }
             if let current, current != before {
@@ -66,8 +66,8 @@ extension CachedClient {
                     // Not an answer this call can use (another model's bytes): ask the server.
                     return try await fetch(call, validating: entry, as: type)
                 }
-                holdStored(current, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
-                emit(.collapsed, call, age: current.age(at: now()))
+                writer.holdStored(current, value: value, for: call.key, since: call.generation, removals: call.storeRemovals)
+                events.emit(.collapsed, call, age: current.age(at: now()))
                 return Fetched(value: value, freshness: current.freshness)
             }
         }
@@ -81,19 +81,19 @@ extension CachedClient {
         case failed
     }
 
-    private func claim(_ call: Call, in leasing: any CacheStoreLeasing) async -> ClaimOutcome {
+    private func claim(_ call: CachedClient.Call, in leasing: any CacheStoreLeasing) async -> ClaimOutcome {
         do {
             guard let lease = try await leasing.claim(call.key, for: collapsing.leaseDuration) else { return .heldElsewhere }
             return .claimed(lease)
         } catch {
-            emit(.error, call, message: "claim failed: \(safeDescription(of: error))")
+            events.emit(.error, call, message: "claim failed: \(events.safeDescription(of: error))")
             return .failed
         }
     }
 
     /// Fetches as the key's holder, then releases the claim (see `release`).
     private func fetchHolding<T: Decodable & Sendable>(
-        _ lease: CacheLease, in leasing: any CacheStoreLeasing, _ call: Call, validating entry: CacheEntry?,
+        _ lease: CacheLease, in leasing: any CacheStoreLeasing, _ call: CachedClient.Call, validating entry: CacheEntry?,
         as type: T.Type
     ) async throws -> Fetched<T> {
         defer { release(lease, in: leasing, call) }
@@ -104,12 +104,12 @@ extension CachedClient {
     /// waiters find the answer before they could claim the key themselves), as a link of the
     /// key's write chain: `flush()` waits for it, and a process that flushes before it ends
     /// leaves no claim behind for others to wait out.
-    private func release(_ lease: CacheLease, in leasing: any CacheStoreLeasing, _ call: Call) {
-        writes.then(call.key) {
+    private func release(_ lease: CacheLease, in leasing: any CacheStoreLeasing, _ call: CachedClient.Call) {
+        writer.writes.then(call.key) {
             do {
                 try await leasing.release(lease)
             } catch {
-                self.emit(.error, call, message: "release failed: \(self.safeDescription(of: error))")
+                events.emit(.error, call, message: "release failed: \(events.safeDescription(of: error))")
             }
         }
     }

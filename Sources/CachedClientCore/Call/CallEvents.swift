@@ -7,31 +7,22 @@ import CachedClientHTTP
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
 
-// Events, and what an error may say in one: never a URL, a parameter value, a body or a header.
-extension CachedClient {
-    package func emit(_ kind: CacheEvent.Kind, _ call: Call, age: Double? = nil, message: String? = nil) {
-        events(CacheEvent(kind: kind, endpoint: call.endpoint.name, key: call.key.description, age: age, message: message))
+/// Where every stage of a call reports what happened: the app's `events` handler, with
+/// messages that never quote a URL, a parameter value, a body or a header.
+package struct CallEvents: Sendable {
+    /// The app's handler, called synchronously.
+    package let handler: @Sendable (CacheEvent) -> Void
+    /// Asked first how to describe an error of its own (`CacheStore.eventDescription(of:)`).
+    package let store: any CacheStore
+
+    /// Reports `kind` for `call`.
+    package func emit(_ kind: CacheEvent.Kind, _ call: CachedClient.Call, age: Double? = nil, message: String? = nil) {
+        handler(CacheEvent(kind: kind, endpoint: call.endpoint.name, key: call.key.description, age: age, message: message))
     }
 
-    /// `.hit` for an entry within `ttl`, `.stale` for an older one.
-    package func emitUse(_ entry: CacheEntry, _ call: Call) {
+    /// `.hit` for an entry within `ttl` `now`, `.stale` for an older one.
+    package func emitUse(_ entry: CacheEntry, _ call: CachedClient.Call, now: () -> Date) {
         emit(call.rule.isFresh(entry, at: now()) ? .hit : .stale, call, age: entry.age(at: now()))
-    }
-
-    /// Whether `networkFirst` may answer from the cache after this error: a transport
-    /// failure, a 5xx or a 429 (the server asked to come back later), never another 4xx, a
-    /// failed sign-in, a bad answer or a cancellation.
-    package static func allowsFallback(_ error: any Error) -> Bool {
-        if isCancellation(error) { return false }
-        if case .httpStatus(let status, _, _) = error as? CachedClientError {
-            return (500..<600).contains(status) || status == 429
-        }
-        if error is AuthenticationError { return false }
-        return !(error is CachedClientError)
-    }
-
-    package static func isCancellation(_ error: any Error) -> Bool {
-        error is CancellationError || (error as? URLError)?.code == .cancelled
     }
 
     /// Text for an event message. `String(describing:)` of a `URLError` or a `DecodingError`
@@ -39,7 +30,7 @@ extension CachedClient {
     package func safeDescription(of error: any Error) -> String {
         switch error {
         case let error as URLError:
-            return Self.describe(error.code)
+            return error.code.summary
         case let error as CachedClientError:
             switch error {
             case .httpStatus(let status, _, _): return "status \(status)"
@@ -59,25 +50,6 @@ extension CachedClient {
             let error = error as NSError
             return "\(error.domain) \(error.code)"
         }
-    }
-
-    /// A transport failure's code with what it means ("URLError -1001 (timed out)"), so that a
-    /// log line says a stall timed out or a reset lost the connection; other codes by number.
-    package static func describe(_ code: URLError.Code) -> String {
-        let meaning: String? =
-            switch code {
-            case .timedOut: "timed out"
-            case .networkConnectionLost: "connection lost"
-            case .cannotConnectToHost: "cannot connect to host"
-            case .cannotFindHost: "cannot find host"
-            case .dnsLookupFailed: "DNS lookup failed"
-            case .notConnectedToInternet: "not connected to the internet"
-            case .badServerResponse: "bad server response"
-            case .cannotParseResponse: "cannot parse response"
-            case .secureConnectionFailed: "secure connection failed"
-            default: nil
-            }
-        return "URLError \(code.rawValue)" + (meaning.map { " (\($0))" } ?? "")
     }
 
     /// Where and why decoding failed; the detail (which may quote a value) only for the

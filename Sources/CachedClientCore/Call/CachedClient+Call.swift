@@ -26,6 +26,15 @@ extension CachedClient {
         /// Whether a stored value could be shown now if the network fails, so the call must
         /// not wait for retries (see `RetryPolicy`).
         package var cacheAtHand = false
+
+        /// The call that reads or writes the links kept beside this call's answer, with what
+        /// the in-memory layer `held` for them.
+        package func links(held: MemoryLayer.Held?) -> Call {
+            Call(
+                endpoint: endpoint, request: request, rule: rule, body: nil, key: CachedClient.linksKey(of: key),
+                generation: generation, held: held, partition: partition, partitionSwitches: partitionSwitches,
+                storeRemovals: storeRemovals)
+        }
     }
 
     /// Encodes the body once and builds the key; the body digest is part of it only when
