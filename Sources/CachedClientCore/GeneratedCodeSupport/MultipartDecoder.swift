@@ -69,7 +69,7 @@ package struct MultipartDecoder: Decoder {
                 let value = try? decoder.decode(T.self, from: Data(FormValue.quoted(text).utf8))
             else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: path, debugDescription: "the part is not \(T.self): \(CachedClient.reason(error))", underlyingError: error))
+                    .init(codingPath: path, debugDescription: "the part is not \(T.self): \(CallEvents.reason(error))", underlyingError: error))
             }
             return value
         }
