@@ -4,8 +4,9 @@ import CacheGenSpec
 /// Multipart responses (`multipart/form-data`, `multipart/mixed`, any `multipart/*`) read as
 /// typed parts: the schema, an object, becomes a model with a property per part, read by
 /// name (`format: binary` parts as `MultipartFile`, with their header fields); and the
-/// per-part header fields of `encoding` (`encoding.<part>.headers`), both ways, which
-/// cachegen carries on file parts.
+/// per-part header fields of `encoding` (`encoding.<part>.headers`), both ways: on file
+/// parts as `MultipartFile.headers`, on any other part by making its property a
+/// `MultipartValue`.
 extension OpenAPIOperations {
     /// The model of a multipart response; `type: nil` (read as bytes, with a warning) when
     /// its schema is missing or not an object of parts.
@@ -31,7 +32,7 @@ extension OpenAPIOperations {
             let properties = objectProperties(schema, file: file)
             for part in entry.value["encoding"]?.value.members ?? [] {
                 let isFilePart = properties[part.key].map { isFile($0.node, file: $0.file) } ?? false
-                checkPart(part, isFile: isFilePart, in: "the response of \(what)")
+                checkPart(part, isFile: isFilePart, isProperty: properties[part.key] != nil, model: model, in: "the response of \(what)", file: file)
             }
             return (.model(model), schema.location)
         case .type(let type):
@@ -43,18 +44,25 @@ extension OpenAPIOperations {
         }
     }
 
-    /// Warns about what one part's `encoding` says that cachegen cannot carry: header fields
-    /// on a part that is not a file (only `MultipartFile` has a place for them), and a
-    /// response part's `contentType` that is neither JSON, text nor a file's.
-    package mutating func checkPart(_ part: JSONMember, isFile: Bool, in what: String, isResponse: Bool = true) {
+    /// Carries what one part's `encoding` says, or warns: its header fields (`Content-Type`
+    /// aside, which `contentType` describes) are kept on the part's property of `model` (a
+    /// file keeps them itself); a response part's `contentType` that is neither JSON, text
+    /// nor a file's is a warning.
+    package mutating func checkPart(
+        _ part: JSONMember, isFile: Bool, isProperty: Bool, model: String, in what: String, file: String, isResponse: Bool = true
+    ) {
         if let headers = part.value["headers"] {
-            // `Content-Type` is described by `contentType`; the specification ignores it here.
-            let names = (headers.value.members ?? []).map(\.key).filter { $0.lowercased() != "content-type" }
-            if !names.isEmpty, !isFile {
+            let declared = (headers.value.members ?? []).filter { $0.key.lowercased() != "content-type" }.map { member in
+                let header = schemas.references.resolve(member.value, in: file)?.node ?? member.value
+                return PartHeader(name: member.key, isRequired: header["required"]?.value.boolValue ?? false)
+            }
+            if !declared.isEmpty, !isProperty {
                 warn(
-                    "the header fields \(names.map(quoted).joined(separator: ", ")) of part \(quoted(part.key)) in \(what) are left out: "
-                        + "cachegen carries a part's header fields on file parts (format: binary), as MultipartFile.headers",
+                    "the header fields \(declared.map { quoted($0.name) }.joined(separator: ", ")) of part \(quoted(part.key)) in \(what) are left out: "
+                        + "the schema has no property \(quoted(part.key))",
                     at: headers.keyLocation)
+            } else if !isFile {
+                schemas.declarePartHeaders(declared, part: part.key, in: model)
             }
         }
         if isResponse, !isFile, let contentType = part.value["contentType"], let text = contentType.value.stringValue {

@@ -81,7 +81,7 @@ extension OpenAPIOperations {
             }
             if kind == .multipart { schemas.allowFiles(in: model) }
             let properties = kind == .multipart ? objectProperties(schema, file: target.file) : [:]
-            encoding.fields = fields(chosen.value["encoding"], kind: kind, what: what, properties: properties)
+            encoding.fields = fields(chosen.value["encoding"], kind: kind, what: what, properties: properties, model: model, file: target.file)
             return (RequestBody(type: type, encoding: encoding, location: schema.location), member.keyLocation)
         case .leftOut(let reason):
             return unusable(reason, required: required, what: what, at: member.keyLocation)
@@ -103,7 +103,10 @@ extension OpenAPIOperations {
 
     /// The `encoding` map of a form or multipart body: each property's style, explode and
     /// content type; a style a form cannot take is ignored with a warning.
-    private mutating func fields(_ member: JSONMember?, kind: BodyEncoding.Kind, what: String, properties: [String: (node: JSONNode, file: String)] = [:])
+    private mutating func fields(
+        _ member: JSONMember?, kind: BodyEncoding.Kind, what: String, properties: [String: (node: JSONNode, file: String)] = [:], model: String,
+        file: String
+    )
         -> [BodyEncoding.Field]
     {
         var fields: [BodyEncoding.Field] = []
@@ -127,7 +130,9 @@ extension OpenAPIOperations {
             }
             if kind == .multipart {
                 let property = properties[entry.key]
-                checkPart(entry, isFile: property.map { isFile($0.node, file: $0.file) } ?? false, in: "the request body of \(what)", isResponse: false)
+                checkPart(
+                    entry, isFile: property.map { isFile($0.node, file: $0.file) } ?? false, isProperty: property != nil, model: model,
+                    in: "the request body of \(what)", file: file, isResponse: false)
             }
             if field.style != nil || field.explode != nil || field.contentType != nil { fields.append(field) }
         }

@@ -221,14 +221,25 @@ extension OpenAPISchemas {
                 warn("property \(quoted(member.key)) of \(quoted(model))", reason, at: member.keyLocation)
             case .type(let type):
                 let optional = !required.contains(member.key) && !type.isOptional
-                properties.append(
-                    Property(
-                        name: Named(name: member.key, location: member.keyLocation), type: optional ? .optional(type) : type,
-                        typeLocation: member.value.location, description: Self.description(of: member.value, references: references, file: memberFile),
-                        wireName: member.key))
+                var property = Property(
+                    name: Named(name: member.key, location: member.keyLocation), type: optional ? .optional(type) : type,
+                    typeLocation: member.value.location, description: Self.description(of: member.value, references: references, file: memberFile),
+                    wireName: member.key)
+                // A file part carries its header fields itself (`MultipartFile.headers`).
+                if !Self.isFileType(type) { property.partHeaders = partHeaders(of: member.key, in: model) }
+                properties.append(property)
             }
         }
         return (swiftNamed(properties, model: model), extra)
+    }
+
+    /// Whether a property's type is a file, or an array of files, optional or not.
+    private static func isFileType(_ type: TypeRef) -> Bool {
+        switch type {
+        case .scalar(.file): true
+        case .optional(let wrapped), .array(let wrapped): isFileType(wrapped)
+        default: false
+        }
     }
 
     /// The properties, each with a Swift name of its own: one the overlay gives, else made

@@ -49,6 +49,9 @@ package struct OpenAPISchemas {
     /// Models sent as multipart bodies, and the models first named inside them, whose
     /// `format: binary` strings are files.
     private var fileModels: Set<String> = []
+    /// The header fields declared for the parts of multipart models: by model name, then by
+    /// part (property wire name).
+    private var partHeaders: [String: [String: [PartHeader]]] = [:]
     /// Whether the model being built is one of `fileModels`.
     private(set) var filesAllowed = false
 
@@ -115,6 +118,18 @@ package struct OpenAPISchemas {
     /// Marks a model as a multipart body's: its `format: binary` strings become files.
     package mutating func allowFiles(in model: String) {
         fileModels.insert(model)
+    }
+
+    /// Records the header fields a multipart body's encoding declares for one of its model's
+    /// parts: that property becomes a `MultipartValue` when the model is built.
+    package mutating func declarePartHeaders(_ headers: [PartHeader], part: String, in model: String) {
+        guard !headers.isEmpty else { return }
+        partHeaders[model, default: [:]][part] = headers
+    }
+
+    /// The header fields declared for a part of a model; empty when none are.
+    package func partHeaders(of part: String, in model: String) -> [PartHeader] {
+        partHeaders[model]?[part] ?? []
     }
 
     /// Names a component schema ahead of its first use, so models follow document order.

@@ -107,6 +107,10 @@ public struct Property: Sendable, Hashable {
     public var description: String?
     /// The JSON name, after `json` and `defaults.jsonKeys`.
     public var wireName: String
+    /// The header fields an OpenAPI document declares for this property's multipart part
+    /// (`encoding.<part>.headers`); when there are some, the property (each element of an
+    /// array) is a `MultipartValue`, which carries them both ways.
+    public var partHeaders: [PartHeader] = []
 
     /// The memberwise initializer, for the package's other modules.
     package init(name: Named, type: TypeRef, typeLocation: SourceLocation, description: String? = nil, wireName: String) {
@@ -115,6 +119,20 @@ public struct Property: Sendable, Hashable {
         self.typeLocation = typeLocation
         self.description = description
         self.wireName = wireName
+    }
+}
+
+/// A header field declared for one part of a multipart body.
+public struct PartHeader: Sendable, Hashable {
+    /// The field's name as the document writes it.
+    public var name: String
+    /// Whether the document marks it `required`.
+    public var isRequired: Bool
+
+    /// The memberwise initializer, for the package's other modules.
+    package init(name: String, isRequired: Bool) {
+        self.name = name
+        self.isRequired = isRequired
     }
 }
 

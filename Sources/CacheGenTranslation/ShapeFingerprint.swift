@@ -71,7 +71,7 @@ package struct ShapeFingerprint {
         case .object(let properties):
             // Other keys are `*`; without them the text is what it was before they were kept.
             let extra = model.additionalProperties.map { [",*:\($0.type)"] } ?? []
-            return model.name.name + "{" + properties.map { "\($0.wireName):\($0.type)" }.joined(separator: ",") + extra.joined() + "}"
+            return model.name.name + "{" + properties.map { "\($0.wireName):\($0.type)" + ($0.partHeaders.isEmpty ? "" : "+headers") }.joined(separator: ",") + extra.joined() + "}"
         case .taggedUnion(let union):
             return model.name.name + "<" + union.propertyName + ":"
                 + union.cases.map { "\($0.value)=\($0.model)" }.joined(separator: "|")

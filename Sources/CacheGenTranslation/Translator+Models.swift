@@ -33,16 +33,35 @@ extension Translator {
         }
     }
 
+    /// A part's type with its header fields: `MultipartValue<T>`, for each element of an
+    /// array (one part each), inside an optional.
+    private static func headed(_ type: SwiftType) -> SwiftType {
+        switch type {
+        case .optional(let wrapped): .optional(headed(wrapped))
+        case .array(let element): .array(headed(element))
+        default: .generic("MultipartValue", [type])
+        }
+    }
+
+    /// The doc comment lines naming the header fields declared for a property's part.
+    private static func partHeadersDoc(_ property: Property) -> DocComment {
+        guard !property.partHeaders.isEmpty else { return [] }
+        let names = property.partHeaders.map { "`\($0.name)`" + ($0.isRequired ? " (required)" : "") }
+        return ["The part's header fields: " + names.joined(separator: ", ") + "."]
+    }
+
     /// `indirect`: the spec names of properties stored out of line (`ModelStorage`); `extra`:
     /// the keys other than the properties, kept in a dictionary after them.
     private func structure(
         name: String, doc: DocComment, properties: [Property], extra: AdditionalProperties?, indirect: Set<String>
     ) -> TypeDeclaration {
         let names = properties.map { SwiftNaming.memberName($0.name.name) }
-        let types = properties.map { swiftType($0.type) }
+        let types = properties.map { $0.partHeaders.isEmpty ? swiftType($0.type) : Self.headed(swiftType($0.type)) }
         let boxed = properties.map { indirect.contains($0.name.name) }
         var members: [Declaration] = properties.indices.flatMap { index -> [Declaration] in
-            let doc = properties[index].description.map(SwiftLiteral.commentLines) ?? []
+            let described = properties[index].description.map(SwiftLiteral.commentLines) ?? []
+            let headers = Self.partHeadersDoc(properties[index])
+            let doc = described + (described.isEmpty || headers.isEmpty ? [] : [""]) + headers
             let name = SwiftNaming.escaped(names[index])
             guard boxed[index] else {
                 return [.property(PropertyDeclaration(doc: doc, isMutable: true, name: name, type: types[index]))]

@@ -10,7 +10,8 @@ import FoundationNetworking
 /// The client generated from `multipart.openapi.yaml` (golden `Multipart/`) against
 /// `Tests/Fixtures/fixture_server.py`: a multipart answer read part by part into its model,
 /// cached and read back offline with its date; a truncated one a decoding error that says
-/// where; and an upload whose file part carries a header field, read by Python's MIME parser
+/// where; an upload whose file part carries a header field, and a note whose text, JSON and
+/// repeated parts carry header fields (`MultipartValue`), each read by Python's MIME parser
 /// and sent back as a multipart answer the client reads into its model.
 @Suite("Integration: multipart responses against the fixture server", .timeLimit(.minutes(1)))
 struct GeneratedMultipartIntegrationTests {
@@ -107,5 +108,28 @@ struct GeneratedMultipartIntegrationTests {
         #expect(echo == MultipartEcho(title: "Grüße", file: file, tags: ["a", "b c"]))
         let sent = try #require(try await server.requests().first)
         #expect(sent.header("Content-Type")?.hasPrefix("multipart/form-data; boundary=cachegen-") == true)
+    }
+
+    @Test func aNotesTextJSONAndRepeatedPartsCarryTheirHeaderFieldsBothWays() async throws {
+        let folder = Folder()
+        defer { folder.remove() }
+        let server = try await FixtureServer.start()
+        defer { server.stop() }
+        try await server.setMultipartEchoRoute("/multipart/notes")
+        let albums = try albums(server, folder: folder)
+        let note = MultipartNote(
+            text: MultipartValue("Grüße", headers: ["X-Log-Type": "structured"]),
+            meta: MultipartValue(MultipartMeta(width: 640, height: 480), headers: ["X-Name-Locale": "de-DE"]),
+            labels: [MultipartValue("a", headers: ["X-Order": "1"]), MultipartValue("b c")])
+
+        let echo = try await albums.postNote(body: note)
+
+        #expect(echo == note)
+        #expect(echo.text.header("x-log-type") == "structured")
+        #expect(echo.meta?.value == MultipartMeta(width: 640, height: 480))
+        let sent = try #require(try await server.requests().first)
+        let body = sent.body
+        #expect(body.contains("Content-Disposition: form-data; name=\"text\"\r\nX-Log-Type: structured\r\n\r\nGrüße\r\n"))
+        #expect(body.contains("name=\"meta\"\r\nContent-Type: application/json\r\nX-Name-Locale: de-DE\r\n\r\n"))
     }
 }

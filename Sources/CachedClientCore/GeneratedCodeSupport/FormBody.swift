@@ -67,19 +67,24 @@ package enum FormBody {
         for (name, member) in members(of: value) {
             let contentType = fields.first { $0.name == name }?.contentType
             let elements: [FormValue] = if case .array(let elements) = member, contentType.map(isJSON) != true { elements } else { [member] }
-            for element in elements where !element.isNull {
+            for headed in elements where !headed.isNull {
+                // A `MultipartValue`: its value is the part, its header fields the part's.
+                var element = headed
+                var declared: [String: String] = [:]
+                if case .part(let value, let headers) = headed {
+                    element = value
+                    declared = headers
+                }
                 body.append(contentsOf: Array("--\(boundary)\r\n".utf8))
                 var disposition = "Content-Disposition: form-data; name=\"\(escaped(name))\""
                 let partType: String?
                 let content: Data
-                var extra: [(String, String)] = []
                 switch element {
                 case .file(let file):
                     disposition += "; filename=\"\(escaped(file.filename))\""
                     partType = file.contentType
                     content = file.data
-                    extra = file.headers.filter { !["content-type", "content-disposition"].contains($0.key.lowercased()) }
-                        .sorted { $0.key < $1.key }.map { (fieldName($0.key), oneLine($0.value)) }
+                    declared = file.headers
                 case .object, .array:
                     partType = contentType ?? "application/json"
                     content = Data(element.json.utf8)
@@ -87,6 +92,8 @@ package enum FormBody {
                     partType = contentType
                     content = Data((contentType.map(isJSON) == true ? element.json : element.fieldText).utf8)
                 }
+                let extra = declared.filter { !["content-type", "content-disposition", "content-length"].contains($0.key.lowercased()) }
+                    .sorted { $0.key < $1.key }.map { (fieldName($0.key), oneLine($0.value)) }
                 body.append(contentsOf: Array((disposition + "\r\n").utf8))
                 if let partType { body.append(contentsOf: Array("Content-Type: \(oneLine(partType))\r\n".utf8)) }
                 for (field, fieldValue) in extra where !field.isEmpty { body.append(contentsOf: Array("\(field): \(fieldValue)\r\n".utf8)) }

@@ -16,6 +16,8 @@ package enum FormValue: Sendable {
     case object([(String, FormValue)])
     /// A file, for a multipart part.
     case file(MultipartFile)
+    /// A multipart part's value with the part's header fields (`MultipartValue`).
+    indirect case part(FormValue, headers: [String: String])
 
     /// `value` as a tree; dates written as `coding` writes them. The body's own properties
     /// keep the model's order; nested objects are sorted by key, as JSON bodies are, since
@@ -36,6 +38,8 @@ package enum FormValue: Sendable {
             return .object(members.map { ($0.0, $0.1.sorted) }.sorted { $0.0 < $1.0 })
         case .array(let elements):
             return .array(elements.map(\.sorted))
+        case .part(let value, let headers):
+            return .part(value.sorted, headers: headers)
         default:
             return self
         }
@@ -50,6 +54,7 @@ package enum FormValue: Sendable {
         case .array(let elements): return "[" + elements.map(\.json).joined(separator: ",") + "]"
         case .object(let members): return "{" + members.map { Self.quoted($0.0) + ":" + $0.1.json }.joined(separator: ",") + "}"
         case .file(let file): return Self.quoted(file.data.base64EncodedString())
+        case .part(let value, _): return value.json
         }
     }
 
@@ -58,6 +63,7 @@ package enum FormValue: Sendable {
         switch self {
         case .text(let text): text
         case .literal(let literal): literal
+        case .part(let value, _): value.fieldText
         default: json
         }
     }
@@ -138,6 +144,10 @@ package struct FormValueEncoder: Encoder {
         case let number as Double: return .literal(Self.text(number))
         case let number as Float: return .literal(Self.text(Double(number)))
         case let file as MultipartFile: return .file(file)
+        case let part as any MultipartValueEncoding:
+            let encoder = FormValueEncoder(coding: coding, codingPath: codingPath)
+            try encoder.encodeValue(part.partValue)
+            return .part(encoder.storage.value ?? .null, headers: part.headers)
         case let url as URL: return .text(url.absoluteString)
         case let date as Date:
             switch coding.dates {
@@ -249,4 +259,16 @@ package struct FormValueEncoder: Encoder {
         if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
     }
+}
+
+/// A `MultipartValue` seen by the encoder whatever its value's type.
+package protocol MultipartValueEncoding {
+    /// The part's value.
+    var partValue: any Encodable { get }
+    /// The part's header fields.
+    var headers: [String: String] { get }
+}
+
+extension MultipartValue: MultipartValueEncoding where Value: Encodable {
+    package var partValue: any Encodable { value }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// A `Decoder` over the parts of a multipart body: the response type's properties are its
 /// parts, by name. A part is read as its property's type says: `Data` as its bytes,
-/// `MultipartFile` with its file name, type and other header fields, `String` as its text
+/// `MultipartFile` with its file name, type and other header fields, `MultipartValue` as its
+/// value's type says with the part's other header fields, `String` as its text
 /// (in its `charset`), an array as every part of that name, anything else as JSON (or, when
 /// the part is not JSON, as its text taken for a JSON string: dates, enums, identifiers).
 /// A property whose part is missing is `nil` when optional, else a `keyNotFound` error.
@@ -48,6 +49,9 @@ package struct MultipartDecoder: Decoder {
                 data: part.body, filename: part.filename ?? "", contentType: part.contentType ?? "application/octet-stream",
                 headers: part.otherHeaders)
             if let value = file as? T { return value }
+        }
+        if let headed = T.self as? any MultipartValueDecoding.Type, let value = try headed.decodePart(part, by: self, at: path) as? T {
+            return value
         }
         let isJSON = part.contentType.map(FormBody.isJSON) ?? false
         if T.self == String.self, !isJSON {
@@ -168,4 +172,17 @@ private struct PartIndex: CodingKey {
     var stringValue: String { String(intValue ?? 0) }
     init(intValue: Int) { self.intValue = intValue }
     init?(stringValue: String) { nil }
+}
+
+/// A `MultipartValue` property: the part read as its value's type, with the part's header
+/// fields other than `Content-Disposition`, `Content-Type` and `Content-Length`.
+package protocol MultipartValueDecoding {
+    /// The value one part makes.
+    static func decodePart(_ part: MultipartPart, by decoder: MultipartDecoder, at path: [any CodingKey]) throws -> Any
+}
+
+extension MultipartValue: MultipartValueDecoding where Value: Decodable {
+    package static func decodePart(_ part: MultipartPart, by decoder: MultipartDecoder, at path: [any CodingKey]) throws -> Any {
+        MultipartValue(try decoder.decode(Value.self, from: part, at: path), headers: part.otherHeaders)
+    }
 }

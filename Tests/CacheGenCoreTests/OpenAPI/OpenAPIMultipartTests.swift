@@ -4,8 +4,8 @@ import Testing
 
 /// Multipart responses become a model read part by part (`format: .multipart`), cached like
 /// any value; what cannot be read by name (no schema, a schema that is no object, parts by
-/// position) is `Data` with a warning, and so are per-part header fields on a part that is
-/// not a file, both ways.
+/// position) is `Data` with a warning; per-part header fields are carried both ways, on a
+/// file part by `MultipartFile`, on any other by making its property a `MultipartValue`.
 @Suite struct OpenAPIMultipartTests {
     typealias Support = OpenAPITestSupport
 
@@ -34,17 +34,17 @@ import Testing
         let output = Support.generate(["api.json": Support.document(paths: Self.paths, schemas: Self.schemas)], main: "api.json")
         #expect(
             Support.messages(output) == [
-                #"api.json:7:18: warning: the header fields "X-Trace" of part "title" in the response of operation "album" are left out: cachegen carries a part's header fields on file parts (format: binary), as MultipartFile.headers"#,
                 #"api.json:7:80: warning: part "meta" in the response of operation "album" is "application/xml", which cachegen reads as JSON or text only: make its schema a file (format: binary) to read its bytes"#,
                 #"api.json:8:100: warning: the multipart/mixed response of operation "raw" is read as bytes (Data): it has no schema naming its parts"#,
                 #"api.json:9:141: warning: the multipart/form-data response of operation "scalar" is read as bytes (Data): its schema is string, not an object whose properties are its parts"#,
                 #"api.json:10:135: warning: the multipart/mixed response of operation "positional" is read as bytes (Data): its parts are described by position (itemSchema), and cachegen reads parts by name"#,
-                #"api.json:14:72: warning: the header fields "X-Note" of part "note" in the request body of operation "upload" are left out: cachegen carries a part's header fields on file parts (format: binary), as MultipartFile.headers"#,
             ])
         let source = try #require(output.source)
         for expected in [
             "func album(policy: CachePolicy?) async throws -> CachedValue<Album>",
             "public var cover: MultipartFile",
+            "/// The part's header fields: `X-Trace`.\n    public var title: MultipartValue<String>\n",
+            "public var note: MultipartValue<String>?",
             "func raw(policy: CachePolicy?) async throws -> CachedValue<Data>",
             "func scalar(policy: CachePolicy?) async throws -> CachedValue<Data>",
             "func positional(policy: CachePolicy?) async throws -> CachedValue<Data>",
@@ -97,5 +97,67 @@ import Testing
         #expect(source.contains("func album(policy: CachePolicy?) async throws -> CachedValue<Album>"))
         #expect(source.contains("format: .multipart"))
         #expect(source.contains("shape: LiveR.albumShape"))
+    }
+
+    /// A part whose encoding declares header fields is a `MultipartValue` (each element of
+    /// an array; inside an optional), documented with the fields, required ones marked
+    /// (a `$ref` to `components.headers` followed); `Content-Type` alone declares none; a
+    /// part the schema lacks is a warning.
+    @Test func aPartsDeclaredHeaderFieldsMakeItsPropertyAMultipartValue() throws {
+        let document = """
+            {
+              "openapi": "3.0.3", "info": { "title": "Notes", "version": "1" },
+              "paths": { "/notes": { "post": { "operationId": "note", "requestBody": { "required": true, "content": {
+                "multipart/form-data": { "schema": { "$ref": "#/components/schemas/Note" }, "encoding": {
+                  "text": { "headers": { "X-Log-Type": { "$ref": "#/components/headers/LogType" }, "X-Trace": {} } },
+                  "count": { "headers": { "X-Unit": { "required": false } } }, "tags": { "headers": { "X-Order": {} } },
+                  "plain": { "headers": { "Content-Type": {} } }, "ghost": { "headers": { "X-Ghost": {} } } } } } },
+                "responses": { "204": { "description": "ok" } } } } },
+              "components": {
+                "headers": { "LogType": { "required": true, "schema": { "type": "string" } } },
+                "schemas": { "Note": { "type": "object", "required": ["text"], "properties": {
+                  "text": { "type": "string", "description": "The note." }, "count": { "type": "integer" },
+                  "tags": { "type": "array", "items": { "type": "string" } }, "plain": { "type": "string" } } } } }
+            }
+            """
+        let output = Support.generate(["api.json": document], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                #"api.json:7:66: warning: the header fields "X-Ghost" of part "ghost" in the request body of operation "note" are left out: the schema has no property "ghost""#
+            ])
+        let source = try #require(output.source)
+        let model = """
+            public struct Note: Codable, Sendable, Equatable {
+                /// The note.
+                ///
+                /// The part's header fields: `X-Log-Type` (required), `X-Trace`.
+                public var text: MultipartValue<String>
+
+                /// The part's header fields: `X-Unit`.
+                public var count: MultipartValue<Int>?
+
+                /// The part's header fields: `X-Order`.
+                public var tags: [MultipartValue<String>]?
+
+                public var plain: String?
+
+            """
+        #expect(source.contains(model), "\(source)")
+        #expect(source.contains("self.tags = try container.decodeIfPresent([MultipartValue<String>].self, forKey: WireKey(\"tags\"))"))
+    }
+
+    /// swift-openapi-generator's two example documents put header fields on a JSON part
+    /// (`log`, `x-log-type`) and a repeated text part (`names`, `x-name-locale`): carried, with
+    /// no warning about them.
+    @Test(arguments: [
+        ("openapi-generator-petstore.yaml", "public var log: MultipartValue<"),
+        ("various-content-types.yaml", "public var names: [MultipartValue<String>]?"),
+    ])
+    func theHeaderFieldsOfSwiftOpenAPIGeneratorsExamplePartsAreCarried(_ name: String, _ property: String) throws {
+        let path = ThirdPartyFixtures.openAPI.appendingPathComponent(name).path
+        let output = Generator.generate(try Data(contentsOf: URL(fileURLWithPath: path)), path: path)
+        #expect(!output.diagnostics.contains { $0.message.contains("header fields") }, "\(output.diagnostics)")
+        let source = try #require(output.source)
+        #expect(source.contains(property), "\(property)")
     }
 }

@@ -81,6 +81,38 @@ import Testing
         #expect(parts[4].otherHeaders == ["X-Evil": "a  Injected: yes", "X-Rate-Limit": "10"])
     }
 
+    /// `MultipartValue` parts (text, a date, JSON, repeated) write their header fields, sorted,
+    /// on one line each, and read back into the same model.
+    @Test func aMultipartValueWritesAndReadsItsPartsHeaderFields() throws {
+        struct Note: Codable, Equatable {
+            var text: MultipartValue<String>
+            var at: MultipartValue<Date>
+            var meta: MultipartValue<[String: Int]>?
+            var labels: [MultipartValue<String>]
+        }
+        let note = Note(
+            text: MultipartValue("Hi", headers: ["X-Log-Type": "structured", "X-Evil": "a\r\nInjected: yes", "Content-Length": "99"]),
+            at: MultipartValue(Date(timeIntervalSince1970: 0), headers: ["X-Zone": "UTC"]), meta: MultipartValue(["n": 1], headers: ["X-A": "1"]),
+            labels: [MultipartValue("a", headers: ["X-Order": "1"]), MultipartValue("b")])
+        let coding = JSONCoding()
+        let body = FormBody.multipart(try FormValue.of(note, coding: coding), fields: [], boundary: "xyz")
+        let parts = try MultipartParser.parse(body, boundary: "xyz")
+        #expect(parts.map(\.name) == ["text", "at", "meta", "labels", "labels"])
+        #expect(parts[0].headers.map(\.name) == ["Content-Disposition", "X-Evil", "X-Log-Type"])
+        #expect(parts[0].otherHeaders == ["X-Evil": "a  Injected: yes", "X-Log-Type": "structured"])
+        #expect(String(decoding: parts[1].body, as: UTF8.self) == "1970-01-01T00:00:00Z")
+        #expect(parts[2].contentType == "application/json")
+        let read = try Note(from: MultipartDecoder(parts: parts, coding: coding))
+        var expected = note
+        expected.text.headers = ["X-Evil": "a  Injected: yes", "X-Log-Type": "structured"]
+        #expect(read == expected)
+        #expect(read.labels[0].header("x-order") == "1")
+        // In JSON it is its value alone.
+        let json = try coding.makeEncoder().encode(note.text)
+        #expect(String(decoding: json, as: UTF8.self) == "\"Hi\"")
+        #expect(try coding.makeDecoder().decode(MultipartValue<String>.self, from: json) == MultipartValue("Hi"))
+    }
+
     @Test func everyTruncationIsAFailureNamingWhere() throws {
         let whole = Array(Self.body.prefix(Self.body.count - "\r\nepilogue".count))
         for length in 0..<whole.count - 1 {

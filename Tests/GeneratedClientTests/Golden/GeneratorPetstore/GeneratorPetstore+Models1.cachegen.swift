@@ -210,12 +210,18 @@ public struct StoreUpdatePetRequest: Codable, Sendable, Equatable {
 }
 
 public struct StoreMultipartDownloadTypedResponse: Codable, Sendable, Equatable {
-    public var log: String
+    /// The part's header fields: `x-log-type`.
+    public var log: MultipartValue<String>
+
     public var metadata: StoreMultipartDownloadTypedResponseMetadata?
     public var keyword: [String]?
 
     /// Creates a value; optional properties default to `nil`.
-    public init(log: String, metadata: StoreMultipartDownloadTypedResponseMetadata? = nil, keyword: [String]? = nil) {
+    public init(
+        log: MultipartValue<String>,
+        metadata: StoreMultipartDownloadTypedResponseMetadata? = nil,
+        keyword: [String]? = nil
+    ) {
         self.log = log
         self.metadata = metadata
         self.keyword = keyword
@@ -224,7 +230,7 @@ public struct StoreMultipartDownloadTypedResponse: Codable, Sendable, Equatable 
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
-        self.log = try container.decode(String.self, forKey: WireKey("log"))
+        self.log = try container.decode(MultipartValue<String>.self, forKey: WireKey("log"))
         self.metadata = try container.decodeIfPresent(StoreMultipartDownloadTypedResponseMetadata.self, forKey: WireKey("metadata"))
         self.keyword = try container.decodeIfPresent([String].self, forKey: WireKey("keyword"))
     }

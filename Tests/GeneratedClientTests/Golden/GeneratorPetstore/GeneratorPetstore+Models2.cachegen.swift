@@ -247,12 +247,18 @@ public struct StoreListPetsFilter: Codable, Sendable, Equatable {
 }
 
 public struct StoreMultipartUploadTypedRequest: Codable, Sendable, Equatable {
-    public var log: String
+    /// The part's header fields: `x-log-type`.
+    public var log: MultipartValue<String>
+
     public var metadata: StoreMultipartUploadTypedRequestMetadata?
     public var keyword: [String]?
 
     /// Creates a value; optional properties default to `nil`.
-    public init(log: String, metadata: StoreMultipartUploadTypedRequestMetadata? = nil, keyword: [String]? = nil) {
+    public init(
+        log: MultipartValue<String>,
+        metadata: StoreMultipartUploadTypedRequestMetadata? = nil,
+        keyword: [String]? = nil
+    ) {
         self.log = log
         self.metadata = metadata
         self.keyword = keyword
@@ -261,7 +267,7 @@ public struct StoreMultipartUploadTypedRequest: Codable, Sendable, Equatable {
     /// Reads the value from its wire names.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
-        self.log = try container.decode(String.self, forKey: WireKey("log"))
+        self.log = try container.decode(MultipartValue<String>.self, forKey: WireKey("log"))
         self.metadata = try container.decodeIfPresent(StoreMultipartUploadTypedRequestMetadata.self, forKey: WireKey("metadata"))
         self.keyword = try container.decodeIfPresent([String].self, forKey: WireKey("keyword"))
     }

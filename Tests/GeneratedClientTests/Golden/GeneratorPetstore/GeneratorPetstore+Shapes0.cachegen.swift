@@ -16,5 +16,5 @@ extension LiveStorePetsRepository {
 /// stored under another shape is never read.
 extension LiveStorePetstoreRepository {
     static var getStatsShape: String { "626f6aedc0cf66fb" }
-    static var multipartDownloadTypedShape: String { "3484274a0a71ecc7" }
+    static var multipartDownloadTypedShape: String { "051e72c9d7f64c24" }
 }

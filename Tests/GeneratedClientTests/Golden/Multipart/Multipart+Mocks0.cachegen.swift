@@ -14,13 +14,18 @@ public struct MockMultipartAlbumsRepository: MultipartAlbumsRepository {
     /// Answers `upload`.
     public var uploadHandler: @Sendable (_ body: MultipartUploadRequest) async throws -> MultipartEcho
 
+    /// Answers `postNote`.
+    public var postNoteHandler: @Sendable (_ body: MultipartNote) async throws -> MultipartNote
+
     /// Creates a mock; endpoints without a handler throw `MockNotImplemented`.
     public init(
         getAlbum: @escaping @Sendable (_ id: String, _ truncate: Bool?, _ policy: CachePolicy?) async throws -> CachedValue<MultipartAlbum> = { _, _, _ in throw MockNotImplemented(endpoint: "MultipartAlbumsRepository.getAlbum") },
-        upload: @escaping @Sendable (_ body: MultipartUploadRequest) async throws -> MultipartEcho = { _ in throw MockNotImplemented(endpoint: "MultipartAlbumsRepository.upload") }
+        upload: @escaping @Sendable (_ body: MultipartUploadRequest) async throws -> MultipartEcho = { _ in throw MockNotImplemented(endpoint: "MultipartAlbumsRepository.upload") },
+        postNote: @escaping @Sendable (_ body: MultipartNote) async throws -> MultipartNote = { _ in throw MockNotImplemented(endpoint: "MultipartAlbumsRepository.postNote") }
     ) {
         self.getAlbumHandler = getAlbum
         self.uploadHandler = upload
+        self.postNoteHandler = postNote
     }
 
     /// Calls `getAlbumHandler`.
@@ -44,5 +49,10 @@ public struct MockMultipartAlbumsRepository: MultipartAlbumsRepository {
     /// Calls `uploadHandler`.
     public func upload(body: MultipartUploadRequest) async throws -> MultipartEcho {
         try await self.uploadHandler(body)
+    }
+
+    /// Calls `postNoteHandler`.
+    public func postNote(body: MultipartNote) async throws -> MultipartNote {
+        try await self.postNoteHandler(body)
     }
 }

@@ -118,6 +118,46 @@ public struct MultipartEcho: Codable, Sendable, Equatable {
     }
 }
 
+public struct MultipartNote: Codable, Sendable, Equatable {
+    /// The note.
+    ///
+    /// The part's header fields: `X-Log-Type` (required).
+    public var text: MultipartValue<String>
+
+    /// The part's header fields: `X-Name-Locale`.
+    public var meta: MultipartValue<MultipartMeta>?
+
+    /// The part's header fields: `X-Order`.
+    public var labels: [MultipartValue<String>]?
+
+    /// Creates a value; optional properties default to `nil`.
+    public init(
+        text: MultipartValue<String>,
+        meta: MultipartValue<MultipartMeta>? = nil,
+        labels: [MultipartValue<String>]? = nil
+    ) {
+        self.text = text
+        self.meta = meta
+        self.labels = labels
+    }
+
+    /// Reads the value from its wire names.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        self.text = try container.decode(MultipartValue<String>.self, forKey: WireKey("text"))
+        self.meta = try container.decodeIfPresent(MultipartValue<MultipartMeta>.self, forKey: WireKey("meta"))
+        self.labels = try container.decodeIfPresent([MultipartValue<String>].self, forKey: WireKey("labels"))
+    }
+
+    /// Writes the value under its wire names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(self.text, forKey: WireKey("text"))
+        try container.encodeIfPresent(self.meta, forKey: WireKey("meta"))
+        try container.encodeIfPresent(self.labels, forKey: WireKey("labels"))
+    }
+}
+
 public struct MultipartUploadRequest: Codable, Sendable, Equatable {
     public var title: String
     public var file: MultipartFile

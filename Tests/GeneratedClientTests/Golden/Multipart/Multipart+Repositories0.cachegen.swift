@@ -21,6 +21,9 @@ public protocol MultipartAlbumsRepository: Sendable {
 
     /// `POST /multipart/uploads`. Never cached: every call goes to the network.
     func upload(body: MultipartUploadRequest) async throws -> MultipartEcho
+
+    /// `POST /multipart/notes`. Never cached: every call goes to the network.
+    func postNote(body: MultipartNote) async throws -> MultipartNote
 }
 
 extension MultipartAlbumsRepository {
@@ -90,6 +93,11 @@ public struct LiveMultipartAlbumsRepository: MultipartAlbumsRepository {
         try await self.client.response(for: Requests.upload(body: body), endpoint: Endpoints.upload)
     }
 
+    /// `POST /multipart/notes`. Never cached: every call goes to the network.
+    public func postNote(body: MultipartNote) async throws -> MultipartNote {
+        try await self.client.response(for: Requests.postNote(body: body), endpoint: Endpoints.postNote)
+    }
+
     private enum Endpoints {
         static var getAlbum: Endpoint {
             Endpoint(
@@ -110,6 +118,15 @@ public struct LiveMultipartAlbumsRepository: MultipartAlbumsRepository {
                 accept: "multipart/form-data"
             )
         }
+        static var postNote: Endpoint {
+            Endpoint(
+                name: "MultipartAlbumsRepository.postNote",
+                cache: nil,
+                coding: JSONCoding(dates: .iso8601),
+                format: .multipart,
+                accept: "multipart/form-data"
+            )
+        }
     }
 
     private enum Requests {
@@ -123,6 +140,12 @@ public struct LiveMultipartAlbumsRepository: MultipartAlbumsRepository {
         static func upload(body: MultipartUploadRequest) -> EndpointRequest {
             var request = EndpointRequest(method: "POST", path: "/multipart/uploads")
             request.setMultipartBody(body, isKey: false)
+            return request
+        }
+
+        static func postNote(body: MultipartNote) -> EndpointRequest {
+            var request = EndpointRequest(method: "POST", path: "/multipart/notes")
+            request.setMultipartBody(body, fields: [BodyField("meta", contentType: "application/json")], isKey: false)
             return request
         }
     }

@@ -140,4 +140,70 @@ final class SentRequest: @unchecked Sendable {
         #expect(cached.value == expected)
         #expect(cached.isCached)
     }
+
+    /// A model as cachegen generates one when the document declares header fields for
+    /// parts that are not files (`encoding.<part>.headers`): `MultipartValue`.
+    struct Note: Codable, Hashable, Sendable {
+        var text: MultipartValue<String>
+        var meta: MultipartValue<Meta>
+        var labels: [MultipartValue<String>]
+    }
+
+    @Test func aTextPartsHeaderFieldCrossesSwiftOpenAPIRuntimeBothWays() async throws {
+        // cachegen writes, swift-openapi-runtime reads.
+        let note = Note(
+            text: MultipartValue("Grüße", headers: ["X-Log-Type": "structured"]),
+            meta: MultipartValue(Meta(width: 1, label: "m"), headers: ["X-Name-Locale": "de-DE"]),
+            labels: [MultipartValue("a", headers: ["X-Order": "1"]), MultipartValue("b", headers: ["X-Order": "2"])])
+        let sent = SentRequest()
+        let transport = StubTransport { request in
+            sent.request = request
+            return Response(statusCode: 204)
+        }
+        let client = CachedClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        var request = EndpointRequest(method: "POST", path: "/notes")
+        request.setMultipartBody(note, fields: [BodyField("meta", contentType: "application/json")], isKey: false)
+        let _: CachedValue<Data> = try await client.value(for: request, endpoint: Endpoint(name: "Notes.post", cache: nil, format: .data))
+        let written = try #require(sent.request)
+        let contentType = try #require(written.headers["Content-Type"])
+        let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
+        let parts = try await Self.readWithOpenAPIRuntime(try #require(written.body), boundary: boundary)
+
+        let logType = try #require(HTTPField.Name("X-Log-Type"))
+        let order = try #require(HTTPField.Name("X-Order"))
+        #expect(parts.map(\.name) == ["text", "meta", "labels", "labels"])
+        #expect(parts[0].fields[logType] == "structured")
+        #expect(String(decoding: parts[0].bytes, as: UTF8.self) == "Grüße")
+        #expect(parts[1].fields[try #require(HTTPField.Name("X-Name-Locale"))] == "de-DE")
+        #expect(try JSONDecoder().decode(Meta.self, from: parts[1].bytes) == note.meta.value)
+        #expect(parts[2...].map { $0.fields[order] } == ["1", "2"])
+
+        // swift-openapi-runtime writes, cachegen reads.
+        func part(_ name: String, fields: [(String, String)], _ bytes: Data) throws -> MultipartRawPart {
+            var headerFields = HTTPFields()
+            for (field, value) in fields { headerFields[try #require(HTTPField.Name(field))] = value }
+            return MultipartRawPart(name: name, filename: nil, headerFields: headerFields, body: HTTPBody(bytes))
+        }
+        let raw: [MultipartRawPart] = [
+            try part("text", fields: [("Content-Type", "text/plain"), ("X-Log-Type", "unstructured")], Data("Grüße".utf8)),
+            try part("meta", fields: [("Content-Type", "application/json"), ("X-Name-Locale", "fr")], try JSONEncoder().encode(note.meta.value)),
+            try part("labels", fields: [("X-Order", "1")], Data("a".utf8)),
+        ]
+        var headerFields = HTTPFields()
+        let body = try Self.converter.setRequiredRequestBodyAsMultipart(
+            MultipartBody(raw), headerFields: &headerFields, contentType: "multipart/form-data", allowsUnknownParts: true,
+            requiredExactlyOncePartNames: [], requiredAtLeastOncePartNames: [], atMostOncePartNames: [], zeroOrMoreTimesPartNames: [],
+            encoding: { $0 })
+        let answer = Response(
+            statusCode: 200, headers: ["Content-Type": try #require(headerFields[.contentType])], body: try await Data(collecting: body, upTo: .max))
+        let reader = CachedClient(baseURL: URL(string: "https://api.example.com")!, transport: StubTransport(response: answer))
+        let read: CachedValue<Note> = try await reader.value(
+            for: EndpointRequest(method: "GET", path: "/notes/1"),
+            endpoint: Endpoint(name: "Notes.get", cache: nil, format: .multipart, accept: "multipart/form-data"))
+        // swift-openapi-runtime writes header names in lower case.
+        #expect(read.value.text == MultipartValue("Grüße", headers: ["x-log-type": "unstructured"]))
+        #expect(read.value.text.header("X-Log-Type") == "unstructured")
+        #expect(read.value.meta == MultipartValue(note.meta.value, headers: ["x-name-locale": "fr"]))
+        #expect(read.value.labels == [MultipartValue("a", headers: ["x-order": "1"])])
+    }
 }
