@@ -47,12 +47,12 @@ let package = Package(
         .target(name: "CachedClientFileStore", dependencies: ["CachedClientStore", "CachedClientValues"]),
         .target(name: "CachedClientHTTP", dependencies: ["CachedClientStore", "CachedClientValues"]),
         .target(
-            name: "CachedClientCore", dependencies: ["CachedClientHTTP", "CachedClientStore", "CachedClientValues"]),
-        .target(name: "CachedClientQueries", dependencies: ["CachedClientCore", "CachedClientValues"]),
+            name: "CachedClientCalls", dependencies: ["CachedClientHTTP", "CachedClientStore", "CachedClientValues"]),
+        .target(name: "CachedClientQueries", dependencies: ["CachedClientCalls", "CachedClientValues"]),
         .target(
             name: "CachedClientRuntime",
             dependencies: [
-                "CachedClientCore", "CachedClientFileStore", "CachedClientHTTP", "CachedClientQueries", "CachedClientStore",
+                "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientQueries", "CachedClientStore",
                 "CachedClientValues",
             ]),
         .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),

@@ -19,7 +19,7 @@ and Scripts/README.md that stands for something in the repository must exist:
     elsewhere a relative path may also be the tail of one (`Conformance/`), never a folder that
     only happens to share a name with one in another target's row;
   - a file name (`RetryPolicy+Attempts.swift`, `CacheRule+Freshness`) somewhere in the repository;
-  - a target or product name (`CachedClientCore`, `_CacheGenCore`) in a Package.swift, or else a
+  - a target or product name (`CachedClientCalls`, `_CacheGenCore`) in a Package.swift, or else a
     type declared in the code; in ARCHITECTURE.md any other type-like name (`RequestMerger`) must
     be declared in the repository's Swift;
   - every script under Scripts/ and Benchmarks/ has a row in Scripts/README.md.

@@ -1,7 +1,7 @@
 #if canImport(Observation)
 import Foundation
 import Observation
-@_spi(Generated) import CachedClientCore
+@_spi(Generated) import CachedClientCalls
 @_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 
 /// A live query over a paged endpoint, for "load more" lists: the items of every page

@@ -1,6 +1,6 @@
 #if canImport(Observation)
 import Foundation
-@_spi(Generated) import CachedClientCore
+@_spi(Generated) import CachedClientCalls
 @_spi(Generated) import CachedClientValues
 
 // Running fetches and applying their results: only the latest fetch's result is applied,

@@ -1,6 +1,6 @@
 #if canImport(Observation)
 import Foundation
-@_spi(Generated) import CachedClientCore
+@_spi(Generated) import CachedClientCalls
 
 // Optimistic changes on what a query shows (`OptimisticLayer` of its clients), and entities
 // replaced in its entries by their identity.

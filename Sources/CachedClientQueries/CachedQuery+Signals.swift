@@ -1,6 +1,6 @@
 #if canImport(Observation)
 import Foundation
-@_spi(Generated) import CachedClientCore
+@_spi(Generated) import CachedClientCalls
 
 // What a query does when its client tells it something. Pushed by the client: removals
 // through it, partition switches, answers it stores, the app's lifecycle signals. Checked

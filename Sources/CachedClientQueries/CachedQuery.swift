@@ -1,7 +1,7 @@
 #if canImport(Observation)
 import Foundation
 import Observation
-@_spi(Generated) import CachedClientCore
+@_spi(Generated) import CachedClientCalls
 @_spi(Generated) import CachedClientValues
 
 /// Data a screen watches: the value of a cached call that keeps itself right while the

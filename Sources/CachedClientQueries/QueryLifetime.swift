@@ -1,4 +1,4 @@
-@_spi(Generated) import CachedClientCore
+@_spi(Generated) import CachedClientCalls
 @_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 

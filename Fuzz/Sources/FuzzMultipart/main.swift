@@ -1,4 +1,4 @@
-@_spi(Generated) @testable import CachedClientCore
+@_spi(Generated) @testable import CachedClientCalls
 @_spi(Generated) @testable import CachedClientValues
 import CachedClientRuntime
 import Foundation
