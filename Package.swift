@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "CachedClientHTTP", dependencies: ["CachedClientStore", "CachedClientValues"]),
         .target(
             name: "CachedClientCalls", dependencies: ["CachedClientHTTP", "CachedClientStore", "CachedClientValues"]),
-        .target(name: "CachedClientQueries", dependencies: ["CachedClientCalls", "CachedClientValues"]),
+        .target(name: "CachedClientQueries", dependencies: ["CachedClientCalls", "CachedClientHTTP", "CachedClientValues"]),
         .target(
             name: "CachedClientRuntime",
             dependencies: [

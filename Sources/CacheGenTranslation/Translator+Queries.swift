@@ -6,12 +6,13 @@ import CacheGenSpec
 /// (queries over mock data for previews) and any conformance an app writes; the runtime's
 /// generic `CachedQuery` does the rest, so each endpoint costs the compiler one small body.
 /// A paged endpoint also gets a `…PagedQuery` factory, a `CachedPagedQuery` over its
-/// `…Pages` method.
+/// `…Pages` method. A streamed endpoint gets a `StreamedQuery` factory
+/// (`Translator+StreamedQueries.swift`).
 extension Translator {
     /// The attributes of the extension: where Observation is.
     package static let queryAvailability = ["@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)"]
 
-    /// The extension, or `nil` for a repository without cached endpoints.
+    /// The extension, or `nil` for a repository without cached or streamed endpoints.
     package func queryExtension(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration? {
         let members = methods.filter(\.isCached).flatMap { method -> [Declaration] in
             let forwarded = method.forwardedArguments + [.init(label: "policy", value: .identifier("policy"))]
@@ -29,7 +30,7 @@ extension Translator {
                     returnType: .generic("CachedQuery", [method.responseType ?? .void]),
                     body: [.expression(query)]))
             return [single] + (pagedQueryFactory(method).map { [.function($0)] } ?? [])
-        }
+        } + methods.compactMap(streamedQueryFactory).map { Declaration.function($0) }
         guard !members.isEmpty else { return nil }
         return TypeDeclaration(
             kind: .extension, name: SwiftNaming.typeName(repository.name.name), attributes: Self.queryAvailability,

@@ -21,7 +21,7 @@ extension CachedClient {
     public func eventStream<T: Decodable & Sendable>(
         for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self
     ) -> EventStream<T> {
-        EventStream {
+        var stream = EventStream {
             AsyncThrowingStream { continuation in
                 let task = Task {
                     do {
@@ -35,6 +35,8 @@ extension CachedClient {
                 continuation.onTermination = { _ in task.cancel() }
             }
         }
+        stream.origin = StreamOrigin(client: self, request: request, endpoint: endpoint)
+        return stream
     }
 
     /// Connects, and connects again while the stream goes on, handing on each event.

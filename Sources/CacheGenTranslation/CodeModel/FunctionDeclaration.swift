@@ -38,6 +38,9 @@ package struct FunctionDeclaration: Sendable, Hashable {
     package var isStatic = false
     /// `init` for initializers.
     package var name: String
+    /// The generic parameters written after the name, without the angle brackets
+    /// (`Value: Codable & Sendable`); `nil` for none.
+    package var genericParameters: String? = nil
     package var parameters: [Parameter] = []
     package var isAsync = false
     package var isThrowing = false

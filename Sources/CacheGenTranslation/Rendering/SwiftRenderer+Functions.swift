@@ -60,6 +60,11 @@ extension SwiftRenderer {
             sink.append(syntax: "func ")
             sink.append(function.name)
         }
+        if let generics = function.genericParameters {
+            sink.append(syntax: "<")
+            sink.append(generics)
+            sink.append(syntax: ">")
+        }
         sink.append(syntax: "(")
     }
 

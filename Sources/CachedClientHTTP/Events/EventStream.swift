@@ -12,6 +12,9 @@ public struct EventStream<Value: Sendable>: AsyncSequence, Sendable {
     public typealias Element = StreamEvent<Value>
 
     private let make: @Sendable () -> AsyncThrowingStream<StreamEvent<Value>, any Error>
+    /// Where the events come from, when a `CachedClient` made the sequence (its endpoint and
+    /// request); a `StreamedQuery` keeps its finished value there. `nil` for mocks.
+    package var origin: (any Sendable)?
 
     /// A sequence whose iterations each start `make`'s stream.
     public init(_ make: @escaping @Sendable () -> AsyncThrowingStream<StreamEvent<Value>, any Error>) {

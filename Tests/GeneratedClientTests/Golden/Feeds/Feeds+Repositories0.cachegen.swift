@@ -52,6 +52,16 @@ extension FeedsFeedsRepository {
     public func getFeedQuery(feedId: String) -> CachedQuery<FeedsFeed> {
         CachedQuery { policy in try await self.getFeed(feedId: feedId, policy: policy) }
     }
+
+    /// `feedEvents` as a live query for a screen: its events reduced into `initial` as they
+    /// arrive, the finished value kept for offline. See `StreamedQuery`.
+    public func feedEventsQuery<Value: Codable & Sendable>(
+        feedId: String,
+        initial: Value,
+        reduce: @escaping @Sendable (_ value: inout Value, _ event: FeedsFeedItem) -> Void
+    ) -> StreamedQuery<FeedsFeedItem, Value> {
+        StreamedQuery(initial: initial, reduce: reduce) { self.feedEvents(feedId: feedId) }
+    }
 }
 #endif
 
@@ -173,6 +183,31 @@ public protocol FeedsItemsRepository: Sendable {
 
 extension FeedsItemsRepository {
 }
+
+#if canImport(Observation)
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FeedsItemsRepository {
+    /// `exportItems` as a live query for a screen: its events reduced into `initial` as they
+    /// arrive, the finished value kept for offline. See `StreamedQuery`.
+    public func exportItemsQuery<Value: Codable & Sendable>(
+        feedId: String,
+        initial: Value,
+        reduce: @escaping @Sendable (_ value: inout Value, _ event: FeedsFeedItem) -> Void
+    ) -> StreamedQuery<FeedsFeedItem, Value> {
+        StreamedQuery(initial: initial, reduce: reduce) { self.exportItems(feedId: feedId) }
+    }
+
+    /// `feedLog` as a live query for a screen: its events reduced into `initial` as they
+    /// arrive, the finished value kept for offline. See `StreamedQuery`.
+    public func feedLogQuery<Value: Codable & Sendable>(
+        feedId: String,
+        initial: Value,
+        reduce: @escaping @Sendable (_ value: inout Value, _ event: FeedsLogEntry) -> Void
+    ) -> StreamedQuery<FeedsLogEntry, Value> {
+        StreamedQuery(initial: initial, reduce: reduce) { self.feedLog(feedId: feedId) }
+    }
+}
+#endif
 
 /// The `FeedsItemsRepository` that calls the server through a `CachedClient`.
 ///

@@ -290,6 +290,16 @@ extension ShapesImagesRepository {
     ) -> CachedQuery<ShapesImage> {
         CachedQuery { policy in try await self.getImage(imageId: imageId, metadata: metadata, labels: labels, created: created, sizes: sizes, filter: filter, where: `where`, beta: beta, policy: policy) }
     }
+
+    /// `completeEvents` as a live query for a screen: its events reduced into `initial` as they
+    /// arrive, the finished value kept for offline. See `StreamedQuery`.
+    public func completeEventsQuery<Value: Codable & Sendable>(
+        body: ShapesCompleteRequest,
+        initial: Value,
+        reduce: @escaping @Sendable (_ value: inout Value, _ event: ShapesTextPart) -> Void
+    ) -> StreamedQuery<ShapesTextPart, Value> {
+        StreamedQuery(initial: initial, reduce: reduce) { self.completeEvents(body: body) }
+    }
 }
 #endif
 

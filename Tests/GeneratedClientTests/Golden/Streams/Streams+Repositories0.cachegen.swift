@@ -106,6 +106,44 @@ extension Media {
     public func tickQuery(n: Int) -> CachedQuery<Tick> {
         CachedQuery { policy in try await self.tick(n: n, policy: policy) }
     }
+
+    /// `ticks` as a live query for a screen: its events reduced into `initial` as they
+    /// arrive, the finished value kept for offline. See `StreamedQuery`.
+    public func ticksQuery<Value: Codable & Sendable>(
+        from: Int? = nil,
+        initial: Value,
+        reduce: @escaping @Sendable (_ value: inout Value, _ event: Tick) -> Void
+    ) -> StreamedQuery<Tick, Value> {
+        StreamedQuery(initial: initial, reduce: reduce) { self.ticks(from: from) }
+    }
+
+    /// `tickFeed` as a live query for a screen: its events reduced into `initial` as they
+    /// arrive, the finished value kept for offline. See `StreamedQuery`.
+    public func tickFeedQuery<Value: Codable & Sendable>(
+        initial: Value,
+        reduce: @escaping @Sendable (_ value: inout Value, _ event: Tick) -> Void
+    ) -> StreamedQuery<Tick, Value> {
+        StreamedQuery(initial: initial, reduce: reduce) { self.tickFeed() }
+    }
+
+    /// `tickLines` as a live query for a screen: its events reduced into `initial` as they
+    /// arrive, the finished value kept for offline. See `StreamedQuery`.
+    public func tickLinesQuery<Value: Codable & Sendable>(
+        body: Tick,
+        initial: Value,
+        reduce: @escaping @Sendable (_ value: inout Value, _ event: Tick) -> Void
+    ) -> StreamedQuery<Tick, Value> {
+        StreamedQuery(initial: initial, reduce: reduce) { self.tickLines(body: body) }
+    }
+
+    /// `tickSequence` as a live query for a screen: its events reduced into `initial` as they
+    /// arrive, the finished value kept for offline. See `StreamedQuery`.
+    public func tickSequenceQuery<Value: Codable & Sendable>(
+        initial: Value,
+        reduce: @escaping @Sendable (_ value: inout Value, _ event: [Tick]) -> Void
+    ) -> StreamedQuery<[Tick], Value> {
+        StreamedQuery(initial: initial, reduce: reduce) { self.tickSequence() }
+    }
 }
 #endif
 
