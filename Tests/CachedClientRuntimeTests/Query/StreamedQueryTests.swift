@@ -28,11 +28,15 @@ struct StreamedQueryTests {
     let prefix = "/streamed-\(UUID().uuidString.lowercased())"
     let clock = Locked(Self.start)
 
-    func client(_ server: FixtureServer, store: any CacheStore = MemoryCacheStore()) -> CachedClient {
+    /// A client of this test's routes; `timeout` is the transport's (a held stream is closed by
+    /// it when it passes).
+    func client(_ server: FixtureServer, store: any CacheStore = MemoryCacheStore(), timeout: TimeInterval = 10)
+        -> CachedClient
+    {
         let clock = clock
         return CachedClient(
             baseURL: URL(string: server.baseURL.absoluteString + prefix)!, store: store,
-            transport: URLSessionTransport(timeout: 10), partition: "user-1",
+            transport: URLSessionTransport(timeout: timeout), partition: "user-1",
             retry: RetryPolicy(maxRetries: 0, baseDelay: .milliseconds(20), maxReconnects: 0), now: { clock.withLock { $0 } })
     }
 
@@ -97,7 +101,8 @@ struct StreamedQueryTests {
         let server = try await FixtureServer.shared
         try await server.setStreamRoute(
             prefix + "/answer", method: "POST", headers: Self.eventStream, chunks: ["data: one\n\n"], hold: true)
-        var query: StreamedQuery<String, String>? = query(client(server))
+        // The transport's timeout is longer than the server's wait: only the release can close it in time.
+        var query: StreamedQuery<String, String>? = query(client(server, timeout: 60))
         weak let released = query
         query?.start()
         await waitUntil { query?.value == "one" }
