@@ -8,6 +8,10 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "cachegen", targets: ["cachegen"]),
+        // `cachegen-cache inspect <folder>`: a look inside a cache folder. Apart from
+        // `cachegen` so that the plugin's tool, built in every user's build, does not compile
+        // the runtime's store.
+        .executable(name: "cachegen-cache", targets: ["CachedClientInspect"]),
         // Underscored: the generator's insides, for this repository's benchmarks and fuzzers
         // (their own packages). Not an API: it changes with every release, like
         // swift-openapi-generator's _OpenAPIGeneratorCore. Users run the plugin or the CLI.
@@ -56,9 +60,12 @@ let package = Package(
                 "CachedClientValues",
             ]),
         .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),
+        // `cachegen-cache`, a program of its own (see the product).
+        .executableTarget(
+            name: "CachedClientInspect", dependencies: ["CachedClientFileStore", "CachedClientStore", "CachedClientValues"]),
         .testTarget(
             name: "CacheGenCoreTests", dependencies: ["CacheGenCore"], exclude: ["Specs", "YAML/OpenAPIFixtures", "OpenAPI/Documents"]),
-        .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CacheGenCore", "FixtureServerSupport"]),
+        .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CachedClientInspect", "CacheGenCore", "FixtureServerSupport"]),
         // The plugins' shared file (Plugins/PluginsShared, by symlink) checked on Linux, and the
         // command plugin run by `swift package` on a scratch package.
         .testTarget(name: "CacheGenPluginTests", dependencies: ["CacheGenCore", "FixtureServerSupport"]),

@@ -260,6 +260,18 @@ package enum CacheFileFormat {
             bodyCount: Int(bodyLength)))
     }
 
+    /// The endpoint name and key text a file holds, read from its header for an inspection,
+    /// which has no key to compare; `nil` when the header's lengths do not fit the bytes.
+    /// The file is not checked: `decode(_:keyText:)` with this text does that.
+    package static func storedKey(in bytes: UnsafeRawBufferPointer) -> (endpoint: String, text: String)? {
+        guard case .success(let expected) = fileSize(header: bytes), expected == bytes.count,
+            let base = bytes.baseAddress
+        else { return nil }
+        let endpointCount = Int(load(UInt32.self, base, 24))
+        let textCount = Int(load(UInt32.self, base, 28))
+        return (string(base, fixedHeaderSize, endpointCount), string(base, fixedHeaderSize + endpointCount, textCount))
+    }
+
     /// How many leading bytes `header(of:)` wants: the fixed header and a generous endpoint name.
     package static let headerPrefixSize = 4096
 

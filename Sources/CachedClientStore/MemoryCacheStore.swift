@@ -99,6 +99,11 @@ public final class MemoryCacheStore: CacheStore {
         entries.withLock { $0.values.map(\.key) }.sorted { $0.text < $1.text }
     }
 
+    /// Every entry with its key, for an inspection (`MemoryCacheStore+Inspection.swift`).
+    package func storedEntries() -> [(key: CacheKey, entry: CacheEntry)] {
+        entries.withLock { $0.values.map { ($0.key, $0.entry) } }
+    }
+
     /// The removal count and the scopes of the latest removals, the last for `count`.
     private struct Removals {
         /// How many scopes are kept; `removals(since:)` says `nil` for older counts.
