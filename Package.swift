@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "CacheGenPluginTests", dependencies: ["CacheGenCore", "FixtureServerSupport"]),
         // A child process for the kill -9 test: it writes entries until it is killed.
         // Not a product; a test dependency so that `swift test` builds it.
-        .executableTarget(name: "StoreWriter", dependencies: ["CachedClientRuntime"], path: "Tests/StoreWriter"),
+        .executableTarget(name: "StoreWriter", dependencies: ["CachedClientRuntime", "FixtureServerSupport"], path: "Tests/StoreWriter"),
         // A child process for the cancellation-deadlock checks (`CancellationWindowTests`): a call
         // cancelled as its answer is handled, in a process of its own. Not a product.
         .executableTarget(
@@ -73,9 +73,17 @@ let package = Package(
         // Tests/Fixtures/fixture_server.py driven from Swift, for both test targets that need a
         // real server. Not a product.
         .target(name: "FixtureServerSupport", dependencies: ["CachedClientRuntime"], path: "Tests/FixtureServerSupport"),
+        // The runtime tests' shared helpers, written once: a scripted transport, clocks, gates,
+        // stores that fail on purpose, nginx, the file store's folders. Not a product.
+        .target(
+            name: "CachedClientTestSupport", dependencies: ["CachedClientRuntime", "FixtureServerSupport"],
+            path: "Tests/CachedClientTestSupport"),
         .testTarget(
             name: "CachedClientRuntimeTests",
-            dependencies: ["CachedClientRuntime", "CachedClientTesting", "StoreWriter", "CancellationProbe", "FixtureServerSupport"],
+            dependencies: [
+                "CachedClientRuntime", "CachedClientTestSupport", "CachedClientTesting", "StoreWriter", "CancellationProbe",
+                "FixtureServerSupport",
+            ],
             // Inputs Fuzz/ found (issue 17), read by path by the regression tests.
             exclude: ["FuzzRegressions"]),
         // The code of every DocC article (one file per article), compiled and run against the

@@ -1,3 +1,4 @@
+import CachedClientTestSupport
 import Foundation
 import Testing
 
@@ -380,7 +381,7 @@ struct CachedClientPolicyTests {
 
         #expect(try await harness.value(policy: policy) == .fresh(value: Fixtures.alice))
         let errors = harness.events.all.filter { $0.kind == .error }
-        #expect(errors.allSatisfy { $0.message == "read failed: CachedClientRuntimeTests.StoreFailure 1" })
+        #expect(errors.allSatisfy { $0.message == "read failed: CachedClientTestSupport.StoreFailure 1" })
     }
 
     @Test(arguments: CachePolicy.allCases.filter { $0 != .cacheOnly })

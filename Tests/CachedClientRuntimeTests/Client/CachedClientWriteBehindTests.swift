@@ -1,3 +1,4 @@
+import CachedClientTestSupport
 import FixtureServerSupport
 import Foundation
 import Testing
@@ -239,7 +240,7 @@ struct CachedClientWriteBehindTests {
         await harness.client.flush()
 
         #expect(harness.events.kinds == [.error])
-        #expect(harness.events.all.first?.message == "write failed: CachedClientRuntimeTests.StoreFailure 1")
+        #expect(harness.events.all.first?.message == "write failed: CachedClientTestSupport.StoreFailure 1")
         #expect(harness.client.memory.count == 0)
         #expect(harness.client.writes.pendingCount == 0)
         await #expect(throws: CachedClientError.notCached(endpoint: "AccountRepository.getAccount")) {

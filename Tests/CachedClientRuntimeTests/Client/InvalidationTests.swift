@@ -1,3 +1,4 @@
+import CachedClientTestSupport
 import Foundation
 import Testing
 
@@ -267,10 +268,10 @@ struct InvalidationTests {
         #expect(setup.events.all.filter { $0.kind != .store } == [
             CacheEvent(
                 kind: .error, endpoint: "AccountRepository.getAccount", key: String(SHA256.hex(of: "/accounts/1").prefix(16)),
-                message: "invalidation by AccountRepository.updateAccount failed: CachedClientRuntimeTests.StoreFailure 1"),
+                message: "invalidation by AccountRepository.updateAccount failed: CachedClientTestSupport.StoreFailure 1"),
             CacheEvent(
                 kind: .error, endpoint: "AccountRepository.getAccounts", key: "*",
-                message: "invalidation by AccountRepository.updateAccount failed: CachedClientRuntimeTests.StoreFailure 1"),
+                message: "invalidation by AccountRepository.updateAccount failed: CachedClientTestSupport.StoreFailure 1"),
         ])
         #expect(setup.client.memory.count == 0)  // memory was cleared even though the store failed
     }

@@ -1,3 +1,4 @@
+import FixtureServerSupport
 import Foundation
 import Testing
 
@@ -164,7 +165,7 @@ import Testing
     /// of the boundary spliced in; cut anywhere), read and decoded: each ends in parts or a
     /// failure. A crash fails the run; a hang fails the time bound.
     @Test func hostileBytesEndInPartsOrAFailure() throws {
-        var random = SplitMix(seed: 0x6d75_6c74_6970_6172)
+        var random = SplitMix64(seed: 0x6d75_6c74_6970_6172)
         let seed = Array(Self.body)
         let pieces: [[UInt8]] = [[13], [10], [13, 10], Array("--".utf8), Array("--b0undary".utf8), Array("\r\n--b0undary".utf8), [0], [255], Array(":".utf8), Array(" ".utf8), Array("\"".utf8)]
         let start = ContinuousClock.now
@@ -209,18 +210,5 @@ import Testing
         var title: String
         var photo: MultipartFile?
         var tags: [String]?
-    }
-
-    /// A small deterministic generator, so a failing input can be made again.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

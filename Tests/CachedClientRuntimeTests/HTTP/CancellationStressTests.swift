@@ -1,3 +1,4 @@
+import CachedClientTestSupport
 import Dispatch
 import FixtureServerSupport
 import Foundation
@@ -61,7 +62,7 @@ struct CancellationStressTests {
             transport: URLSessionTransport(session: session, timeout: 20), retry: .none)
         let endpoint = Fixtures.endpoint(policy: .networkOnly)
 
-        var random = SeededRandom(seed: 36)
+        var random = SplitMix64(seed: 36)
         let plan = (0..<Self.calls).map { _ in
             (toClosedPort: random.next(below: 8) == 0, id: random.next(below: 8),
              moment: Moment.allCases[random.next(below: 4)], delay: random.next(below: 25_000))
@@ -122,7 +123,7 @@ struct CancellationStressTests {
             retry: .none)
         let endpoint = Endpoint(name: "Feed.events", cache: nil, format: .events)
 
-        var random = SeededRandom(seed: 3_600)
+        var random = SplitMix64(seed: 3_600)
         let plan = (0..<Self.streams).map { _ in (beforeStart: random.next(below: 6) == 0, delay: random.next(below: 80_000)) }
         let tally = Locked(Tally())
         let progress = Locked(0)
@@ -241,20 +242,5 @@ struct CancellationStressTests {
         }
         guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
         return Int(UInt16(bigEndian: address.sin_port))
-    }
-}
-
-/// SplitMix64: the same plan in every run.
-struct SeededRandom {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(below bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
     }
 }

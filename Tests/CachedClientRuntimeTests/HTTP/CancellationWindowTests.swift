@@ -1,3 +1,4 @@
+import CachedClientTestSupport
 import Dispatch
 import FixtureServerSupport
 import Foundation

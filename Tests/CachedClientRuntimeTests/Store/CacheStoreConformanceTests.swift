@@ -1,3 +1,4 @@
+import CachedClientTestSupport
 import CachedClientTesting
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CachedClientTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import CachedClientTestSupport
+import FixtureServerSupport
 import Foundation
 import Testing
 
@@ -25,7 +27,7 @@ struct FileCacheStoreCorruptionFuzzTests {
         let path = URL(fileURLWithPath: store.entryPath(for: key))
         let original = [UInt8](try Data(contentsOf: path))
         let otherFile = [UInt8](try Data(contentsOf: URL(fileURLWithPath: store.entryPath(for: other))))
-        var random = FileCacheStoreTests.SplitMix64(seed: 2_024)
+        var random = SplitMix64(seed: 2_024)
         var misses = 0
 
         for round in 0..<Self.cases {
@@ -52,7 +54,7 @@ struct FileCacheStoreCorruptionFuzzTests {
     }
 
     /// One seeded damage, chosen by `round`.
-    static func damage(_ bytes: [UInt8], otherFile: [UInt8], round: Int, using random: inout FileCacheStoreTests.SplitMix64) -> [UInt8] {
+    static func damage(_ bytes: [UInt8], otherFile: [UInt8], round: Int, using random: inout SplitMix64) -> [UInt8] {
         var bytes = bytes
         switch round % 8 {
         case 0:  // flip 1 to 8 bits anywhere

@@ -13,23 +13,30 @@ import FoundationNetworking
 // stores that fail on demand, and an event log. Nothing here sleeps.
 
 /// A response model like the generated ones.
-struct Account: Codable, Sendable, Equatable {
-    var id: String
-    var balance: Double
+package struct Account: Codable, Sendable, Equatable {
+    package var id: String
+    package var balance: Double
+
+    package init(id: String, balance: Double) {
+        self.id = id
+        self.balance = balance
+    }
 }
 
 /// A model that cannot decode an `Account` body, standing in for a changed model.
-struct Renamed: Codable, Sendable, Equatable {
-    var identifier: String
+package struct Renamed: Codable, Sendable, Equatable {
+    package var identifier: String
+
+    package init(identifier: String) { self.identifier = identifier }
 }
 
-enum Fixtures {
-    static let baseURL = URL(string: "https://api.example.com/v1")!
-    static let start = Date(timeIntervalSince1970: 1_700_000_000)
-    static let ttl: Double = 60
-    static let maxStale: Double = 3_600
+package enum Fixtures {
+    package static let baseURL = URL(string: "https://api.example.com/v1")!
+    package static let start = Date(timeIntervalSince1970: 1_700_000_000)
+    package static let ttl: Double = 60
+    package static let maxStale: Double = 3_600
 
-    static func endpoint(
+    package static func endpoint(
         _ name: String = "AccountRepository.getAccount",
         policy: CachePolicy = .networkFirst, scope: CacheScope = .user,
         ttl: Double = Fixtures.ttl, maxStale: Double = Fixtures.maxStale
@@ -37,51 +44,55 @@ enum Fixtures {
         Endpoint(name: name, cache: CacheRule(ttl: ttl, maxStale: maxStale, policy: policy, scope: scope), shape: "Account{id:string,balance:double}")
     }
 
-    static let uncached = Endpoint(name: "TransferRepository.createTransfer", cache: nil)
+    package static let uncached = Endpoint(name: "TransferRepository.createTransfer", cache: nil)
 
     /// `GET /accounts` with `page` in the key and `trace` not.
-    static func page(_ number: Int, trace: String) -> EndpointRequest {
+    package static func page(_ number: Int, trace: String) -> EndpointRequest {
         var request = EndpointRequest(method: "GET", path: "/accounts")
         request.addQuery("page", number, isKey: true)
         request.addQuery("trace", trace, isKey: false)
         return request
     }
 
-    static func request(id: String = "1") -> EndpointRequest {
+    package static func request(id: String = "1") -> EndpointRequest {
         var request = EndpointRequest(method: "GET", path: "/accounts/{id}")
         request.setPathParameter("id", id)
         return request
     }
 
     /// Sorted keys: JSONEncoder's key order is not stable between calls on Linux.
-    static func body(_ account: Account) -> Data {
+    package static func body(_ account: Account) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return try! encoder.encode(account)
     }
 
-    static let alice = Account(id: "1", balance: 10)
-    static let aliceLater = Account(id: "1", balance: 25)
+    package static let alice = Account(id: "1", balance: 10)
+    package static let aliceLater = Account(id: "1", balance: 25)
 }
 
 /// A clock that moves only when a test advances it.
-final class TestClock: Sendable {
+package final class TestClock: Sendable {
     private let date = Locked(Fixtures.start)
 
-    var now: Date { date.withLock { $0 } }
+    package init() {}
 
-    func advance(by seconds: Double) {
+    package var now: Date { date.withLock { $0 } }
+
+    package func advance(by seconds: Double) {
         date.withLock { $0 += seconds }
     }
 
-    var function: @Sendable () -> Date { { self.now } }
+    package var function: @Sendable () -> Date { { self.now } }
 }
 
 /// A one-shot signal a test can await, so that "the transport was called" needs no sleep.
-final class Signal: Sendable {
+package final class Signal: Sendable {
+    package init() {}
+
     private let state = Locked<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
-    func fire() {
+    package func fire() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard !state.fired else { return [] }
             state.fired = true
@@ -91,9 +102,9 @@ final class Signal: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    var hasFired: Bool { state.withLock { $0.fired } }
+    package var hasFired: Bool { state.withLock { $0.fired } }
 
-    func wait() async {
+    package func wait() async {
         await withCheckedContinuation { continuation in
             let fired = state.withLock { state -> Bool in
                 if !state.fired { state.waiters.append(continuation) }
@@ -105,11 +116,13 @@ final class Signal: Sendable {
 }
 
 /// Holds requests until opened; cancellation-aware, like a real network call.
-final class Gate: Sendable {
+package final class Gate: Sendable {
+    package init() {}
+
     private let state = Locked<(isOpen: Bool, waiters: [UUID: CheckedContinuation<Void, any Error>], cancelled: Set<UUID>)>(
         (false, [:], []))
 
-    func open() {
+    package func open() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             state.isOpen = true
             defer { state.waiters = [:] }
@@ -119,7 +132,7 @@ final class Gate: Sendable {
     }
 
     /// Returns when opened; throws `CancellationError` as soon as the task is cancelled.
-    func pass() async throws {
+    package func pass() async throws {
         let id = UUID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -143,39 +156,39 @@ final class Gate: Sendable {
 }
 
 /// A transport whose answers a test scripts, recording every request.
-final class StubTransport: HTTPTransport {
-    typealias Responder = @Sendable (HTTPRequest) async throws -> HTTPResponse
+package final class StubTransport: HTTPTransport {
+    package typealias Responder = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
     private let state: Locked<(responder: Responder, requests: [HTTPRequest])>
     /// Fires on the first request, so a test can wait for a call to be under way.
-    let called = Signal()
+    package let called = Signal()
     /// Fires when a request was cancelled while held at a gate.
-    let sawCancellation = Signal()
+    package let sawCancellation = Signal()
 
-    init(_ responder: @escaping Responder) {
+    package init(_ responder: @escaping Responder) {
         state = Locked((responder, []))
     }
 
-    convenience init(status: Int = 200, json account: Account, headers: [String: String] = [:]) {
+    package convenience init(status: Int = 200, json account: Account, headers: [String: String] = [:]) {
         self.init { _ in HTTPResponse(statusCode: status, headers: headers, body: Fixtures.body(account)) }
     }
 
     /// Answers every later request with this status and body.
-    func respond(status: Int, body: Data = Data(), headers: [String: String] = [:]) {
+    package func respond(status: Int, body: Data = Data(), headers: [String: String] = [:]) {
         respond { _ in HTTPResponse(statusCode: status, headers: headers, body: body) }
     }
 
-    func respond(_ responder: @escaping Responder) {
+    package func respond(_ responder: @escaping Responder) {
         state.withLock { $0.responder = responder }
     }
 
     /// Fails every later request as if the network were gone.
-    func fail(with error: any Error = URLError(.notConnectedToInternet)) {
+    package func fail(with error: any Error = URLError(.notConnectedToInternet)) {
         respond { _ in throw error }
     }
 
     /// Holds every later request at `gate`, then answers with `account`.
-    func hold(at gate: Gate, thenAnswer account: Account) {
+    package func hold(at gate: Gate, thenAnswer account: Account) {
         respond { _ in
             do {
                 try await gate.pass()
@@ -187,10 +200,10 @@ final class StubTransport: HTTPTransport {
         }
     }
 
-    var requests: [HTTPRequest] { state.withLock { $0.requests } }
-    var requestCount: Int { state.withLock { $0.requests.count } }
+    package var requests: [HTTPRequest] { state.withLock { $0.requests } }
+    package var requestCount: Int { state.withLock { $0.requests.count } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let responder = state.withLock { state -> Responder in
             state.requests.append(request)
             return state.responder
@@ -200,18 +213,20 @@ final class StubTransport: HTTPTransport {
     }
 }
 
-struct StoreFailure: Error {}
+package struct StoreFailure: Error {
+    package init() {}
+}
 
 
 /// A store that can fail on read or write, and counts what it is asked, wrapping a
 /// `MemoryCacheStore`.
-final class FlakyStore: CacheStore {
+package final class FlakyStore: CacheStore {
     private let inner: any CacheStore
-    var removalCount: UInt64 { inner.removalCount }
-    func removals(since count: UInt64) -> [RemovalScope]? { inner.removals(since: count) }
+    package var removalCount: UInt64 { inner.removalCount }
+    package func removals(since count: UInt64) -> [RemovalScope]? { inner.removals(since: count) }
     private let state = Locked((failReads: false, failWrites: false, failRemovals: false, reads: 0, writes: 0, removes: 0))
 
-    init(failReads: Bool = false, failWrites: Bool = false, failRemovals: Bool = false, wrapping inner: any CacheStore = MemoryCacheStore()) {
+    package init(failReads: Bool = false, failWrites: Bool = false, failRemovals: Bool = false, wrapping inner: any CacheStore = MemoryCacheStore()) {
         self.inner = inner
         state.withLock {
             $0.failReads = failReads
@@ -221,15 +236,15 @@ final class FlakyStore: CacheStore {
     }
 
     /// Makes later reads fail, or work again.
-    func setFailReads(_ fail: Bool) { state.withLock { $0.failReads = fail } }
+    package func setFailReads(_ fail: Bool) { state.withLock { $0.failReads = fail } }
     /// Makes later writes fail, or work again.
-    func setFailWrites(_ fail: Bool) { state.withLock { $0.failWrites = fail } }
+    package func setFailWrites(_ fail: Bool) { state.withLock { $0.failWrites = fail } }
 
-    var reads: Int { state.withLock { $0.reads } }
-    var writes: Int { state.withLock { $0.writes } }
-    var operations: Int { state.withLock { $0.reads + $0.writes + $0.removes } }
+    package var reads: Int { state.withLock { $0.reads } }
+    package var writes: Int { state.withLock { $0.writes } }
+    package var operations: Int { state.withLock { $0.reads + $0.writes + $0.removes } }
 
-    func entry(for key: CacheKey) async throws -> CacheEntry? {
+    package func entry(for key: CacheKey) async throws -> CacheEntry? {
         let fail = state.withLock { state -> Bool in
             state.reads += 1
             return state.failReads
@@ -238,7 +253,7 @@ final class FlakyStore: CacheStore {
         return try await inner.entry(for: key)
     }
 
-    func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws {
+    package func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws {
         let fail = state.withLock { state -> Bool in
             state.writes += 1
             return state.failWrites
@@ -247,7 +262,7 @@ final class FlakyStore: CacheStore {
         try await inner.setEntry(entry, for: key)
     }
 
-    func removeEntry(for key: CacheKey) async throws {
+    package func removeEntry(for key: CacheKey) async throws {
         state.withLock { $0.removes += 1 }
         try await inner.removeEntry(for: key)
     }
@@ -261,45 +276,47 @@ final class FlakyStore: CacheStore {
         if fail { throw StoreFailure() }
     }
 
-    func removeAll() async throws {
+    package func removeAll() async throws {
         try removal()
         try await inner.removeAll()
     }
-    func removeAll(partition: String) async throws {
+    package func removeAll(partition: String) async throws {
         try removal()
         try await inner.removeAll(partition: partition)
     }
-    func removeAll(endpoint: String) async throws {
+    package func removeAll(endpoint: String) async throws {
         try removal()
         try await inner.removeAll(endpoint: endpoint)
     }
-    func removeAll(endpoint: String, path: String) async throws {
+    package func removeAll(endpoint: String, path: String) async throws {
         try removal()
         try await inner.removeAll(endpoint: endpoint, path: path)
     }
-    func totalSize() async throws -> Int { try await inner.totalSize() }
-    func entryCount() async throws -> Int { try await inner.entryCount() }
+    package func totalSize() async throws -> Int { try await inner.totalSize() }
+    package func entryCount() async throws -> Int { try await inner.entryCount() }
 }
 
 /// Collects events for assertions.
-final class EventLog: Sendable {
+package final class EventLog: Sendable {
+    package init() {}
+
     private let events = Locked<[CacheEvent]>([])
 
-    var all: [CacheEvent] { events.withLock { $0 } }
-    var kinds: [CacheEvent.Kind] { all.map(\.kind) }
+    package var all: [CacheEvent] { events.withLock { $0 } }
+    package var kinds: [CacheEvent.Kind] { all.map(\.kind) }
 
-    var record: @Sendable (CacheEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
+    package var record: @Sendable (CacheEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
 }
 
 /// A client over test doubles, with everything a policy test looks at.
-struct Harness {
-    let transport: StubTransport
-    let store: any CacheStore
-    let clock: TestClock
-    let events = EventLog()
-    let client: CachedClient
+package struct Harness {
+    package let transport: StubTransport
+    package let store: any CacheStore
+    package let clock: TestClock
+    package let events = EventLog()
+    package let client: CachedClient
 
-    init(
+    package init(
         transport: StubTransport = StubTransport(json: Fixtures.alice, headers: [:]),
         store: any CacheStore = MemoryCacheStore(),
         partition: String? = "user-1",
@@ -318,14 +335,14 @@ struct Harness {
             memoryCacheLimit: memoryCacheLimit)
     }
 
-    func key(_ endpoint: Endpoint = Fixtures.endpoint(), _ request: EndpointRequest = Fixtures.request()) -> CacheKey {
+    package func key(_ endpoint: Endpoint = Fixtures.endpoint(), _ request: EndpointRequest = Fixtures.request()) -> CacheKey {
         CacheKey(endpoint: endpoint, request: request, baseURL: Fixtures.baseURL, bodyDigest: nil, partition: client.partition)
     }
 
     /// Puts an entry of the given age in the store. It writes behind the client's back, as
     /// no app does, so it first lets the client's own writes land (or one could land on top
     /// of it) and then drops the client's in-memory copy of the key.
-    func seed(_ account: Account = Fixtures.alice, age: Double, etag: String? = nil, endpoint: Endpoint = Fixtures.endpoint()) async throws {
+    package func seed(_ account: Account = Fixtures.alice, age: Double, etag: String? = nil, endpoint: Endpoint = Fixtures.endpoint()) async throws {
         await client.flush()
         let entry = CacheEntry(body: Fixtures.body(account), date: clock.now.addingTimeInterval(-age), etag: etag)
         try await store.setEntry(entry, for: key(endpoint))
@@ -333,7 +350,7 @@ struct Harness {
     }
 
     /// What the store holds for the key once the client's writes have landed.
-    func storedEntry(_ endpoint: Endpoint = Fixtures.endpoint()) async throws -> CacheEntry? {
+    package func storedEntry(_ endpoint: Endpoint = Fixtures.endpoint()) async throws -> CacheEntry? {
         await client.flush()
         return try await store.entry(for: key(endpoint))
     }
@@ -342,7 +359,7 @@ struct Harness {
     /// the store and the events are settled when the test looks, as they were when calls
     /// waited for their writes. Write-behind itself is tested in
     /// `CachedClientWriteBehindTests`, with `flushing: false` or the client called directly.
-    func value(
+    package func value(
         policy: CachePolicy? = nil, endpoint: Endpoint = Fixtures.endpoint(), flushing: Bool = true
     ) async throws -> CachedValue<Account> {
         guard flushing else { return try await client.value(for: Fixtures.request(), endpoint: endpoint, policy: policy) }
@@ -353,7 +370,7 @@ struct Harness {
 extension CachedClient {
     /// `Fixtures.request(id:)` through the client, then waits for the write it started
     /// (also when the call threw), so the store and the events are settled when a test looks.
-    func settledAccount(
+    package func settledAccount(
         id: String = "1", endpoint: Endpoint = Fixtures.endpoint(), policy: CachePolicy? = nil
     ) async throws -> CachedValue<Account> {
         do {

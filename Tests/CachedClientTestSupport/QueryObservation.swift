@@ -5,17 +5,19 @@ import Observation
 /// Returns after the main actor's jobs enqueued before it have run (its queue is first in,
 /// first out): what a signal delivered off the main thread started has begun by then.
 @MainActor
-func mainActorJobsEnqueuedSoFar() async {
+package func mainActorJobsEnqueuedSoFar() async {
     await Task { @MainActor in }.value
 }
 
 /// Counts the change notifications of each tracked property, counted as they are sent
 /// (observers are told before each change); tracking is renewed after each one.
 @MainActor
-final class ChangeCounter {
+package final class ChangeCounter {
+    package init() {}
+
     private(set) var counts: [String: Int] = [:]
 
-    func track(_ name: String, _ read: @escaping @MainActor () -> Void) {
+    package func track(_ name: String, _ read: @escaping @MainActor () -> Void) {
         withObservationTracking {
             read()
         } onChange: { [weak self] in
@@ -25,7 +27,7 @@ final class ChangeCounter {
     }
 
     /// Every tracked property's count, zero included, for one comparison.
-    func snapshot(_ names: [String]) -> [String: Int] {
+    package func snapshot(_ names: [String]) -> [String: Int] {
         Dictionary(uniqueKeysWithValues: names.map { ($0, counts[$0] ?? 0) })
     }
 }
@@ -33,11 +35,11 @@ final class ChangeCounter {
 /// The values a property took, read after each change (changes within one job of the main
 /// actor show as one).
 @MainActor
-final class ValueRecorder<Value> {
-    private(set) var values: [Value] = []
+package final class ValueRecorder<Value> {
+    package private(set) var values: [Value] = []
     private let read: @MainActor () -> Value
 
-    init(_ read: @escaping @MainActor () -> Value) {
+    package init(_ read: @escaping @MainActor () -> Value) {
         self.read = read
         values = [read()]
         track()

@@ -12,7 +12,7 @@ import Foundation
 /// nor keeps this function from returning; the stuck thread is left for the caller to
 /// release (for a FIFO, by opening its other end). The clock is a deadline, never an
 /// assertion: a body that finishes, however slowly, is not judged by its time.
-func finishing<T: Sendable>(
+package func finishing<T: Sendable>(
     within limit: Duration, clock: ContinuousClock = ContinuousClock(),
     _ body: @escaping @Sendable () async throws -> T
 ) async -> Result<T, any Error>? {
@@ -39,10 +39,12 @@ func finishing<T: Sendable>(
 }
 
 /// A task executor that runs its jobs on a serial dispatch queue, outside the cooperative pool.
-final class OwnThreadExecutor: TaskExecutor {
+package final class OwnThreadExecutor: TaskExecutor {
+    package init() {}
+
     private let queue = DispatchQueue(label: "cachegen.tests.own-thread")
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.async { job.runSynchronously(on: executor) }

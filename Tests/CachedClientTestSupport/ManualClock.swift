@@ -6,29 +6,31 @@ import Foundation
 
 /// A `Clock` whose time moves only when a test advances it: sleepers wake then, and a
 /// cancelled sleeper leaves at once. Polling tests use it instead of sleeping.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
+package final class ManualClock: Clock, Sendable {
+    package init() {}
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    package struct Instant: InstantProtocol {
+        package var offset: Duration
+
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
+        package static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
     private struct Sleeper {
-        let deadline: Instant
-        let continuation: CheckedContinuation<Void, any Error>
+        package let deadline: Instant
+        package let continuation: CheckedContinuation<Void, any Error>
     }
 
     private struct State {
-        var now = Instant(offset: .zero)
-        var lastID: UInt64 = 0
-        var sleepers: [UInt64: Sleeper] = [:]
-        var cancelled: Set<UInt64> = []
-        var watchers: [(count: Int, wake: @Sendable () -> Void)] = []
+        package var now = Instant(offset: .zero)
+        package var lastID: UInt64 = 0
+        package var sleepers: [UInt64: Sleeper] = [:]
+        package var cancelled: Set<UInt64> = []
+        package var watchers: [(count: Int, wake: @Sendable () -> Void)] = []
 
         /// Watchers whose count of sleepers is reached, taken out.
-        mutating func satisfiedWatchers() -> [@Sendable () -> Void] {
+        package mutating func satisfiedWatchers() -> [@Sendable () -> Void] {
             let count = sleepers.count
             let ready = watchers.filter { $0.count == count }.map(\.wake)
             watchers.removeAll { $0.count == count }
@@ -38,10 +40,10 @@ final class ManualClock: Clock, Sendable {
 
     private let state = Locked(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    package var now: Instant { state.withLock { $0.now } }
+    package var minimumResolution: Duration { .zero }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state -> UInt64 in
             state.lastID += 1
             return state.lastID
@@ -71,7 +73,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves time on and wakes the sleepers whose deadline it reached.
-    func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let (woken, watchers) = state.withLock { state -> ([Sleeper], [@Sendable () -> Void]) in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -85,7 +87,7 @@ final class ManualClock: Clock, Sendable {
 
     /// Returns once exactly `count` tasks sleep on this clock, or when cancelled (the
     /// suite's time limit), so a test that would wait forever fails instead of hanging.
-    func waitForSleepers(_ count: Int) async {
+    package func waitForSleepers(_ count: Int) async {
         let wake = Wake()
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -7,32 +7,32 @@ import Foundation
 /// An in-process `CacheStoreLeasing` over a `MemoryCacheStore`, standing in for a store shared
 /// by many processes (two `CachedClient`s on it act as two processes). Claims expire by the
 /// clock it is given; it counts claims and releases, and can be made to fail claims.
-final class LeasingTestStore: CacheStoreLeasing, ForwardingStore {
-    let memory = MemoryCacheStore()
-    var inner: any CacheStore { memory }
+package final class LeasingTestStore: CacheStoreLeasing, ForwardingStore {
+    package let memory = MemoryCacheStore()
+    package var inner: any CacheStore { memory }
     private let now: @Sendable () -> Date
     private let state = Locked(State())
     /// Fires on every release, so a test can wait for a holder to let go.
     private let releases = Locked<[CheckedContinuation<Void, Never>]>([])
 
     private struct State {
-        var claims: [String: (token: String, expires: Date)] = [:]
-        var lastToken = 0
-        var claimCount = 0
-        var grantedCount = 0
-        var releaseCount = 0
-        var failClaims = false
-        var releasedWithEntry: [Bool] = []
+        package var claims: [String: (token: String, expires: Date)] = [:]
+        package var lastToken = 0
+        package var claimCount = 0
+        package var grantedCount = 0
+        package var releaseCount = 0
+        package var failClaims = false
+        package var releasedWithEntry: [Bool] = []
     }
 
-    init(now: @escaping @Sendable () -> Date) {
+    package init(now: @escaping @Sendable () -> Date) {
         self.now = now
     }
 
-    func entry(for key: CacheKey) async throws -> CacheEntry? { memory.entry(for: key) }
-    func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws { memory.setEntry(entry, for: key) }
+    package func entry(for key: CacheKey) async throws -> CacheEntry? { memory.entry(for: key) }
+    package func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws { memory.setEntry(entry, for: key) }
 
-    func claim(_ key: CacheKey, for duration: TimeInterval) async throws -> CacheLease? {
+    package func claim(_ key: CacheKey, for duration: TimeInterval) async throws -> CacheLease? {
         let now = self.now()
         return try state.withLock { state in
             state.claimCount += 1
@@ -46,7 +46,7 @@ final class LeasingTestStore: CacheStoreLeasing, ForwardingStore {
         }
     }
 
-    func release(_ lease: CacheLease) async throws {
+    package func release(_ lease: CacheLease) async throws {
         let hasEntry = memory.entry(for: lease.key) != nil
         state.withLock { state in
             state.releasedWithEntry.append(hasEntry)
@@ -57,22 +57,22 @@ final class LeasingTestStore: CacheStoreLeasing, ForwardingStore {
     }
 
     /// Claims tried, granted, and releases made so far.
-    var claimCount: Int { state.withLock { $0.claimCount } }
-    var grantedCount: Int { state.withLock { $0.grantedCount } }
-    var releaseCount: Int { state.withLock { $0.releaseCount } }
+    package var claimCount: Int { state.withLock { $0.claimCount } }
+    package var grantedCount: Int { state.withLock { $0.grantedCount } }
+    package var releaseCount: Int { state.withLock { $0.releaseCount } }
     /// For each release so far, whether the key had an entry when it came.
-    var releasedWithEntry: [Bool] { state.withLock { $0.releasedWithEntry } }
+    package var releasedWithEntry: [Bool] { state.withLock { $0.releasedWithEntry } }
     /// Whether a live claim holds `key`.
-    func isClaimed(_ key: CacheKey) -> Bool {
+    package func isClaimed(_ key: CacheKey) -> Bool {
         let now = self.now()
         return state.withLock { $0.claims[key.text].map { $0.expires > now } ?? false }
     }
 
     /// Makes later claims throw, or work again.
-    func setFailClaims(_ fail: Bool) { state.withLock { $0.failClaims = fail } }
+    package func setFailClaims(_ fail: Bool) { state.withLock { $0.failClaims = fail } }
 
     /// Returns once `releaseCount` has reached `count`.
-    func waitForReleases(_ count: Int) async {
+    package func waitForReleases(_ count: Int) async {
         while releaseCount < count {
             await withCheckedContinuation { continuation in
                 let done = releases.withLock { waiters -> Bool in

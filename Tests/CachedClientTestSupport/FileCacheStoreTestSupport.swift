@@ -14,20 +14,24 @@ import Musl
 #endif
 
 /// A settable clock, so ages and last-use dates are exact.
-final class StoreTestClock: Sendable {
+package final class StoreTestClock: Sendable {
+    package init() {}
+
     private let value = Locked(Date(timeIntervalSince1970: 1_700_000_000))
-    var now: Date { value.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
+    package var now: Date { value.withLock { $0 } }
+    package func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
 }
 
 /// Collects a store's events.
-final class StoreEventLog: Sendable {
+package final class StoreEventLog: Sendable {
+    package init() {}
+
     private let events = Locked<[CacheEvent]>([])
-    var all: [CacheEvent] { events.withLock { $0 } }
-    var record: @Sendable (CacheEvent) -> Void { { [events] event in events.withLock { $0.append(event) } } }
+    package var all: [CacheEvent] { events.withLock { $0 } }
+    package var record: @Sendable (CacheEvent) -> Void { { [events] event in events.withLock { $0.append(event) } } }
 }
 
-func storeKey(
+package func storeKey(
     _ id: String, endpoint: String = "Accounts.get", partition: String? = "user-1", path: String? = nil, query: String = ""
 ) -> CacheKey {
     let path = path ?? "/items/\(id)"
@@ -36,11 +40,11 @@ func storeKey(
         endpoint: endpoint, partition: partition, path: path)
 }
 
-func storeEntry(_ body: String, date: Date = Date(timeIntervalSince1970: 1_700_000_000)) -> CacheEntry {
+package func storeEntry(_ body: String, date: Date = Date(timeIntervalSince1970: 1_700_000_000)) -> CacheEntry {
     CacheEntry(body: Data(body.utf8), date: date, etag: "\"\(body.count)\"")
 }
 
-func withStoreDirectory(_ body: (URL) async throws -> Void) async throws {
+package func withStoreDirectory(_ body: (URL) async throws -> Void) async throws {
     let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("cachegen-store-tests-\(UUID().uuidString)", isDirectory: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -48,7 +52,7 @@ func withStoreDirectory(_ body: (URL) async throws -> Void) async throws {
 }
 
 /// A store without limits over a fresh folder, with its event log and clock.
-func withStore(_ body: (FileCacheStore, URL, StoreEventLog, StoreTestClock) async throws -> Void) async throws {
+package func withStore(_ body: (FileCacheStore, URL, StoreEventLog, StoreTestClock) async throws -> Void) async throws {
     try await withStoreDirectory { directory in
         let clock = StoreTestClock()
         let events = StoreEventLog()
@@ -58,11 +62,11 @@ func withStore(_ body: (FileCacheStore, URL, StoreEventLog, StoreTestClock) asyn
 }
 
 
-func allPaths(under directory: URL) throws -> [String] {
+package func allPaths(under directory: URL) throws -> [String] {
     try FileManager.default.subpathsOfDirectory(atPath: directory.path).map { directory.path + "/" + $0 }.sorted()
 }
 
-func entryFiles(under directory: URL) throws -> [String] {
+package func entryFiles(under directory: URL) throws -> [String] {
     try allPaths(under: directory).filter { path in
         var info = stat()
         return (path as NSString).lastPathComponent.count == 64 && lstat(path, &info) == 0
@@ -70,7 +74,7 @@ func entryFiles(under directory: URL) throws -> [String] {
     }
 }
 
-func sizeOfEntryFiles(under directory: URL) throws -> Int {
+package func sizeOfEntryFiles(under directory: URL) throws -> Int {
     try entryFiles(under: directory).reduce(0) { total, path in
         var info = stat()
         _ = lstat(path, &info)
@@ -79,6 +83,6 @@ func sizeOfEntryFiles(under directory: URL) throws -> Int {
 }
 
 /// Runs `StoreWriter` with `arguments` to its end: its exit status and what it wrote.
-func runStoreWriter(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+package func runStoreWriter(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
     try await ChildProcess.run("StoreWriter", arguments)
 }

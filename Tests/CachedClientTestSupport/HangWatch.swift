@@ -5,7 +5,7 @@ import Foundation
 @_spi(RuntimeLayers) import CachedClientValues
 
 /// What became of a call watched for a hang.
-enum Watched<T: Sendable>: Sendable {
+package enum Watched<T: Sendable>: Sendable {
     case ended(Result<T, any Error>)
     /// It had not ended when the limit ran out.
     case hung
@@ -16,7 +16,7 @@ enum Watched<T: Sendable>: Sendable {
 ///
 /// The limit is a deadline for a hang, never a measure of speed: a call that ends, however
 /// slowly, is `.ended`.
-func watch<T: Sendable>(_ task: Task<T, any Error>, limit: Double = 30) async -> Watched<T> {
+package func watch<T: Sendable>(_ task: Task<T, any Error>, limit: Double = 30) async -> Watched<T> {
     let ended = DispatchSemaphore(value: 0)
     let result = Locked<Result<T, any Error>?>(nil)
     Task.detached {
@@ -36,16 +36,16 @@ func watch<T: Sendable>(_ task: Task<T, any Error>, limit: Double = 30) async ->
 }
 
 /// Whether `semaphore` is signalled within `limit` seconds, waited for on a thread of its own.
-func signalled(_ semaphore: DispatchSemaphore, within limit: Double) async -> Bool {
+package func signalled(_ semaphore: DispatchSemaphore, within limit: Double) async -> Bool {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: semaphore.wait(timeout: .now() + limit) == .success) }.start()
     }
 }
 
-enum ThreadStacks {
+package enum ThreadStacks {
     /// Every thread's stack of this process, from gdb (Debian's package) when it is installed;
     /// printed when a test sees a hang, so that the report says where everything waits.
-    static func ofThisProcess() -> String {
+    package static func ofThisProcess() -> String {
         let gdb = ["/usr/bin/gdb", "/usr/local/bin/gdb"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let gdb else { return "(gdb is not installed: no stacks)" }
         // Into a file, not a pipe: gdb stops every thread of this process, the one that

@@ -19,19 +19,19 @@ import FoundationNetworking
 /// libdispatch worker here, and with SIGCHLD blocked `sh`'s `wait` never returns; Python
 /// can unblock them, as `fixture_server.py` does.)
 /// `@unchecked Sendable`: `Process` is not `Sendable`, and only `stop()` touches it after `init`.
-final class NginxServer: @unchecked Sendable {
+package final class NginxServer: @unchecked Sendable {
     /// `http://127.0.0.1:<port>`.
-    let baseURL: URL
+    package let baseURL: URL
     /// Where the files served live; `html/a.json` is `GET /a.json`.
-    let root: URL
-    let directory: URL
+    package let root: URL
+    package let directory: URL
     private let process: Process
     private let input: Pipe
     private let stopped = Locked(false)
 
     /// The nginx executable, looked up on `PATH` and where packages put it (`/usr/sbin` is
     /// often not on a non-root `PATH`); `nil` when nginx is not installed.
-    static let executable: String? = {
+    package static let executable: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let folders = path.split(separator: ":").map(String.init)
             + ["/usr/sbin", "/usr/local/sbin", "/usr/local/bin", "/opt/homebrew/bin", "/opt/local/sbin"]
@@ -39,15 +39,15 @@ final class NginxServer: @unchecked Sendable {
     }()
 
     /// Whether the nginx tests can run; CI installs nginx (`.ci/run`), a developer machine may not have it.
-    static var isInstalled: Bool { executable != nil }
+    package static var isInstalled: Bool { executable != nil }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        var description: String
+    package struct StartFailure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Starts nginx with `locations` (nginx `location` blocks) inside its one `server`.
     /// Retries with another port if the one picked was taken in between.
-    static func start(locations: String = "") async throws -> NginxServer {
+    package static func start(locations: String = "") async throws -> NginxServer {
         var lastError: (any Error)?
         for _ in 0..<3 {
             do {
@@ -144,7 +144,7 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// Stops nginx and waits until it is gone, so its port refuses connections.
-    func stop() {
+    package func stop() {
         let alreadyStopped = stopped.withLock { stopped in
             defer { stopped = true }
             return stopped
@@ -156,7 +156,7 @@ final class NginxServer: @unchecked Sendable {
 
     /// Writes a file to serve, with a chosen modification date: nginx's ETag is the hex
     /// mtime and size, and its Last-Modified is the mtime, so both are under the test's control.
-    func write(_ path: String, _ data: Data, modified: Date) throws {
+    package func write(_ path: String, _ data: Data, modified: Date) throws {
         let file = root.appending(path: path)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: file)
@@ -164,19 +164,19 @@ final class NginxServer: @unchecked Sendable {
     }
 
     /// One line of the access log.
-    struct LogLine: Equatable {
-        var status: Int
+    package struct LogLine: Equatable {
+        package var status: Int
         /// `$bytes_sent`: everything sent to the client, status line and header fields included.
-        var bytesSent: Int
+        package var bytesSent: Int
         /// `$request_length`: the request line, header fields and body.
-        var requestLength: Int
-        var uri: String
+        package var requestLength: Int
+        package var uri: String
     }
 
     /// The access log without the readiness probe, waiting (up to about two seconds) until it
     /// has `count` lines: nginx writes a line after the response has left, so it can trail
     /// the client by a moment.
-    func accessLog(count: Int) async throws -> [LogLine] {
+    package func accessLog(count: Int) async throws -> [LogLine] {
         var lines: [LogLine] = []
         for _ in 0..<100 {
             let text = (try? String(contentsOf: directory.appending(path: "logs/access.log"), encoding: .utf8)) ?? ""
