@@ -13,7 +13,7 @@ import FoundationNetworking
 /// connections. `@unchecked Sendable`: `Process` is not `Sendable`, and only `stop()`
 /// touches it after `init`.
 ///
-/// Shared by the test targets that need a real server (`CachedClientRuntimeTests`,
+/// Shared by the test targets that need a real server (the runtime's and
 /// `GeneratedClientTests`); not a product.
 public final class FixtureServer: @unchecked Sendable {
     /// `http://127.0.0.1:<port>`.

@@ -16,7 +16,7 @@ import FoundationNetworking
 /// shares that queue on Linux, so a stop holds them all: release it from a thread, never from
 /// a task that may need a session to run first.
 ///
-/// Shared by `CachedClientRuntimeTests` and its child process `CancellationProbe`; not a product.
+/// Shared by `CachedClientIntegrationTests` and its child process `CancellationProbe`; not a product.
 public final class GatedURLProtocol: URLProtocol {
     /// Where the answer stops.
     public enum Moment: String, CaseIterable, Sendable {
