@@ -48,12 +48,17 @@ let package = Package(
         .target(name: "CachedClientHTTP", dependencies: ["CachedClientStore", "CachedClientValues"]),
         .target(
             name: "CachedClientCalls", dependencies: ["CachedClientHTTP", "CachedClientStore", "CachedClientValues"]),
-        .target(name: "CachedClientQueries", dependencies: ["CachedClientCalls", "CachedClientValues"]),
+        // Offline writes, optimistic updates and replaced entities, above the call path, which
+        // reaches them only through its seams (`ClientMutations`, `EntityReplacing`).
+        .target(
+            name: "CachedClientMutations",
+            dependencies: ["CachedClientCalls", "CachedClientHTTP", "CachedClientStore", "CachedClientValues"]),
+        .target(name: "CachedClientQueries", dependencies: ["CachedClientCalls", "CachedClientMutations", "CachedClientValues"]),
         .target(
             name: "CachedClientRuntime",
             dependencies: [
-                "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientQueries", "CachedClientStore",
-                "CachedClientValues",
+                "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientMutations", "CachedClientQueries",
+                "CachedClientStore", "CachedClientValues",
             ]),
         .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),
         .testTarget(

@@ -43,10 +43,9 @@ extension CachedClient {
     /// store: "Clear cache" on a settings screen. Queued mutations of every user go too, and
     /// the entities mutations replaced, remembered for entries read later.
     public func removeAll() async throws {
-        replacedEntities.forgetAll()
-        entityReaders.dropAllUnread()
+        mutations.forget(partition: nil)
         try await writer.remove(.all, matching: { _ in true }) { try await $0.removeAll() }
-        await removeQueuedMutations(partition: nil)
+        await mutations.removeQueuedMutations(partition: nil, on: self)
     }
 
     /// Removes one user's entries, on disk and in memory, for sign-out, with the mutations
@@ -55,12 +54,11 @@ extension CachedClient {
     /// their way to the store, are not stored. The entities that user's mutations replaced,
     /// remembered for entries read later, are forgotten.
     public func removeAll(partition: String) async throws {
-        replacedEntities.forget(partition: partition)
-        entityReaders.dropUnread(partition: partition)
+        mutations.forget(partition: partition)
         try await writer.remove(.partition(partition), matching: { $0.partition == partition }) {
             try await $0.removeAll(partition: partition)
         }
-        await removeQueuedMutations(partition: partition)
+        await mutations.removeQueuedMutations(partition: partition, on: self)
     }
 
     /// Removes every entry of one endpoint (`Repository.method`), in every partition, with

@@ -10,7 +10,7 @@ extension CachedClient {
     /// `replayPendingMutations()`). Cheap when no query is held and nothing waits.
     public func networkBecameAvailable() {
         queries.broadcast(.lifecycle)
-        startReplay()
+        mutations.startReplay(on: self)
     }
 
     /// Tell the client the app became active (`scenePhase == .active`): as

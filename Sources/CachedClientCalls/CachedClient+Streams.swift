@@ -34,7 +34,7 @@ extension CachedClient {
         yield: (CachedValue<T>) -> Void
     ) async throws {
         guard let rule = endpoint.cache else {
-            yield(.fresh(value: try await response(for: request, endpoint: endpoint, as: type)))
+            yield(.fresh(value: try await mutations.response(for: request, endpoint: endpoint, as: type, invalidating: [], on: self)))
             return
         }
         let call = try makeCall(request, endpoint: endpoint, rule: rule)

@@ -48,18 +48,12 @@ public final class CachedClient: Sendable {
     package let canonicalBase: String
     /// How requests are collapsed with other processes through a `CacheStoreLeasing` store.
     package let collapsing: RequestCollapsing
-    /// The outbox of offline writes for the signed-in user, and what may be sent next.
-    package let mutationQueue: MutationQueue
-    /// When queued mutations are sent again.
-    package let offlineReplay: OfflineReplay
-    /// Optimistic changes pending on cached values, and the queued mutations carrying them.
-    package let optimistic = OptimisticLayer()
-    /// How the answer of each queued endpoint is read for entities (`CachedEntity`), by
-    /// endpoint name, for when it is sent by a replay.
-    package let entityReaders = EntityReaderRegistry()
-    /// The entities mutations' answers replaced, per partition, for entries read later from
-    /// the store (the last 1,000).
-    package let replacedEntities: EntityReplacementLog
+    /// Optimistic changes pending on cached values, applied by every read (the mutation layer
+    /// adds and takes them out).
+    package let optimistic = PendingChanges()
+    /// The layer above the call path: offline writes and their replay, optimistic updates,
+    /// entities replaced by mutations' answers (`CachedClientMutations`).
+    package let mutations: any ClientMutations
 
     // The stages of a call, in order (`Call/`): what is stored, the network, what is kept.
     /// Reads what is stored for a call; never writes.
@@ -75,46 +69,15 @@ public final class CachedClient: Sendable {
     /// that a few large lists cannot take an app's memory.
     public static let memoryCacheByteLimit = 8 << 20
 
-    /// Creates a client.
-    ///
-    /// - Parameters:
-    ///   - baseURL: the root every request path is appended to, such as
-    ///     `https://api.example.com/v1`; part of every key.
-    ///   - store: where entries live; in memory unless the app passes a `FileCacheStore`.
-    ///   - transport: how requests are sent; the seam for tests and custom stacks.
-    ///   - partition: the signed-in user, so that user-scoped entries of one user are
-    ///     never shown to another.
-    ///   - headers: asked for on every request (not once), so an expiring token is
-    ///     always current; never stored. An error it throws other than cancellation
-    ///     counts as a transport failure and may fall back to the cache, because its
-    ///     usual cause is a token refresh that failed offline.
-    ///   - middleware: sees and may change every request and response, first one outermost
-    ///     (see `ClientMiddleware`; `Authenticator` refreshes an expired credential).
-    ///   - retry: how transient failures are retried (see `RetryPolicy`).
-    ///   - now: the clock entry ages are measured with; injectable for tests.
-    ///   - events: receives every `CacheEvent`, for the app's logger; called synchronously,
-    ///     so it should return quickly.
-    ///   - memoryCacheLimit: how many entries, with their decoded values, the in-memory layer
-    ///     keeps (least recently used out first, and never more than `memoryCacheByteLimit`
-    ///     bytes of bodies); 0 turns it off.
-    ///   - collapsing: how identical requests of many processes become one when the store
-    ///     adopts `CacheStoreLeasing`; ignored otherwise.
-    ///   - offline: when mutations queued by endpoints marked `"offline": "queue"` are sent
-    ///     again (at launch, every 30 seconds while any wait, on `networkBecameAvailable()`);
-    ///     its clock is injectable for tests.
-    public init(
-        baseURL: URL,
-        store: any CacheStore = MemoryCacheStore(),
-        transport: any HTTPTransport = URLSessionTransport(),
-        partition: String? = nil,
-        headers: @escaping @Sendable () async throws -> [String: String] = { [:] },
-        middleware: [any ClientMiddleware] = [],
-        retry: RetryPolicy = .standard,
-        now: @escaping @Sendable () -> Date = { Date() },
-        events: @escaping @Sendable (CacheEvent) -> Void = { _ in },
-        memoryCacheLimit: Int = 100,
-        collapsing: RequestCollapsing = RequestCollapsing(),
-        offline: OfflineReplay = .standard
+    /// Creates a client with its mutation layer (`mutations`) and the entities that layer
+    /// remembers for the reader (`replacedEntities`); the parameters are the public
+    /// initializer's (`CachedClientMutations`), which makes both and starts the launch replay.
+    package init(
+        baseURL: URL, store: any CacheStore, transport: any HTTPTransport, partition: String?,
+        headers: @escaping @Sendable () async throws -> [String: String], middleware: [any ClientMiddleware],
+        retry: RetryPolicy, now: @escaping @Sendable () -> Date, events: @escaping @Sendable (CacheEvent) -> Void,
+        memoryCacheLimit: Int, collapsing: RequestCollapsing, replacedEntities: any EntityReplacing,
+        mutations: any ClientMutations
     ) {
         self.baseURL = baseURL
         self.store = store
@@ -123,8 +86,6 @@ public final class CachedClient: Sendable {
         self.sender = sender
         let queries = QueryRegistry()
         self.queries = queries
-        let replacedEntities = EntityReplacementLog()
-        self.replacedEntities = replacedEntities
         self.now = now
         self.events = events
         let currentPartition = Locked(PartitionState(partition: partition, switches: 0))
@@ -149,9 +110,7 @@ public final class CachedClient: Sendable {
         self.fetcher = CallFetcher(
             merger: RequestMerger(), collapsing: collapsing, store: store, sender: sender, reader: reader, writer: writer,
             now: now, events: callEvents)
-        self.mutationQueue = MutationQueue(store: store)
-        self.offlineReplay = offline
-        if offline.replaysAtLaunch { startReplay() }
+        self.mutations = mutations
     }
 
     /// The signed-in user; user-scoped entries are stored and looked up under it.
@@ -183,7 +142,7 @@ public final class CachedClient: Sendable {
         currentPartition.withLock { $0 = PartitionState(partition: partition, switches: $0.switches + 1) }
         memory.removeAll { key in key.partition != nil && key.partition != partition }
         queries.broadcast(.partitionChanged)
-        startReplay()
+        mutations.startReplay(on: self)
     }
 
     // MARK: - Entry points called by generated code
@@ -196,7 +155,7 @@ public final class CachedClient: Sendable {
         for request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy? = nil, as type: T.Type = T.self
     ) async throws -> CachedValue<T> {
         guard let rule = endpoint.cache else {
-            return .fresh(value: try await response(for: request, endpoint: endpoint, as: type))
+            return .fresh(value: try await mutations.response(for: request, endpoint: endpoint, as: type, invalidating: [], on: self))
         }
         let call = try makeCall(request, endpoint: endpoint, rule: rule)
         let probe = QueryProbe.current
@@ -205,7 +164,7 @@ public final class CachedClient: Sendable {
         // Pending optimistic changes show in every read of the key; a live query applies them
         // to what it shows itself.
         guard probe == nil, !optimistic.isEmpty else { return answer }
-        return withPendingChanges(answer, key: call.key)
+        return optimistic.applied(to: answer, key: call.key)
     }
 
     /// The answer of a cached call by `policy`.
@@ -280,53 +239,6 @@ public final class CachedClient: Sendable {
             emit(.miss, call, age: entry?.age(at: now()))
             throw CachedClientError.notCached(endpoint: endpoint.name)
         }
-    }
-
-    /// Answers a `cache: false` endpoint: always the network, never the store, so a
-    /// payment or a profile is exact and never on disk.
-    ///
-    /// After a 2xx answer the entries `invalidating` names are removed (even if the body
-    /// then fails to decode: the server did change the data), so no screen shows what the
-    /// call changed; a removal that fails is an `.error` event, never a failed call.
-    @_spi(Generated)
-    public func response<T: Decodable & Sendable>(
-        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self,
-        invalidating invalidations: [Invalidation] = []
-    ) async throws -> T {
-        let reader = EntityReader.reader(for: type, coding: endpoint.coding)
-        let body = try await mutate(request, endpoint: endpoint, invalidating: invalidations, reading: reader)
-        return try endpoint.decode(type, from: body)
-    }
-
-    /// Calls an endpoint that returns no body; only the status matters. After a 2xx answer
-    /// the entries `invalidating` names are removed, as for `response(for:endpoint:as:invalidating:)`.
-    @_spi(Generated)
-    public func perform(
-        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation] = []
-    ) async throws {
-        _ = try await mutate(request, endpoint: endpoint, invalidating: invalidations)
-    }
-
-    /// Sends an uncached request; after a 2xx answer applies `invalidations`, puts the entities
-    /// `reader` finds in the answer in place, and returns the body.
-    package func mutate(
-        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation],
-        reading reader: EntityReader? = nil
-    ) async throws -> Data {
-        let body = try endpoint.encodedBody(of: request)
-        let response = try await fetcher.send(request, endpoint: endpoint, body: body, validators: nil, cacheAtHand: false)
-        guard (200..<300).contains(response.statusCode) else {
-            throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: response.body)
-        }
-        // Invalidated even when the body turns out unreadable: the server did change the data.
-        let answer = Result { try endpoint.storedBody(of: response) }
-        await settleOptimisticOfCall(invalidations: invalidations) {
-            await writer.apply(invalidations, after: endpoint)
-            if let reader, case .success(let body) = answer {
-                await replaceEntities(reader.entities(in: body), coding: reader.coding)
-            }
-        }
-        return try answer.get()
     }
 
     // MARK: - Policies

@@ -27,6 +27,24 @@ extension CachedClient {
         /// not wait for retries (see `RetryPolicy`).
         package var cacheAtHand = false
 
+        /// The memberwise initializer, for the package's other modules (a write-back of the
+        /// mutation layer's replaced entities).
+        package init(
+            endpoint: Endpoint, request: EndpointRequest, rule: CacheRule, body: Data?, key: CacheKey, generation: UInt64,
+            held: MemoryLayer.Held?, partition: String?, partitionSwitches: UInt64, storeRemovals: UInt64
+        ) {
+            self.endpoint = endpoint
+            self.request = request
+            self.rule = rule
+            self.body = body
+            self.key = key
+            self.generation = generation
+            self.held = held
+            self.partition = partition
+            self.partitionSwitches = partitionSwitches
+            self.storeRemovals = storeRemovals
+        }
+
         /// The call that reads or writes the links kept beside this call's answer, with what
         /// the in-memory layer `held` for them.
         package func links(held: MemoryLayer.Held?) -> Call {

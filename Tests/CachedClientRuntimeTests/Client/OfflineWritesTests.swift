@@ -74,7 +74,7 @@ enum OfflineFixtures {
         let key = try #require(server.requests.first?.headers["Idempotency-Key"])
         #expect(UUID(uuidString: key) != nil)
         #expect(client.pendingMutations.items.isEmpty)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").isEmpty)
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").isEmpty)
     }
 
     @Test func offlineMutationsQueueAndAreSentInOrderWithTheirKeysWhenTheNetworkIsBack() async throws {
@@ -88,16 +88,16 @@ enum OfflineFixtures {
         #expect(client.pendingMutations.items.map(\.id) == [firstID, second.queuedID])
         #expect(client.pendingMutations.items.map(\.state) == [.queued, .queued])
         #expect(client.pendingMutations.items.map(\.attempts) == [1, 0])
-        #expect(await client.mutationQueue.heldBodyBytes == 0)  // bodies stay in the outbox
+        #expect(await client.mutationLayer.queue.heldBodyBytes == 0)  // bodies stay in the outbox
         #expect(events.kinds == [.mutationSending, .mutationQueued, .mutationQueued])
-        let stored = try await client.mutationQueue.outbox.queuedMutations(partition: "user-1")
+        let stored = try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1")
 
         server.online = true
         await client.replayPendingMutations()
         #expect(OfflineFixtures.texts(server.requests) == ["one", "two"])
         #expect(server.requests.map { $0.headers["Idempotency-Key"] } == stored.map(\.idempotencyKey))
         #expect(client.pendingMutations.items.isEmpty)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").isEmpty)
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").isEmpty)
         #expect(events.kinds.suffix(4) == [.mutationSending, .mutationSent, .mutationSending, .mutationSent])
         #expect(events.all.suffix(4).map(\.key) == [firstID, firstID, second.queuedID, second.queuedID])
     }
@@ -122,7 +122,7 @@ enum OfflineFixtures {
             _ = try await client.queueableResponse(for: OfflineFixtures.request("one"), endpoint: OfflineFixtures.create, as: Note.self)
         }
         #expect(client.pendingMutations.items.isEmpty)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").isEmpty)
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").isEmpty)
     }
 
     @Test func anEndpointWithoutTheRuleFailsOfflineAsBefore() async throws {
@@ -154,7 +154,7 @@ enum OfflineFixtures {
         #expect(client.pendingMutations.items.map(\.id) == [bad])
         #expect(client.pendingMutations.items.map(\.state) == [.failed(failure)])
         #expect(client.pendingMutations.waitingCount == 0)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").map(\.failure) == [failure])
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").map(\.failure) == [failure])
         #expect(events.all.contains { $0.kind == .mutationFailed && $0.key == bad && $0.message == "status 422: refused by the server" })
         #expect(events.all.contains { $0.kind == .mutationSent && $0.key == good })
 
@@ -167,7 +167,7 @@ enum OfflineFixtures {
         #expect(try await client.discardMutation(id: bad))
         #expect(try await !client.discardMutation(id: bad))
         #expect(client.pendingMutations.items.isEmpty)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").isEmpty)
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").isEmpty)
         #expect(events.kinds.last == .mutationDiscarded)
     }
 
@@ -254,7 +254,7 @@ enum OfflineFixtures {
             let server = OfflineServer()
             let first = OfflineFixtures.client(server, store: try FileCacheStore(directory: directory))
             _ = try await first.queueableResponse(for: OfflineFixtures.request("one"), endpoint: OfflineFixtures.create, as: Note.self)
-            let key = try await first.mutationQueue.outbox.queuedMutations(partition: "user-1").first?.idempotencyKey
+            let key = try await first.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").first?.idempotencyKey
             server.online = true
             let sent = Signal()
             let events = EventLog()
