@@ -4,7 +4,8 @@ import Foundation
 
 // Removing entries (sign-out, "clear cache" on a settings screen, a mutation's
 // invalidations), waiting for writes, and usage figures. How a removal keeps every write on its
-// way from undoing it is the writer's (`CallWriter.remove(_:matching:inStore:)`).
+// way from undoing it is the writer's (`CallWriter.remove(_:matching:inStore:)`). Then the app's
+// lifecycle signals, which live queries (`CachedQuery`) hear of.
 
 extension CachedClient {
     /// What the store holds, for a settings screen ("Cached data: 12 MB").
@@ -73,15 +74,43 @@ extension CachedClient {
     /// event; the first failure is thrown after all were tried.
     @_spi(Generated)
     public func invalidate(_ invalidations: [Invalidation]) async throws {
-        var firstError: (any Error)?
-        for invalidation in invalidations {
-            do {
-                try await writer.remove(invalidation)
-                writer.report(invalidation, kind: .evict, message: "invalidated")
-            } catch {
-                firstError = firstError ?? error
-            }
+        try await writer.invalidate(invalidations)
+    }
+
+    /// Tell the client the network is back (from `NWPathMonitor` or the like): every live
+    /// query over it that is stale or failed refetches, and each checks that its entries
+    /// were not removed elsewhere meanwhile; mutations waiting in the outbox are sent (see
+    /// `replayPendingMutations()`). Cheap when no query is held and nothing waits.
+    public func networkBecameAvailable() {
+        queries.broadcast(.lifecycle)
+        mutations.startReplay(on: self)
+    }
+
+    /// Tell the client the app became active (`scenePhase == .active`): as
+    /// `networkBecameAvailable()`, stale or failed live queries refetch and removals made
+    /// by other processes while the app was away are noticed.
+    public func appBecameActive() {
+        queries.broadcast(.lifecycle)
+    }
+}
+
+/// `12 entries, 1.4 MB`: what a settings screen or a log line shows of `CachedClient.usage()`.
+extension CachedClient.Usage: CustomStringConvertible {
+    /// The entry count and the size in bytes, KB or MB (powers of 1,000, one decimal).
+    public var description: String {
+        let count = entries == 1 ? "1 entry" : "\(entries) entries"
+        let size: String
+        switch bytes {
+        case ..<1_000: size = "\(bytes) bytes"
+        case ..<1_000_000: size = Self.oneDecimal(Double(bytes) / 1_000) + " KB"
+        default: size = Self.oneDecimal(Double(bytes) / 1_000_000) + " MB"
         }
-        if let firstError { throw firstError }
+        return "\(count), \(size)"
+    }
+
+    /// `1.4`, without a locale: the same text on every machine.
+    private static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -50,18 +50,18 @@ extension CachedClient {
         offline: OfflineReplay = .standard
     ) {
         let layer = MutationLayer(store: store, offline: offline, events: events)
+        let sender = RequestSender(
+            baseURL: baseURL, transport: transport, headers: headers, middleware: middleware, retry: retry)
         self.init(
-            baseURL: baseURL, store: store, transport: transport, partition: partition, headers: headers,
-            middleware: middleware, retry: retry, now: now, events: events, memoryCacheLimit: memoryCacheLimit,
-            collapsing: collapsing, replacedEntities: layer.replacedEntities, mutations: layer)
+            baseURL: baseURL, store: store, sender: sender, partition: partition, now: now, events: events,
+            memoryCacheLimit: memoryCacheLimit, collapsing: collapsing, replacedEntities: layer.replacedEntities,
+            mutations: layer)
         if offline.replaysAtLaunch { layer.startReplay(on: self) }
     }
 
     /// The client's mutation layer: the one its public initializer made.
     package var mutationLayer: MutationLayer {
-        guard let layer = mutations as? MutationLayer else {
-            preconditionFailure("a CachedClient's mutation layer is a MutationLayer (its public initializer makes it)")
-        }
+        guard let layer = mutations as? MutationLayer else { preconditionFailure("a CachedClient's layer is a MutationLayer") }
         return layer
     }
 
@@ -114,14 +114,8 @@ extension CachedClient {
         try await mutationLayer.withOptimisticUpdates(updates, on: self, isolation: isolation, mutation)
     }
 
-    // MARK: - Entry points called by generated code
-
-    /// Answers a `cache: false` endpoint: always the network, never the store, so a
-    /// payment or a profile is exact and never on disk.
-    ///
-    /// After a 2xx answer the entries `invalidating` names are removed (even if the body
-    /// then fails to decode: the server did change the data), so no screen shows what the
-    /// call changed; a removal that fails is an `.error` event, never a failed call.
+    /// Answers a `cache: false` endpoint: always the network, never the store, then the entries
+    /// `invalidating` names are removed (see `MutationLayer.response(for:endpoint:as:invalidating:on:)`).
     @_spi(Generated)
     public func response<T: Decodable & Sendable>(
         for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self,
@@ -139,23 +133,14 @@ extension CachedClient {
         _ = try await mutationLayer.mutate(request, endpoint: endpoint, invalidating: invalidations, on: self)
     }
 
-    /// Sends a mutation of an endpoint marked `"offline": "queue"`; `.queued` when the
-    /// server could not be reached or mutations of its scope wait before it, and only once
-    /// the outbox holds it durably (when it cannot, the mutation is sent at once, and
-    /// `MutationNotQueuedError` thrown if the server cannot be reached). A 4xx other than
-    /// 429 throws as for `response(for:endpoint:as:invalidating:)`. An endpoint without an
-    /// offline rule is sent as that method sends it.
+    /// Sends a mutation of an endpoint marked `"offline": "queue"`, or keeps it in the outbox:
+    /// `.queued` (see `MutationLayer.queueableResponse(for:endpoint:as:invalidating:on:)`).
     @_spi(Generated)
     public func queueableResponse<T: Decodable & Sendable>(
         for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self,
         invalidating invalidations: [Invalidation] = []
     ) async throws -> MutationResult<T> {
-        // Read again when it is sent, by this call or a replay in this process.
-        readsEntities(of: endpoint, as: type)
-        switch try await mutationLayer.queueableMutate(request, endpoint: endpoint, invalidating: invalidations, on: self) {
-        case .sent(let body): return .sent(try endpoint.decode(type, from: body))
-        case .queued(let id): return .queued(id: id)
-        }
+        try await mutationLayer.queueableResponse(for: request, endpoint: endpoint, as: type, invalidating: invalidations, on: self)
     }
 
     /// `queueableResponse(for:endpoint:as:invalidating:)` for an endpoint that returns no body.
@@ -163,18 +148,11 @@ extension CachedClient {
     public func queueablePerform(
         _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation] = []
     ) async throws -> MutationResult<Void> {
-        switch try await mutationLayer.queueableMutate(request, endpoint: endpoint, invalidating: invalidations, on: self) {
-        case .sent: return .sent(())
-        case .queued(let id): return .queued(id: id)
-        }
+        try await mutationLayer.queueablePerform(request, endpoint: endpoint, invalidating: invalidations, on: self)
     }
 
-    /// Tells the client that the answers of `endpoint`, a mutation marked `"offline": "queue"`,
-    /// are `type`, so that a replay reads the entities (`CachedEntity`) in them and replaces
-    /// them everywhere, even when the endpoint was not called in this process (a mutation
-    /// queued before a relaunch). Generated repositories call it when they are created; the
-    /// answers a replay received before are read now, by the task returned (`nil` when there
-    /// are none).
+    /// Tells the client that the answers of `endpoint` (marked `"offline": "queue"`) are `type`, so
+    /// that a replay reads their entities (see `MutationLayer.readsEntities(of:as:on:)`).
     @_spi(Generated)
     @discardableResult
     public func readsEntities<T: Decodable & Sendable>(of endpoint: Endpoint, as type: T.Type) -> Task<Void, Never>? {

@@ -59,8 +59,12 @@ extension MutationLayer {
 }
 
 extension MutationLayer {
-    /// Makes `endpoint`'s answers known as `type` and reads the answers a replay kept for it
-    /// (see `CachedClient.readsEntities(of:as:)`).
+    /// Tells the layer that the answers of `endpoint`, a mutation marked `"offline": "queue"`,
+    /// are `type`, so that a replay reads the entities (`CachedEntity`) in them and replaces
+    /// them everywhere, even when the endpoint was not called in this process (a mutation
+    /// queued before a relaunch). Generated repositories call it (through the client) when they
+    /// are created; the answers a replay received before are read now, by the task returned
+    /// (`nil` when there are none).
     @discardableResult
     package func readsEntities<T: Decodable & Sendable>(
         of endpoint: Endpoint, as type: T.Type, on client: CachedClient

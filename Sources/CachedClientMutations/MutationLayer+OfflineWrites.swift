@@ -32,7 +32,7 @@ extension MutationLayer {
         do {
             try await queue.load(partition: partition)
         } catch {
-            emitMutation(.error, id: "", endpoint: "", message: "outbox read failed: \(client.safeDescription(of: error))")
+            emitMutation(.error, id: "", endpoint: "", message: "outbox read failed: \(client.callEvents.safeDescription(of: error))")
             return
         }
         let scopes = await queue.waitingScopes()
@@ -51,7 +51,7 @@ extension MutationLayer {
         do {
             stored = try await queue.outbox.queuedMutation(held)
         } catch {
-            emitMutation(.error, held, message: "outbox read failed: \(client.safeDescription(of: error))")
+            emitMutation(.error, held, message: "outbox read failed: \(client.callEvents.safeDescription(of: error))")
             return false
         }
         guard var mutation = stored, mutation.failure != nil, !mutation.method.isEmpty else { return false }
@@ -60,7 +60,7 @@ extension MutationLayer {
         do {
             try await queue.outbox.updateMutation(mutation)
         } catch {
-            emitMutation(.error, mutation, message: "outbox write failed: \(client.safeDescription(of: error))")
+            emitMutation(.error, mutation, message: "outbox write failed: \(client.callEvents.safeDescription(of: error))")
         }
         emitMutation(.mutationQueued, mutation, message: "retried")
         await replayPendingMutations(on: client)
@@ -80,10 +80,36 @@ extension MutationLayer {
 
     // MARK: - Entry points called by generated code
 
-    /// Sends a mutation of an endpoint marked `"offline": "queue"`, or queues it (see
-    /// `CachedClient.queueableResponse(for:endpoint:as:invalidating:)`): the server's body, or
-    /// the id.
-    package func queueableMutate(
+    /// Sends a mutation of an endpoint marked `"offline": "queue"`; `.queued` when the
+    /// server could not be reached or mutations of its scope wait before it, and only once
+    /// the outbox holds it durably (when it cannot, the mutation is sent at once, and
+    /// `MutationNotQueuedError` thrown if the server cannot be reached). A 4xx other than
+    /// 429 throws as for `CachedClient.response(for:endpoint:as:invalidating:)`. An endpoint
+    /// without an offline rule is sent as that method sends it.
+    package func queueableResponse<T: Decodable & Sendable>(
+        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type, invalidating invalidations: [Invalidation],
+        on client: CachedClient
+    ) async throws -> MutationResult<T> {
+        // Read again when it is sent, by this call or a replay in this process.
+        readsEntities(of: endpoint, as: type, on: client)
+        switch try await queueableMutate(request, endpoint: endpoint, invalidating: invalidations, on: client) {
+        case .sent(let body): return .sent(try endpoint.decode(type, from: body))
+        case .queued(let id): return .queued(id: id)
+        }
+    }
+
+    /// `queueableResponse(for:endpoint:as:invalidating:on:)` for an endpoint that returns no body.
+    package func queueablePerform(
+        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation], on client: CachedClient
+    ) async throws -> MutationResult<Void> {
+        switch try await queueableMutate(request, endpoint: endpoint, invalidating: invalidations, on: client) {
+        case .sent: return .sent(())
+        case .queued(let id): return .queued(id: id)
+        }
+    }
+
+    /// Enqueues, then sends at once when the scope is idle: the server's body, or the id.
+    private func queueableMutate(
         _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation],
         on client: CachedClient
     ) async throws -> MutationResult<Data> {
@@ -104,7 +130,7 @@ extension MutationLayer {
             // No outbox to keep it in: sent as an ordinary mutation, with its key all the same.
             // It is never `.queued`: when it cannot be sent either, the caller learns that
             // nothing of it is kept.
-            let outboxFailure = client.safeDescription(of: error)
+            let outboxFailure = client.callEvents.safeDescription(of: error)
             emitMutation(.error, record, message: "outbox write failed, sent without queueing: \(outboxFailure)")
             var keyed = request
             keyed.appendHeader(RequestParameter(name: rule.idempotencyHeader, value: record.idempotencyKey, isKey: false))
@@ -112,7 +138,7 @@ extension MutationLayer {
                 return .sent(try await mutate(keyed, endpoint: endpoint, invalidating: invalidations, on: client))
             } catch let sendError where CallFetcher.allowsFallback(sendError) || sendError is RateLimitedError {
                 throw MutationNotQueuedError(
-                    endpoint: endpoint.name, outboxFailure: outboxFailure, sendFailure: client.safeDescription(of: sendError))
+                    endpoint: endpoint.name, outboxFailure: outboxFailure, sendFailure: client.callEvents.safeDescription(of: sendError))
             }
         }
         guard await queue.add(stored) else {
@@ -186,7 +212,7 @@ extension MutationLayer {
                 } catch {
                     // Never sent again by this process: removed again at the next replay.
                     await queue.keepRemoving(mutation)
-                    emitMutation(.error, mutation, message: "outbox remove failed: \(client.safeDescription(of: error))")
+                    emitMutation(.error, mutation, message: "outbox remove failed: \(client.callEvents.safeDescription(of: error))")
                 }
                 await queue.finish(mutation, updated: nil)
                 emitMutation(.mutationSent, mutation, message: "status \(response.statusCode)")
@@ -209,7 +235,7 @@ extension MutationLayer {
             waiting.attempts += 1
             try? await queue.outbox.updateMutation(waiting)
             await queue.finish(mutation, updated: waiting)
-            emitMutation(.mutationQueued, waiting, message: client.safeDescription(of: error))
+            emitMutation(.mutationQueued, waiting, message: client.callEvents.safeDescription(of: error))
             await scheduleReplayIfWaiting(on: client)
             return .waiting
         }
@@ -218,7 +244,7 @@ extension MutationLayer {
         if case .httpStatus(let status, _, let body) = error as? CachedClientError {
             failed.failure = MutationFailure(status: status, message: "refused by the server", body: body)
         } else {
-            failed.failure = MutationFailure(message: client.safeDescription(of: error))
+            failed.failure = MutationFailure(message: client.callEvents.safeDescription(of: error))
         }
         emitMutation(.mutationFailed, failed, message: failed.failure?.description)
         rollBackOptimistic(mutation: mutation.id)
@@ -228,7 +254,7 @@ extension MutationLayer {
             do {
                 try await queue.outbox.updateMutation(failed)
             } catch {
-                emitMutation(.error, mutation, message: "outbox write failed: \(client.safeDescription(of: error))")
+                emitMutation(.error, mutation, message: "outbox write failed: \(client.callEvents.safeDescription(of: error))")
             }
             await queue.finish(mutation, updated: failed)
         }
@@ -243,7 +269,7 @@ extension MutationLayer {
             do {
                 stored = try await queue.outbox.queuedMutation(next)
             } catch {
-                emitMutation(.error, next, message: "outbox read failed: \(client.safeDescription(of: error))")
+                emitMutation(.error, next, message: "outbox read failed: \(client.callEvents.safeDescription(of: error))")
                 await queue.finish(next, updated: next)
                 return
             }
@@ -268,7 +294,7 @@ extension MutationLayer {
                 try await queue.outbox.removeMutation(mutation)
                 await queue.recordRemoved(id: mutation.id)
             } catch {
-                emitMutation(.error, mutation, message: "outbox remove failed: \(client.safeDescription(of: error))")
+                emitMutation(.error, mutation, message: "outbox remove failed: \(client.callEvents.safeDescription(of: error))")
             }
         }
     }

@@ -38,8 +38,13 @@ package final class MutationLayer: ClientMutations {
 
     // MARK: - Uncached mutations
 
-    /// Answers an uncached endpoint: the network, then invalidations and entities (see
-    /// `ClientMutations`).
+    /// Answers a `cache: false` endpoint: always the network, never the store, so a
+    /// payment or a profile is exact and never on disk.
+    ///
+    /// After a 2xx answer the entries `invalidating` names are removed (even if the body
+    /// then fails to decode: the server did change the data), so no screen shows what the
+    /// call changed; a removal that fails is an `.error` event, never a failed call. The
+    /// entities of the answer are put in place, and the call's optimistic changes settled.
     package func response<T: Decodable & Sendable>(
         for request: EndpointRequest, endpoint: Endpoint, as type: T.Type, invalidating invalidations: [Invalidation],
         on client: CachedClient

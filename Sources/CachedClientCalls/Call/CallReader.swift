@@ -85,7 +85,7 @@ package struct CallReader: Sendable {
 
     /// The call that reads the links kept beside `call`'s answer (see `CallWriter.keepLinks`).
     package func linksCall(_ call: CachedClient.Call) -> CachedClient.Call {
-        call.links(held: memory.lookup(CachedClient.linksKey(of: call.key).text, removals: call.storeRemovals))
+        call.links(held: memory.lookup(LinkFollower.linksKey(of: call.key).text, removals: call.storeRemovals))
     }
 
     /// `entry`, read from the store or this client's writes on their way for `call`, with the
