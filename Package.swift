@@ -52,12 +52,17 @@ let package = Package(
         .target(name: "CachedClientHTTP", dependencies: ["CachedClientStore", "CachedClientValues"]),
         .target(
             name: "CachedClientCalls", dependencies: ["CachedClientHTTP", "CachedClientStore", "CachedClientValues"]),
-        .target(name: "CachedClientQueries", dependencies: ["CachedClientCalls", "CachedClientHTTP", "CachedClientValues"]),
+        // Offline writes, optimistic updates and replaced entities, above the call path, which
+        // reaches them only through its seams (`ClientMutations`, `EntityReplacing`).
+        .target(
+            name: "CachedClientMutations",
+            dependencies: ["CachedClientCalls", "CachedClientHTTP", "CachedClientStore", "CachedClientValues"]),
+        .target(name: "CachedClientQueries", dependencies: ["CachedClientCalls", "CachedClientHTTP", "CachedClientMutations", "CachedClientValues"]),
         .target(
             name: "CachedClientRuntime",
             dependencies: [
-                "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientQueries", "CachedClientStore",
-                "CachedClientValues",
+                "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientMutations", "CachedClientQueries",
+                "CachedClientStore", "CachedClientValues",
             ]),
         .target(name: "CachedClientTesting", dependencies: ["CachedClientRuntime"]),
         // `cachegen-cache`, a program of its own (see the product).
@@ -105,16 +110,21 @@ let package = Package(
             dependencies: [
                 "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientStore", "CachedClientValues",
                 "CachedClientTestSupport", "CachedClientTesting", "FixtureServerSupport",
-                // Only for Mutations/: optimistic updates and entity replacement seen by a live
-                // query. They move with the mutation layer (issue 38 item 2).
-                "CachedClientQueries",
+                // Only for the uncached calls and mutations some tests make (`response(for:endpoint:)`).
+                "CachedClientMutations",
             ],
             exclude: ["FuzzRegressions"]),
         .testTarget(
+            name: "CachedClientMutationsTests",
+            dependencies: [
+                "CachedClientMutations", "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientQueries",
+                "CachedClientStore", "CachedClientValues", "CachedClientTestSupport", "FixtureServerSupport",
+            ]),
+        .testTarget(
             name: "CachedClientQueriesTests",
             dependencies: [
-                "CachedClientQueries", "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientStore",
-                "CachedClientValues", "CachedClientTestSupport", "FixtureServerSupport",
+                "CachedClientQueries", "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientMutations",
+                "CachedClientStore", "CachedClientValues", "CachedClientTestSupport", "FixtureServerSupport",
             ]),
         // The store conformance suite of CachedClientTesting, run on the package's stores.
         .testTarget(

@@ -4,7 +4,8 @@ import Foundation
 
 // Removing entries (sign-out, "clear cache" on a settings screen, a mutation's
 // invalidations), waiting for writes, and usage figures. How a removal keeps every write on its
-// way from undoing it is the writer's (`CallWriter.remove(_:matching:inStore:)`).
+// way from undoing it is the writer's (`CallWriter.remove(_:matching:inStore:)`). Then the app's
+// lifecycle signals, which live queries (`CachedQuery`) hear of.
 
 extension CachedClient {
     /// What the store holds, for a settings screen ("Cached data: 12 MB").
@@ -43,10 +44,9 @@ extension CachedClient {
     /// store: "Clear cache" on a settings screen. Queued mutations of every user go too, and
     /// the entities mutations replaced, remembered for entries read later.
     public func removeAll() async throws {
-        replacedEntities.forgetAll()
-        entityReaders.dropAllUnread()
+        mutations.forget(partition: nil)
         try await writer.remove(.all, matching: { _ in true }) { try await $0.removeAll() }
-        await removeQueuedMutations(partition: nil)
+        await mutations.removeQueuedMutations(partition: nil, on: self)
     }
 
     /// Removes one user's entries, on disk and in memory, for sign-out, with the mutations
@@ -55,12 +55,11 @@ extension CachedClient {
     /// their way to the store, are not stored. The entities that user's mutations replaced,
     /// remembered for entries read later, are forgotten.
     public func removeAll(partition: String) async throws {
-        replacedEntities.forget(partition: partition)
-        entityReaders.dropUnread(partition: partition)
+        mutations.forget(partition: partition)
         try await writer.remove(.partition(partition), matching: { $0.partition == partition }) {
             try await $0.removeAll(partition: partition)
         }
-        await removeQueuedMutations(partition: partition)
+        await mutations.removeQueuedMutations(partition: partition, on: self)
     }
 
     /// Removes every entry of one endpoint (`Repository.method`), in every partition, with
@@ -75,15 +74,32 @@ extension CachedClient {
     /// event; the first failure is thrown after all were tried.
     @_spi(Generated)
     public func invalidate(_ invalidations: [Invalidation]) async throws {
-        var firstError: (any Error)?
-        for invalidation in invalidations {
-            do {
-                try await writer.remove(invalidation)
-                writer.report(invalidation, kind: .evict, message: "invalidated")
-            } catch {
-                firstError = firstError ?? error
-            }
-        }
-        if let firstError { throw firstError }
+        try await writer.invalidate(invalidations)
+    }
+
+    /// Tell the client the network is back (from `NWPathMonitor` or the like): every live
+    /// query over it that is stale or failed refetches, and each checks that its entries
+    /// were not removed elsewhere meanwhile; mutations waiting in the outbox are sent (see
+    /// `replayPendingMutations()`). Cheap when no query is held and nothing waits.
+    public func networkBecameAvailable() {
+        queries.broadcast(.lifecycle)
+        mutations.startReplay(on: self)
+    }
+
+    /// Tell the client the app became active (`scenePhase == .active`): as
+    /// `networkBecameAvailable()`, stale or failed live queries refetch and removals made
+    /// by other processes while the app was away are noticed.
+    public func appBecameActive() {
+        queries.broadcast(.lifecycle)
+    }
+}
+
+/// `12 entries, 1.4 MB`: what a settings screen or a log line shows of `CachedClient.usage()`.
+extension CachedClient.Usage: CustomStringConvertible {
+    /// The entry count and the size in bytes, KB or MB (powers of 1,000, one decimal), as
+    /// `CacheInspection`'s table prints sizes.
+    public var description: String {
+        let count = entries == 1 ? "1 entry" : "\(entries) entries"
+        return "\(count), \(ByteCountText.format(bytes))"
     }
 }

@@ -1,62 +1,37 @@
+import CachedClientHTTP
 @_spi(Generated) import CachedClientValues
 import Foundation
 
+// Streams and pages: each public entry point hands the work to a type of its own
+// (`UpdatesStream`, `EventStreamReader`, `LinkFollower`).
 extension CachedClient {
-    /// Streams the cached value first (if one within `maxStale` exists), then the fresh one,
-    /// so a screen can show something at once and update when the network answers.
-    ///
-    /// When the network fails after a cached value was yielded, the stream finishes
-    /// normally if `networkFirst` would have fallen back (a transport failure or a 5xx):
-    /// the caller already holds the best value there is, exactly what `networkFirst`
-    /// would have returned. It throws for a 4xx or an undecodable answer, which no cached
-    /// value can excuse. Without a cached value it yields the fresh one or throws.
-    /// Ending the iteration cancels the work.
+    /// The cached value first (if one within `maxStale` exists), then the fresh one, so a screen
+    /// shows something at once (see `UpdatesStream` for when it throws and when it ends).
     @_spi(Generated)
     public func updates<T: Decodable & Sendable>(
         for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self
     ) -> AsyncThrowingStream<CachedValue<T>, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await self.streamUpdates(request, endpoint: endpoint, as: type) { continuation.yield($0) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        UpdatesStream(client: self).updates(for: request, endpoint: endpoint, as: type)
     }
 
-    /// The body of `updates`, written as a plain async function so errors flow normally.
-    private func streamUpdates<T: Decodable & Sendable>(
-        _ request: EndpointRequest, endpoint: Endpoint, as type: T.Type,
-        yield: (CachedValue<T>) -> Void
-    ) async throws {
-        guard let rule = endpoint.cache else {
-            yield(.fresh(value: try await response(for: request, endpoint: endpoint, as: type)))
-            return
-        }
-        let call = try makeCall(request, endpoint: endpoint, rule: rule)
-        var entry = await reader.entry(call, writingBackWith: writer)
-        var yieldedCached = false
-        if let stored = entry, isShowable(stored, rule) {
-            if let value = await writer.decodeStored(stored, call, as: type) {
-                emitUse(stored, call)
-                yield(.cached(value: value, date: stored.date))
-                yieldedCached = true
-            } else {
-                entry = nil
-            }
-        }
-        if !yieldedCached { emit(.miss, call, age: entry?.age(at: now())) }
-        do {
-            yield(.fresh(value: try await fetcher.shared(call, validating: entry, as: type).value))
-        } catch {
-            guard yieldedCached, let entry, CallFetcher.allowsFallback(error), call.rule.allowsFallback(to: entry, at: now()) else {
-                throw error
-            }
-            emit(.fallback, call, age: entry.age(at: now()), message: safeDescription(of: error))
-        }
+    /// The events of a streamed endpoint, each record decoded as `T`; never cached, sent only
+    /// when the sequence is iterated (see `EventStreamReader` for connecting again).
+    @_spi(Generated)
+    public func eventStream<T: Decodable & Sendable>(
+        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self
+    ) -> EventStream<T> {
+        var stream = EventStreamReader(sender: sender).events(for: request, endpoint: endpoint, as: type)
+        // A `StreamedQuery` over this stream keeps its finished value through this client.
+        stream.origin = StreamOrigin(client: self, request: request, endpoint: endpoint)
+        return stream
+    }
+
+    /// The pages of an endpoint that pages by `Link` header, each a cached call, followed only
+    /// under `baseURL` (see `LinkFollower`).
+    @_spi(Generated)
+    public func linkedPages<T: Decodable & Sendable>(
+        for request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy? = nil, as type: T.Type = T.self
+    ) -> CachedPages<T> {
+        LinkFollower(client: self).pages(for: request, endpoint: endpoint, policy: policy, as: type)
     }
 }

@@ -31,13 +31,12 @@ public final class CachedClient: Sendable {
 
     package let sender: RequestSender
     package let now: @Sendable () -> Date
-    package let events: @Sendable (CacheEvent) -> Void
     /// Decoded values of recently used entries.
     package let memory: MemoryLayer
     /// Answers on their way to the store, and the removals they must not undo.
     package let writes: WriteBehind
     /// `staleWhileRevalidate` refreshes running in the background, one per key.
-    package let refreshes = Locked<[CallFetcher.FlightKey: Task<Void, Never>]>([:])
+    package let refreshes = BackgroundRefreshes()
     /// The live queries over this client, told of removals, partition switches, stored
     /// answers and the app's lifecycle signals.
     package let queries: QueryRegistry
@@ -46,20 +45,12 @@ public final class CachedClient: Sendable {
     private let currentPartition: Locked<PartitionState>
     /// `baseURL` in the form keys hold, worked out once rather than on every call.
     package let canonicalBase: String
-    /// How requests are collapsed with other processes through a `CacheStoreLeasing` store.
-    package let collapsing: RequestCollapsing
-    /// The outbox of offline writes for the signed-in user, and what may be sent next.
-    package let mutationQueue: MutationQueue
-    /// When queued mutations are sent again.
-    package let offlineReplay: OfflineReplay
-    /// Optimistic changes pending on cached values, and the queued mutations carrying them.
-    package let optimistic = OptimisticLayer()
-    /// How the answer of each queued endpoint is read for entities (`CachedEntity`), by
-    /// endpoint name, for when it is sent by a replay.
-    package let entityReaders = EntityReaderRegistry()
-    /// The entities mutations' answers replaced, per partition, for entries read later from
-    /// the store (the last 1,000).
-    package let replacedEntities: EntityReplacementLog
+    /// Optimistic changes pending on cached values, applied by every read (the mutation layer
+    /// adds and takes them out).
+    package let optimistic = PendingChanges()
+    /// The layer above the call path: offline writes and their replay, optimistic updates,
+    /// entities replaced by mutations' answers (`CachedClientMutations`).
+    package let mutations: any ClientMutations
 
     // The stages of a call, in order (`Call/`): what is stored, the network, what is kept.
     /// Reads what is stored for a call; never writes.
@@ -75,83 +66,34 @@ public final class CachedClient: Sendable {
     /// that a few large lists cannot take an app's memory.
     public static let memoryCacheByteLimit = 8 << 20
 
-    /// Creates a client.
-    ///
-    /// - Parameters:
-    ///   - baseURL: the root every request path is appended to, such as
-    ///     `https://api.example.com/v1`; part of every key.
-    ///   - store: where entries live; in memory unless the app passes a `FileCacheStore`.
-    ///   - transport: how requests are sent; the seam for tests and custom stacks.
-    ///   - partition: the signed-in user, so that user-scoped entries of one user are
-    ///     never shown to another.
-    ///   - headers: asked for on every request (not once), so an expiring token is
-    ///     always current; never stored. An error it throws other than cancellation
-    ///     counts as a transport failure and may fall back to the cache, because its
-    ///     usual cause is a token refresh that failed offline.
-    ///   - middleware: sees and may change every request and response, first one outermost
-    ///     (see `ClientMiddleware`; `Authenticator` refreshes an expired credential).
-    ///   - retry: how transient failures are retried (see `RetryPolicy`).
-    ///   - now: the clock entry ages are measured with; injectable for tests.
-    ///   - events: receives every `CacheEvent`, for the app's logger; called synchronously,
-    ///     so it should return quickly.
-    ///   - memoryCacheLimit: how many entries, with their decoded values, the in-memory layer
-    ///     keeps (least recently used out first, and never more than `memoryCacheByteLimit`
-    ///     bytes of bodies); 0 turns it off.
-    ///   - collapsing: how identical requests of many processes become one when the store
-    ///     adopts `CacheStoreLeasing`; ignored otherwise.
-    ///   - offline: when mutations queued by endpoints marked `"offline": "queue"` are sent
-    ///     again (at launch, every 30 seconds while any wait, on `networkBecameAvailable()`);
-    ///     its clock is injectable for tests.
-    public init(
-        baseURL: URL,
-        store: any CacheStore = MemoryCacheStore(),
-        transport: any HTTPTransport = URLSessionTransport(),
-        partition: String? = nil,
-        headers: @escaping @Sendable () async throws -> [String: String] = { [:] },
-        middleware: [any ClientMiddleware] = [],
-        retry: RetryPolicy = .standard,
-        now: @escaping @Sendable () -> Date = { Date() },
-        events: @escaping @Sendable (CacheEvent) -> Void = { _ in },
-        memoryCacheLimit: Int = 100,
-        collapsing: RequestCollapsing = RequestCollapsing(),
-        offline: OfflineReplay = .standard
+    /// Creates a client with its mutation layer (`mutations`) and the entities that layer
+    /// remembers for the reader (`replacedEntities`); the public initializer
+    /// (`CachedClient+Mutations.swift`) makes them and the sender, and starts the launch replay.
+    package init(
+        baseURL: URL, store: any CacheStore, sender: RequestSender, partition: String?, now: @escaping @Sendable () -> Date,
+        events: @escaping @Sendable (CacheEvent) -> Void, memoryCacheLimit: Int, collapsing: RequestCollapsing,
+        replacedEntities: any EntityReplacing, mutations: any ClientMutations
     ) {
         self.baseURL = baseURL
         self.store = store
-        let sender = RequestSender(
-            baseURL: baseURL, transport: transport, headers: headers, middleware: middleware, retry: retry)
         self.sender = sender
-        let queries = QueryRegistry()
-        self.queries = queries
-        let replacedEntities = EntityReplacementLog()
-        self.replacedEntities = replacedEntities
         self.now = now
-        self.events = events
+        queries = QueryRegistry()
         let currentPartition = Locked(PartitionState(partition: partition, switches: 0))
         self.currentPartition = currentPartition
-        let memory = MemoryLayer(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit) {
-            store.removals(since: $0)
-        }
-        self.memory = memory
-        let writes = WriteBehind { store.removals(since: $0) }
-        self.writes = writes
-        self.canonicalBase = CacheKey.canonicalBase(baseURL)
-        self.collapsing = collapsing
-        let callEvents = CallEvents(handler: events, store: store)
-        self.callEvents = callEvents
-        let reader = CallReader(
+        memory = MemoryLayer(limit: memoryCacheLimit, byteLimit: Self.memoryCacheByteLimit) { store.removals(since: $0) }
+        writes = WriteBehind { store.removals(since: $0) }
+        canonicalBase = CacheKey.canonicalBase(baseURL)
+        callEvents = CallEvents(handler: events, store: store)
+        reader = CallReader(
             store: store, memory: memory, writes: writes, replacedEntities: replacedEntities, now: now, events: callEvents)
-        let writer = CallWriter(
+        writer = CallWriter(
             store: store, memory: memory, writes: writes, queries: queries,
             partition: { currentPartition.withLock { $0.partition } }, now: now, events: callEvents)
-        self.reader = reader
-        self.writer = writer
-        self.fetcher = CallFetcher(
+        fetcher = CallFetcher(
             merger: RequestMerger(), collapsing: collapsing, store: store, sender: sender, reader: reader, writer: writer,
             now: now, events: callEvents)
-        self.mutationQueue = MutationQueue(store: store)
-        self.offlineReplay = offline
-        if offline.replaysAtLaunch { startReplay() }
+        self.mutations = mutations
     }
 
     /// The signed-in user; user-scoped entries are stored and looked up under it.
@@ -162,13 +104,6 @@ public final class CachedClient: Sendable {
     /// The partition and the number of switches so far, read together.
     package var partitionState: PartitionState {
         currentPartition.withLock { $0 }
-    }
-
-    /// The signed-in user and how many times it was set. A struct, not a tuple: a tuple as a
-    /// generic argument costs a run-time metadata lookup on every call.
-    package struct PartitionState: Sendable {
-        package var partition: String?
-        package var switches: UInt64
     }
 
     /// Switches user (or signs out with `nil`); later calls use the new partition and never
@@ -183,10 +118,8 @@ public final class CachedClient: Sendable {
         currentPartition.withLock { $0 = PartitionState(partition: partition, switches: $0.switches + 1) }
         memory.removeAll { key in key.partition != nil && key.partition != partition }
         queries.broadcast(.partitionChanged)
-        startReplay()
+        mutations.startReplay(on: self)
     }
-
-    // MARK: - Entry points called by generated code
 
     /// Answers a cached endpoint according to `policy` (the spec's default when `nil`).
     ///
@@ -196,16 +129,17 @@ public final class CachedClient: Sendable {
         for request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy? = nil, as type: T.Type = T.self
     ) async throws -> CachedValue<T> {
         guard let rule = endpoint.cache else {
-            return .fresh(value: try await response(for: request, endpoint: endpoint, as: type))
+            let value = try await mutations.response(for: request, endpoint: endpoint, as: type, invalidating: [], on: self)
+            return .fresh(value: value)
         }
         let call = try makeCall(request, endpoint: endpoint, rule: rule)
         let probe = QueryProbe.current
-        if let probe { probe.record(queryRecord(call)) }
+        if let probe { probe.record(QueryProbe.Record(call, client: self)) }
         let answer = try await answer(call, policy: policy ?? rule.policy, probe: probe, as: type)
         // Pending optimistic changes show in every read of the key; a live query applies them
         // to what it shows itself.
         guard probe == nil, !optimistic.isEmpty else { return answer }
-        return withPendingChanges(answer, key: call.key)
+        return optimistic.applied(to: answer, key: call.key)
     }
 
     /// The answer of a cached call by `policy`.
@@ -236,7 +170,7 @@ public final class CachedClient: Sendable {
                     // A value the in-memory layer decoded before answers without another await.
                     let held = call.held?.value(as: type, decodedFrom: stored)
                     if let value = held != nil ? held : await writer.decodeStored(stored, call, as: type) {
-                        emit(.hit, call, age: stored.age(at: time))
+                        callEvents.emit(.hit, call, age: stored.age(at: time))
                         probe?.recordFreshness(stored.freshness, of: self, call.key)
                         return .cached(value: value, date: stored.date)
                     }
@@ -246,90 +180,41 @@ public final class CachedClient: Sendable {
             // The server's stale-while-revalidate window (`ttl: "server"` only).
             if let stored = entry, rule.allowsBackgroundRevalidation(of: stored, at: now()) {
                 if let value = await writer.decodeStored(stored, call, as: type) {
-                    emit(.stale, call, age: stored.age(at: now()))
-                    startRefresh(call, entry: stored, as: type)
+                    callEvents.emit(.stale, call, age: stored.age(at: now()))
+                    refreshes.start(call, entry: stored, as: type, fetcher: fetcher, events: callEvents)
                     probe?.recordFreshness(stored.freshness, of: self, call.key)
                     return .cached(value: value, date: stored.date)
                 }
                 entry = nil
             }
-            emit(.miss, call, age: entry?.age(at: now()))
+            callEvents.emit(.miss, call, age: entry?.age(at: now()))
             return try await networkFirst(call, entry: entry, missReported: true, probe: probe, as: type)
 
         case .staleWhileRevalidate:
             var entry = await reader.entry(call, writingBackWith: writer)
-            if let stored = entry, isShowable(stored, rule) {
+            if let stored = entry, rule.allowsShowing(stored, at: now()) {
                 if let value = await writer.decodeStored(stored, call, as: type) {
-                    emitUse(stored, call)
-                    startRefresh(call, entry: stored, as: type)
+                    callEvents.emitUse(stored, call, now: now)
+                    refreshes.start(call, entry: stored, as: type, fetcher: fetcher, events: callEvents)
                     probe?.recordFreshness(stored.freshness, of: self, call.key)
                     return .cached(value: value, date: stored.date)
                 }
                 entry = nil
             }
-            emit(.miss, call, age: entry?.age(at: now()))
+            callEvents.emit(.miss, call, age: entry?.age(at: now()))
             return try await networkFirst(call, entry: entry, missReported: true, probe: probe, as: type)
 
         case .cacheOnly:
             let entry = await reader.entry(call, writingBackWith: writer)
-            if let stored = entry, isShowable(stored, rule), let value = await writer.decodeStored(stored, call, as: type) {
-                emitUse(stored, call)
+            if let stored = entry, rule.allowsShowing(stored, at: now()), let value = await writer.decodeStored(stored, call, as: type) {
+                callEvents.emitUse(stored, call, now: now)
                 probe?.recordFreshness(stored.freshness, of: self, call.key)
                 return .cached(value: value, date: stored.date)
             }
-            emit(.miss, call, age: entry?.age(at: now()))
+            callEvents.emit(.miss, call, age: entry?.age(at: now()))
             throw CachedClientError.notCached(endpoint: endpoint.name)
         }
     }
-
-    /// Answers a `cache: false` endpoint: always the network, never the store, so a
-    /// payment or a profile is exact and never on disk.
-    ///
-    /// After a 2xx answer the entries `invalidating` names are removed (even if the body
-    /// then fails to decode: the server did change the data), so no screen shows what the
-    /// call changed; a removal that fails is an `.error` event, never a failed call.
-    @_spi(Generated)
-    public func response<T: Decodable & Sendable>(
-        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self,
-        invalidating invalidations: [Invalidation] = []
-    ) async throws -> T {
-        let reader = EntityReader.reader(for: type, coding: endpoint.coding)
-        let body = try await mutate(request, endpoint: endpoint, invalidating: invalidations, reading: reader)
-        return try endpoint.decode(type, from: body)
-    }
-
-    /// Calls an endpoint that returns no body; only the status matters. After a 2xx answer
-    /// the entries `invalidating` names are removed, as for `response(for:endpoint:as:invalidating:)`.
-    @_spi(Generated)
-    public func perform(
-        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation] = []
-    ) async throws {
-        _ = try await mutate(request, endpoint: endpoint, invalidating: invalidations)
-    }
-
-    /// Sends an uncached request; after a 2xx answer applies `invalidations`, puts the entities
-    /// `reader` finds in the answer in place, and returns the body.
-    package func mutate(
-        _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation],
-        reading reader: EntityReader? = nil
-    ) async throws -> Data {
-        let body = try endpoint.encodedBody(of: request)
-        let response = try await fetcher.send(request, endpoint: endpoint, body: body, validators: nil, cacheAtHand: false)
-        guard (200..<300).contains(response.statusCode) else {
-            throw CachedClientError.httpStatus(response.statusCode, endpoint: endpoint.name, body: response.body)
-        }
-        // Invalidated even when the body turns out unreadable: the server did change the data.
-        let answer = Result { try endpoint.storedBody(of: response) }
-        await settleOptimisticOfCall(invalidations: invalidations) {
-            await writer.apply(invalidations, after: endpoint)
-            if let reader, case .success(let body) = answer {
-                await replaceEntities(reader.entities(in: body), coding: reader.coding)
-            }
-        }
-        return try answer.get()
-    }
-
-    // MARK: - Policies
 
     /// Fetches; on a failure `networkFirst` forgives, answers with `entry` if it is young enough.
     /// `missReported` keeps a call that already reported its miss from reporting two; `probe`
@@ -346,72 +231,27 @@ public final class CachedClient: Sendable {
         } catch {
             guard CallFetcher.allowsFallback(error) else { throw error }
             if let entry, call.rule.allowsFallback(to: entry, at: now()), let value = await writer.decodeStored(entry, call, as: type) {
-                emit(.fallback, call, age: entry.age(at: now()), message: safeDescription(of: error))
+                callEvents.emit(.fallback, call, age: entry.age(at: now()), message: callEvents.safeDescription(of: error))
                 if let probe {
                     fetcher.noteFallback(call, error: error, in: probe)
                     probe.recordFreshness(entry.freshness, of: self, call.key)
                 }
                 return .cached(value: value, date: entry.date)
             }
-            if !missReported { emit(.miss, call, age: entry?.age(at: now())) }
+            if !missReported { callEvents.emit(.miss, call, age: entry?.age(at: now())) }
             throw error
-        }
-    }
-
-    // MARK: - Background refreshes
-
-    /// Starts the background refresh of `staleWhileRevalidate`, unless one for the key runs
-    /// that started after the same removals and under the same user.
-    package func startRefresh<T: Decodable & Sendable>(_ call: Call, entry: CacheEntry, as type: T.Type) {
-        let flightKey = CallFetcher.FlightKey(call, type)
-        refreshes.withLock { refreshes in
-            guard refreshes[flightKey] == nil else { return }
-            refreshes[flightKey] = Task {
-                do {
-                    _ = try await self.fetcher.shared(call, validating: entry, as: type)
-                } catch where !CallFetcher.allowsFallback(error) && !CallFetcher.isCancellation(error) {
-                    // Offline is normal here and the entry stays; a 4xx or a changed model is not.
-                    self.emit(.error, call, message: "background refresh: \(self.safeDescription(of: error))")
-                } catch {}
-                _ = self.refreshes.withLock { $0.removeValue(forKey: flightKey) }
-            }
         }
     }
 
     /// Waits for every background refresh started so far, and (with `flushing`) for every
     /// write started so far, theirs included; for tests, which must not sleep.
     package func waitForBackgroundRefreshes(flushing: Bool = true) async {
-        while let task = refreshes.withLock({ $0.values.first }) {
-            await task.value
-        }
+        await refreshes.wait()
         if flushing { await flush() }
     }
 
     /// The number of callers waiting for a merged fetch; lets tests wait for callers to join.
     package var waitingCallerCount: Int {
         fetcher.merger.waitingCount
-    }
-
-    // MARK: - Events
-
-    /// Reports `kind` for `call` (see `CallEvents`).
-    package func emit(_ kind: CacheEvent.Kind, _ call: Call, age: Double? = nil, message: String? = nil) {
-        callEvents.emit(kind, call, age: age, message: message)
-    }
-
-    /// `.hit` for an entry within `ttl`, `.stale` for an older one.
-    package func emitUse(_ entry: CacheEntry, _ call: Call) {
-        callEvents.emitUse(entry, call, now: now)
-    }
-
-    /// Text for an event message that never quotes a URL, a value, a body or a header.
-    package func safeDescription(of error: any Error) -> String {
-        callEvents.safeDescription(of: error)
-    }
-
-    /// Whether an entry may be shown at all. An entry dated in the future (the clock was
-    /// set back) is of unknown age: still shown, but never counted as within `ttl`.
-    package func isShowable(_ entry: CacheEntry, _ rule: CacheRule) -> Bool {
-        entry.age(at: now()) < rule.maxStale
     }
 }

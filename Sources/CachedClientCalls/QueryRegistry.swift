@@ -21,7 +21,7 @@ package final class QueryRegistry: Sendable {
         /// The client stored an answer for its key, with what the server said of its
         /// freshness; `version` orders these per key.
         case stored(any Sendable, freshness: ServerFreshness?, version: UInt64)
-        /// Optimistic changes on its key were made or taken out (`OptimisticLayer`).
+        /// Optimistic changes on its key were made or taken out (`PendingChanges`).
         case optimistic
         /// Its key's stored entry changed under it (an entity replaced by its identity), or an
         /// entity's optimistic change came out: read it again from the cache.

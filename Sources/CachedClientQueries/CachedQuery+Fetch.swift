@@ -53,7 +53,7 @@ extension CachedQuery {
         // A call that started before a removal covering its key, or (user-scoped) before a
         // switch of user, may have answered with what was just removed or another user's
         // data: that answer is not shown, and the query asks again.
-        if let outdated = records.first(where: { !$0.client.isCurrent($0) }) {
+        if let outdated = records.first(where: { !$0.isCurrent }) {
             if outdated.rule.scope == .user, outdated.client.partitionState.switches != outdated.partitionSwitches {
                 clear()
             } else {

@@ -1,8 +1,9 @@
 #if canImport(Observation)
 import Foundation
 @_spi(Generated) import CachedClientCalls
+import CachedClientMutations
 
-// Optimistic changes on what a query shows (`OptimisticLayer` of its clients), and entities
+// Optimistic changes on what a query shows (`PendingChanges` of its clients), and entities
 // replaced in its entries by their identity.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension CachedQuery {

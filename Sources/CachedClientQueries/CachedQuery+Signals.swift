@@ -73,7 +73,7 @@ extension CachedQuery {
             var checked: [UInt64] = []
             for record in records {
                 let removals = record.client.store.removalCount
-                if await !record.client.holdsEntry(for: record.key) { gone = true }
+                if await !record.client.reader.holdsEntry(for: record.key) { gone = true }
                 checked.append(removals)
             }
             guard let self, !self.isLoading, self.sources.map(\.key) == records.map(\.key) else { return }

@@ -4,8 +4,10 @@
 @_exported import CachedClientCalls
 @_exported import CachedClientFileStore
 @_exported import CachedClientHTTP
+@_exported import CachedClientMutations
 @_exported import CachedClientQueries
 @_exported import CachedClientStore
 @_exported import CachedClientValues
 @_spi(Generated) @_exported import CachedClientCalls
+@_spi(Generated) @_exported import CachedClientMutations
 @_spi(Generated) @_exported import CachedClientValues

@@ -28,4 +28,10 @@ extension CacheRule {
     package func allowsBackgroundRevalidation(of entry: CacheEntry, at now: Date) -> Bool {
         allowsBackgroundRevalidation(storedAt: entry.date, server: entry.freshness, at: now)
     }
+
+    /// Whether `entry` may be shown at all (within `maxStale`). An entry dated in the future
+    /// (the clock was set back) is of unknown age: still shown, but never counted as fresh.
+    package func allowsShowing(_ entry: CacheEntry, at now: Date) -> Bool {
+        now.timeIntervalSince(entry.date) < maxStale
+    }
 }

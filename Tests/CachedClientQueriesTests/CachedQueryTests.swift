@@ -7,6 +7,7 @@ import Testing
 @_spi(Generated) import CachedClientCalls
 import CachedClientFileStore
 import CachedClientHTTP
+@_spi(Generated) import CachedClientMutations
 import CachedClientQueries
 import CachedClientStore
 @_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues

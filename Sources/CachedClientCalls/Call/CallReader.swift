@@ -10,8 +10,8 @@ package struct CallReader: Sendable {
     package let store: any CacheStore
     package let memory: MemoryLayer
     package let writes: WriteBehind
-    /// The entities mutations' answers replaced, per partition.
-    package let replacedEntities: EntityReplacementLog
+    /// The entities mutations' answers replaced, per partition (the mutation layer's).
+    package let replacedEntities: any EntityReplacing
     package let now: @Sendable () -> Date
     package let events: CallEvents
 
@@ -85,27 +85,18 @@ package struct CallReader: Sendable {
 
     /// The call that reads the links kept beside `call`'s answer (see `CallWriter.keepLinks`).
     package func linksCall(_ call: CachedClient.Call) -> CachedClient.Call {
-        call.links(held: memory.lookup(CachedClient.linksKey(of: call.key).text, removals: call.storeRemovals))
+        call.links(held: memory.lookup(LinkFollower.linksKey(of: call.key).text, removals: call.storeRemovals))
     }
 
     /// `entry`, read from the store or this client's writes on their way for `call`, with the
-    /// entities replaced in the call's partition since it was stored put in place: identity on
-    /// the read path, since the store is never listed or scanned for them. An entry that holds
-    /// none of the entities, or that is not JSON (it stays unreadable, a miss as before), is
-    /// returned as it is.
-    ///
-    /// Cost: none but one lock when no replacement is remembered. Otherwise, for an entry
-    /// stored before a remembered replacement of its partition, a pass over the remembered
-    /// replacements (at most `EntityReplacementLog.limit`) and a byte search of the body for
-    /// each one's id; only when an id is found (or cannot be searched for, being escaped in
-    /// JSON) is the body parsed, the entities put in place and the body encoded again.
+    /// entities replaced in the call's partition since it was stored put in place (see
+    /// `EntityReplacing`): identity on the read path, since the store is never listed or
+    /// scanned for them. An entry that holds none of the entities, or that is not JSON (it
+    /// stays unreadable, a miss as before), is returned as it is.
     private func withReplacedEntities(_ entry: CacheEntry, _ call: CachedClient.Call) -> Read {
-        let replacements = replacedEntities.replacements(in: call.partition, after: entry.date)
-        guard !replacements.isEmpty, let body = EntityReplacement.apply(replacements, to: entry.body) else {
+        guard let replaced = replacedEntities.replacingEntities(in: entry, partition: call.partition) else {
             return Read(entry: entry, outdated: false)
         }
-        let replaced = CacheEntry(
-            body: body, date: entry.date, etag: entry.etag, lastModified: entry.lastModified, freshness: entry.freshness)
         return Read(entry: replaced, outdated: true)
     }
 }

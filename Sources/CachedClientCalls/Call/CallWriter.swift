@@ -206,6 +206,21 @@ package struct CallWriter: Sendable {
         }
     }
 
+    /// Removes the entries each invalidation names (the app's `CachedClient.invalidate(_:)`),
+    /// each an `.evict` event; the first failure is thrown after all were tried.
+    package func invalidate(_ invalidations: [Invalidation]) async throws {
+        var firstError: (any Error)?
+        for invalidation in invalidations {
+            do {
+                try await remove(invalidation)
+                report(invalidation, kind: .evict, message: "invalidated")
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+    }
+
     /// Removes the entries an optimistic change was on, after its mutation went through, so
     /// that the live queries showing them refetch the server's truth; a failure is an `.error`
     /// event.

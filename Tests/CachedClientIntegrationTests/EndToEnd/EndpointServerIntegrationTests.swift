@@ -99,7 +99,7 @@ struct EndpointServerIntegrationTests {
             // A relaunch: the file store's record alone says where the mutation goes.
             let relaunched = OfflineFixtures.client(server, store: try FileCacheStore(directory: directory))
             #expect(
-                try await relaunched.mutationQueue.outbox.queuedMutations(partition: "user-1").map(\.server) == ["https://upload.example.com/2.0"])
+                try await relaunched.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").map(\.server) == ["https://upload.example.com/2.0"])
             server.online = true
             await relaunched.replayPendingMutations()
             #expect(server.requests.map(\.url.absoluteString) == ["https://upload.example.com/2.0/notes"])

@@ -1,3 +1,4 @@
+import CachedClientTestSupport
 import FixtureServerSupport
 import Foundation
 import Testing

@@ -186,7 +186,7 @@ import FoundationNetworking
                     for: OfflineFixtures.request("m\(index)", path: path), endpoint: OfflineFixtures.create, as: [String: String].self)
             }
             let queueTime = ContinuousClock.now - queueStart
-            #expect(await client.mutationQueue.heldBodyBytes == 0)  // memory holds no body of the 1,000
+            #expect(await client.mutationLayer.queue.heldBodyBytes == 0)  // memory holds no body of the 1,000
             network.online = true
             let replayStart = ContinuousClock.now
             await client.replayPendingMutations()

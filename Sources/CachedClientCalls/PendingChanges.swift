@@ -9,7 +9,11 @@ import Foundation
 ///
 /// A change is on a list of keys (a query's change of its value) or on every key of a
 /// partition and the shared ones (an entity replaced by its identity).
-package final class OptimisticLayer: Sendable {
+///
+/// The seam between the policy switch and the mutation layer (`CachedClientMutations`), which
+/// adds and takes out the changes (`OptimisticGroup`): concrete, so that a read pays one lock
+/// when none is pending, as before the layer had a target of its own.
+package final class PendingChanges: Sendable {
     /// Where a change applies.
     package enum Reach: Sendable {
         /// The entries with these key texts.
@@ -41,8 +45,6 @@ package final class OptimisticLayer: Sendable {
         package var byKey: [String: [UInt64]] = [:]
         /// Changes on whole partitions.
         package var wide: [UInt64] = []
-        /// The group each queued mutation carries, by mutation id.
-        package var groups: [String: OptimisticGroup] = [:]
     }
 
     private let state = Locked(State())
@@ -111,13 +113,14 @@ package final class OptimisticLayer: Sendable {
         return (current, pending)
     }
 
-    /// Holds the group of the queued mutation `id` until it is sent or fails for good.
-    package func track(_ group: OptimisticGroup, mutation id: String) {
-        state.withLock { $0.groups[id] = group }
-    }
-
-    /// The group of mutation `id`, no longer held.
-    package func takeGroup(mutation id: String) -> OptimisticGroup? {
-        state.withLock { $0.groups.removeValue(forKey: id) }
+    /// `answer` with the pending changes of `key` applied, for a read outside a live query
+    /// (a query applies them itself, to the value it shows).
+    package func applied<T: Sendable>(to answer: CachedValue<T>, key: CacheKey) -> CachedValue<T> {
+        let (value, pending) = apply(to: answer.value, keys: [key])
+        guard pending else { return answer }
+        switch answer {
+        case .fresh: return .fresh(value: value)
+        case .cached(_, let date): return .cached(value: value, date: date)
+        }
     }
 }

@@ -5,6 +5,7 @@ import Observation
 import Testing
 
 @_spi(Generated) import CachedClientCalls
+@_spi(Generated) import CachedClientMutations
 import CachedClientFileStore
 import CachedClientHTTP
 import CachedClientQueries

@@ -1,3 +1,4 @@
+@_spi(Generated) import CachedClientCalls
 import CachedClientStore
 @_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
@@ -17,7 +18,7 @@ package final class OptimisticGroup: Sendable {
     /// client's layer and registry, and the client weakly: a group that a client's layer keeps
     /// while its mutation waits must not keep the client alive.
     private struct Applied: Sendable {
-        package let layer: OptimisticLayer
+        package let layer: PendingChanges
         package let queries: QueryRegistry
         package let client: WeakClient
         package let keys: [CacheKey]

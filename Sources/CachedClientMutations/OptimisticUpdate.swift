@@ -1,3 +1,4 @@
+@_spi(Generated) import CachedClientCalls
 import CachedClientStore
 @_spi(Generated) import CachedClientValues
 import Foundation

@@ -2,7 +2,12 @@ import CachedClientHTTP
 @_spi(Generated) import CachedClientValues
 import Foundation
 
-extension CachedClient {
+/// Reads the events of a streamed endpoint through the client's sender, connecting again while
+/// the stream goes on: `CachedClient.eventStream(for:endpoint:as:)`.
+package struct EventStreamReader: Sendable {
+    /// Builds each connection's request and passes it through the middleware.
+    package let sender: RequestSender
+
     /// The events of a streamed endpoint (`format` `.events`, `.jsonLines` or `.jsonSequence`),
     /// each record decoded as `T`; never cached, and sent only when the sequence is iterated.
     ///
@@ -17,15 +22,14 @@ extension CachedClient {
     /// event whose data is `[DONE]` (the sentinel OpenAI-style APIs send last) ends the
     /// sequence; a `String` stream yields each record's text as it is, without decoding it
     /// as JSON.
-    @_spi(Generated)
-    public func eventStream<T: Decodable & Sendable>(
-        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self
+    package func events<T: Decodable & Sendable>(
+        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type
     ) -> EventStream<T> {
-        var stream = EventStream {
+        EventStream {
             AsyncThrowingStream { continuation in
                 let task = Task {
                     do {
-                        try await self.readEvents(request, endpoint: endpoint, as: type) { continuation.yield($0) }
+                        try await readEvents(request, endpoint: endpoint, as: type) { continuation.yield($0) }
                         continuation.finish()
                     } catch {
                         // A reader that left sees its leaving, whatever the connection did meanwhile.
@@ -35,8 +39,6 @@ extension CachedClient {
                 continuation.onTermination = { _ in task.cancel() }
             }
         }
-        stream.origin = StreamOrigin(client: self, request: request, endpoint: endpoint)
-        return stream
     }
 
     /// Connects, and connects again while the stream goes on, handing on each event.

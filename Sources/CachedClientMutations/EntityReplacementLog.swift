@@ -1,3 +1,5 @@
+@_spi(Generated) import CachedClientCalls
+import CachedClientStore
 @_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
@@ -66,5 +68,21 @@ package final class EntityReplacementLog: Sendable {
     /// Forgets every replacement.
     package func forgetAll() {
         records.withLock { $0.removeAll() }
+    }
+}
+
+extension EntityReplacementLog: EntityReplacing {
+    /// `entry` with the replacements made in `partition` after it was stored put in place.
+    ///
+    /// Cost: none but one lock when no replacement is remembered. Otherwise, for an entry
+    /// stored before a remembered replacement of its partition, a pass over the remembered
+    /// replacements (at most `limit`) and a byte search of the body for each one's id; only
+    /// when an id is found (or cannot be searched for, being escaped in JSON) is the body
+    /// parsed, the entities put in place and the body encoded again.
+    package func replacingEntities(in entry: CacheEntry, partition: String?) -> CacheEntry? {
+        let replacements = replacements(in: partition, after: entry.date)
+        guard !replacements.isEmpty, let body = EntityReplacement.apply(replacements, to: entry.body) else { return nil }
+        return CacheEntry(
+            body: body, date: entry.date, etag: entry.etag, lastModified: entry.lastModified, freshness: entry.freshness)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 
 /// The client's view of its outbox for the signed-in user: the mutations in order, which
 /// are being sent, which scopes are busy, and the observable list that mirrors them. The
-/// network is the client's (`CachedClient+OfflineWrites.swift`); this only decides what may
+/// network is the mutation layer's (`MutationLayer+OfflineWrites.swift`); this only decides what may
 /// be sent next, so that each scope sends one mutation at a time, oldest first.
 package actor MutationQueue {
     /// Where mutations are kept: the store, or memory for a store that keeps no outbox.

@@ -5,6 +5,7 @@ import Observation
 import Testing
 
 @_spi(Generated) import CachedClientCalls
+@_spi(Generated) import CachedClientMutations
 import CachedClientFileStore
 import CachedClientHTTP
 import CachedClientStore
@@ -24,7 +25,7 @@ import FoundationNetworking
         let key = try #require(server.requests.first?.headers["Idempotency-Key"])
         #expect(UUID(uuidString: key) != nil)
         #expect(client.pendingMutations.items.isEmpty)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").isEmpty)
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").isEmpty)
     }
 
     @Test func offlineMutationsQueueAndAreSentInOrderWithTheirKeysWhenTheNetworkIsBack() async throws {
@@ -38,16 +39,16 @@ import FoundationNetworking
         #expect(client.pendingMutations.items.map(\.id) == [firstID, second.queuedID])
         #expect(client.pendingMutations.items.map(\.state) == [.queued, .queued])
         #expect(client.pendingMutations.items.map(\.attempts) == [1, 0])
-        #expect(await client.mutationQueue.heldBodyBytes == 0)  // bodies stay in the outbox
+        #expect(await client.mutationLayer.queue.heldBodyBytes == 0)  // bodies stay in the outbox
         #expect(events.kinds == [.mutationSending, .mutationQueued, .mutationQueued])
-        let stored = try await client.mutationQueue.outbox.queuedMutations(partition: "user-1")
+        let stored = try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1")
 
         server.online = true
         await client.replayPendingMutations()
         #expect(OfflineFixtures.texts(server.requests) == ["one", "two"])
         #expect(server.requests.map { $0.headers["Idempotency-Key"] } == stored.map(\.idempotencyKey))
         #expect(client.pendingMutations.items.isEmpty)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").isEmpty)
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").isEmpty)
         #expect(events.kinds.suffix(4) == [.mutationSending, .mutationSent, .mutationSending, .mutationSent])
         #expect(events.all.suffix(4).map(\.key) == [firstID, firstID, second.queuedID, second.queuedID])
     }
@@ -72,7 +73,7 @@ import FoundationNetworking
             _ = try await client.queueableResponse(for: OfflineFixtures.request("one"), endpoint: OfflineFixtures.create, as: Note.self)
         }
         #expect(client.pendingMutations.items.isEmpty)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").isEmpty)
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").isEmpty)
     }
 
     @Test func anEndpointWithoutTheRuleFailsOfflineAsBefore() async throws {
@@ -104,7 +105,7 @@ import FoundationNetworking
         #expect(client.pendingMutations.items.map(\.id) == [bad])
         #expect(client.pendingMutations.items.map(\.state) == [.failed(failure)])
         #expect(client.pendingMutations.waitingCount == 0)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").map(\.failure) == [failure])
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").map(\.failure) == [failure])
         #expect(events.all.contains { $0.kind == .mutationFailed && $0.key == bad && $0.message == "status 422: refused by the server" })
         #expect(events.all.contains { $0.kind == .mutationSent && $0.key == good })
 
@@ -117,7 +118,7 @@ import FoundationNetworking
         #expect(try await client.discardMutation(id: bad))
         #expect(try await !client.discardMutation(id: bad))
         #expect(client.pendingMutations.items.isEmpty)
-        #expect(try await client.mutationQueue.outbox.queuedMutations(partition: "user-1").isEmpty)
+        #expect(try await client.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").isEmpty)
         #expect(events.kinds.last == .mutationDiscarded)
     }
 
@@ -204,7 +205,7 @@ import FoundationNetworking
             let server = OfflineServer()
             let first = OfflineFixtures.client(server, store: try FileCacheStore(directory: directory))
             _ = try await first.queueableResponse(for: OfflineFixtures.request("one"), endpoint: OfflineFixtures.create, as: Note.self)
-            let key = try await first.mutationQueue.outbox.queuedMutations(partition: "user-1").first?.idempotencyKey
+            let key = try await first.mutationLayer.queue.outbox.queuedMutations(partition: "user-1").first?.idempotencyKey
             server.online = true
             let sent = Signal()
             let events = EventLog()

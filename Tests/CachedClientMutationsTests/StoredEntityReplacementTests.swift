@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @_spi(Generated) import CachedClientCalls
+@_spi(Generated) import CachedClientMutations
 import CachedClientFileStore
 import CachedClientHTTP
 import CachedClientStore
@@ -156,10 +157,10 @@ struct StoredEntityReplacementTests {
             clock.advance(by: 10)
             let editor = try client(directory)
             try await editNote(editor)
-            #expect(editor.replacedEntities.count == 1)
+            #expect(editor.mutationLayer.replacedEntities.count == 1)
 
             try await editor.removeAll(partition: "user-1")
-            #expect(editor.replacedEntities.isEmpty)
+            #expect(editor.mutationLayer.replacedEntities.isEmpty)
             // The shared entry stays, as the server last answered it.
             #expect(try await read(editor, root + "/s1", Self.sharedDetail).value == [Note(id: "s1", text: "one")])
         }
@@ -220,11 +221,11 @@ struct StoredEntityReplacementTests {
             try await queueEditBeforeARelaunch(directory)
             let after = try client(directory)
             await after.replayPendingMutations()
-            #expect(after.entityReaders.unreadCount == 1 && after.replacedEntities.isEmpty)
+            #expect(after.mutationLayer.entityReaders.unreadCount == 1 && after.mutationLayer.replacedEntities.isEmpty)
             let reading = after.readsEntities(of: Self.queuedEdit, as: Note.self)
-            #expect(after.entityReaders.unreadCount == 0)
+            #expect(after.mutationLayer.entityReaders.unreadCount == 0)
             await reading?.value
-            #expect(after.replacedEntities.count == 1)
+            #expect(after.mutationLayer.replacedEntities.count == 1)
             #expect(try await read(after, root + "/s1").value == [Note(id: "s1", text: "edited")])
         }
     }

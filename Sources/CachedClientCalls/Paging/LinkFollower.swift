@@ -7,12 +7,18 @@ import Foundation
 // is kept in the store beside the page, as an entry of its own under a key derived from the
 // page's (same endpoint, partition and path, so every removal that covers a page covers its
 // links), so the next page is known offline too; no store keeps anything new.
-extension CachedClient {
+/// Follows `Link` fields (RFC 8288) from page to page for `CachedClient.linkedPages(for:endpoint:policy:as:)`:
+/// the field is read from the store beside its page (kept there by `CallWriter.keepLinks`).
+package struct LinkFollower: Sendable {
+    /// The client whose calls load the pages.
+    package let client: CachedClient
+
     /// The key of the entry that keeps the `Link` field of the answer stored under `key`: a
     /// text no request makes, with the page key's endpoint, partition and path.
     package static func linksKey(of key: CacheKey) -> CacheKey {
         CacheKey(text: key.text + "\nlinks", endpoint: key.endpoint, partition: key.partition, path: key.path)
     }
+
 
     /// The pages of an endpoint that pages by `Link` header: `request` first, then the URL that
     /// each page's `Link` field names for the endpoint's `nextLinkRelation`, each page a cached
@@ -23,9 +29,8 @@ extension CachedClient {
     /// store without its links (stored before the endpoint paged, or its links evicted or of
     /// another answer) is asked for again, unless the policy is `cacheOnly`; offline, the pages
     /// then end there: links are never guessed.
-    @_spi(Generated)
-    public func linkedPages<T: Decodable & Sendable>(
-        for request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy? = nil, as type: T.Type = T.self
+    package func pages<T: Decodable & Sendable>(
+        for request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy?, as type: T.Type
     ) -> CachedPages<T> {
         CachedPages(
             load: { progress in
@@ -34,7 +39,7 @@ extension CachedClient {
                     guard let next = previous.next as? EndpointRequest else { return nil }
                     pageRequest = next
                 }
-                return try await self.linkedPage(pageRequest, endpoint: endpoint, policy: policy, as: type)
+                return try await linkedPage(pageRequest, endpoint: endpoint, policy: policy, as: type)
             },
             hasNext: { $0.next is EndpointRequest })
     }
@@ -43,16 +48,16 @@ extension CachedClient {
     private func linkedPage<T: Decodable & Sendable>(
         _ request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy?, as type: T.Type
     ) async throws -> CachedPages<T>.Loaded {
-        var page = try await value(for: request, endpoint: endpoint, policy: policy, as: type)
+        var page = try await client.value(for: request, endpoint: endpoint, policy: policy, as: type)
         var field = await storedLinks(of: request, endpoint: endpoint)
         if field == nil, page.isCached, let rule = endpoint.cache, (policy ?? rule.policy) != .cacheOnly {
             // Asked without validators (a 304 would not say where the pages go), and at once:
             // a stored page is at hand, so no retries; offline its links stay unknown.
-            var call = try makeCall(request, endpoint: endpoint, rule: rule)
+            var call = try client.makeCall(request, endpoint: endpoint, rule: rule)
             call.cacheAtHand = true
             do {
-                let fetched = try await fetcher.shared(call, validating: nil, as: type)
-                QueryProbe.current?.recordFreshness(fetched.freshness, of: self, call.key)
+                let fetched = try await client.fetcher.shared(call, validating: nil, as: type)
+                QueryProbe.current?.recordFreshness(fetched.freshness, of: client, call.key)
                 page = .fresh(value: fetched.value)
                 field = await storedLinks(of: request, endpoint: endpoint)
             } catch where CallFetcher.allowsFallback(error) {}
@@ -64,9 +69,9 @@ extension CachedClient {
     /// The `Link` field kept beside the page `request` answers, if any, and only when it came
     /// with the stored page (the same date).
     private func storedLinks(of request: EndpointRequest, endpoint: Endpoint) async -> String? {
-        guard let rule = endpoint.cache, let call = try? makeCall(request, endpoint: endpoint, rule: rule) else { return nil }
-        guard let links = await reader.entry(reader.linksCall(call), writingBackWith: writer),
-            let page = await reader.entry(call, writingBackWith: writer), page.date == links.date
+        guard let rule = endpoint.cache, let call = try? client.makeCall(request, endpoint: endpoint, rule: rule) else { return nil }
+        guard let links = await client.reader.entry(client.reader.linksCall(call), writingBackWith: client.writer),
+            let page = await client.reader.entry(call, writingBackWith: client.writer), page.date == links.date
         else {
             return nil
         }
@@ -78,10 +83,10 @@ extension CachedClient {
     package func nextRequest(
         after request: EndpointRequest, links field: String, relation: String, server: String? = nil
     ) -> EndpointRequest? {
-        guard !field.isEmpty, let current = try? sender.url(for: request, server: server),
+        guard !field.isEmpty, let current = try? client.sender.url(for: request, server: server),
             let target = LinkHeader.target(ofRelation: relation, in: field, base: current),
             let link = URLComponents(url: target, resolvingAgainstBaseURL: true),
-            let base = URLComponents(url: server.flatMap(URL.init(string:)) ?? baseURL, resolvingAgainstBaseURL: true),
+            let base = URLComponents(url: server.flatMap(URL.init(string:)) ?? client.baseURL, resolvingAgainstBaseURL: true),
             link.scheme?.lowercased() == base.scheme?.lowercased(), link.host?.lowercased() == base.host?.lowercased(),
             link.port == base.port
         else { return nil }
