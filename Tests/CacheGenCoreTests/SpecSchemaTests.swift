@@ -62,7 +62,7 @@ import Testing
         #expect(version["const"] as? Int == 1)
     }
 
-    /// The root picks the overlay when `openapi` is present, as `OpenAPISource.kind` does.
+    /// The root picks the overlay when `openapi` is present, as `GeneratorPipeline.InputKind` does.
     @Test func theRootChoosesOverlayOrSpec() throws {
         let condition = try #require(schema["if"] as? [String: Any])
         #expect(condition["required"] as? [String] == ["openapi"])
