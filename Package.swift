@@ -68,8 +68,17 @@ let package = Package(
         // `cachegen-cache`, a program of its own (see the product).
         .executableTarget(
             name: "CachedClientInspect", dependencies: ["CachedClientFileStore", "CachedClientStore", "CachedClientValues"]),
+        // The generator's tests, one target per source target, each depending on its own target
+        // (what it needs below comes with it); the helpers they share, written once, in
+        // GeneratorTestSupport. Fixtures are read by path, not built.
+        .target(name: "GeneratorTestSupport", path: "Tests/GeneratorTestSupport"),
+        .testTarget(name: "CacheGenReadingTests", dependencies: ["CacheGenReading", "GeneratorTestSupport"]),
+        .testTarget(name: "CacheGenYAMLTests", dependencies: ["CacheGenYAML", "GeneratorTestSupport"], exclude: ["OpenAPIFixtures"]),
+        .testTarget(name: "CacheGenSpecTests", dependencies: ["CacheGenSpec"]),
+        .testTarget(name: "CacheGenOpenAPITests", dependencies: ["CacheGenOpenAPI", "GeneratorTestSupport"]),
+        .testTarget(name: "CacheGenTranslationTests", dependencies: ["CacheGenTranslation", "GeneratorTestSupport"]),
         .testTarget(
-            name: "CacheGenCoreTests", dependencies: ["CacheGenCore"], exclude: ["Specs", "YAML/OpenAPIFixtures", "OpenAPI/Documents"]),
+            name: "CacheGenCoreTests", dependencies: ["CacheGenCore", "GeneratorTestSupport"], exclude: ["Specs", "OpenAPI/Documents"]),
         .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CachedClientInspect", "CacheGenCore", "FixtureServerSupport"]),
         // The plugins' shared file (Plugins/PluginsShared, by symlink) checked on Linux, and the
         // command plugin run by `swift package` on a scratch package.

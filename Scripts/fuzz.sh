@@ -49,7 +49,7 @@ seeds() {
   case "$1" in
     json-reader)
       echo Fuzz/Seeds/JSON Examples/specs Tests/CacheGenCoreTests/Specs Tests/CacheGenCoreTests/OpenAPI/Documents \
-        Tests/CacheGenCoreTests/YAML/OpenAPIFixtures ;;
+        Tests/CacheGenYAMLTests/OpenAPIFixtures ;;
     yaml-reader)
       echo Fuzz/Seeds/YAML Fuzz/Seeds/OpenAPI Examples/specs "$third/openapi"
       # The suite's inputs only (each case folder also holds expected outputs).
@@ -65,9 +65,9 @@ seeds() {
       echo "$suite" ;;
     spec-pipeline)
       echo Fuzz/Seeds/OpenAPI Examples/specs Tests/CacheGenCoreTests/Specs Tests/CacheGenCoreTests/OpenAPI/Documents \
-        Tests/CacheGenCoreTests/YAML/OpenAPIFixtures "$third/openapi" ;;
+        Tests/CacheGenYAMLTests/OpenAPIFixtures "$third/openapi" ;;
     openapi)
-      echo Fuzz/Seeds/OpenAPI Tests/CacheGenCoreTests/YAML/OpenAPIFixtures "$third/openapi" ;;
+      echo Fuzz/Seeds/OpenAPI Tests/CacheGenYAMLTests/OpenAPIFixtures "$third/openapi" ;;
     cache-file) echo Fuzz/Seeds/CacheFile ;;
     response-headers) echo Fuzz/Seeds/ResponseHeaders ;;
     multipart) echo Fuzz/Seeds/Multipart ;;

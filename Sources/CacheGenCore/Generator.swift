@@ -6,11 +6,9 @@ import Foundation
 
 /// The generator's one entry point: spec bytes in, Swift files or located diagnostics out.
 ///
-/// Stages with typed boundaries: `JSONReader` (bytes → located JSON), `SpecParser`
-/// (→ `Spec`), `SpecValidator` (rules), `Translator` (→ code model), `SwiftRenderer`
-/// (→ text). The last two work shard by shard (each model shard, then each repository),
-/// on all cores at once, and `OutputLayout` puts each piece in its file. The CLI and the
-/// build plugin are thin wrappers over this.
+/// It runs the stages `GeneratorPipeline` names in order (read and classify the input,
+/// make the `Spec`, validate, lay out, translate and render), each with a typed boundary.
+/// The CLI and the build plugin are thin wrappers over this.
 public enum Generator {
     /// Options that change the generated text.
     public struct Options: Sendable, Hashable {
@@ -67,33 +65,12 @@ public enum Generator {
     public static func generate(
         _ data: Data, path: String, options: Options = Options(), read: @escaping @Sendable (String) -> Data? = readFile
     ) -> Output {
-        let counted = CountingReader(read, initial: data.count)
-        let (readSpec, readDiagnostics) = self.read(data, path: path, read: counted.read)
-        let layout = OutputLayout(
-            forSpec: path, size: options.size ?? OutputLayout.Size(inputBytes: counted.bytes), mocks: options.mocks)
-        guard let spec = readSpec, !readDiagnostics.contains(where: { $0.severity == .error }) else {
-            return Output(files: nil, diagnostics: readSpec.map { validated($0, readDiagnostics) } ?? readDiagnostics, layout: layout)
-        }
-        let sourceName = path.split(separator: "/").last.map(String.init) ?? path
-        // The translator is made while the validator runs, on the other core; when the
-        // validator finds an error it is thrown away unused. (Making it needs no valid spec:
-        // it only indexes the models and describes the cached responses' shapes.)
-        let (diagnostics, translator) = Parallel.both(
-            { validated(spec, readDiagnostics) },
-            // Only the endpoints `include` / `exclude` choose, and the models they reach.
-            { Translator(spec: spec.selected(), sourceName: sourceName) })
-        guard !diagnostics.contains(where: { $0.severity == .error }) else {
-            return Output(files: nil, diagnostics: diagnostics, layout: layout)
-        }
-        let renderer = SwiftRenderer(access: options.access)
-        let clients = options.clientModule.map { SwiftFile.Import(module: $0, isTestable: options.access == .internal) }
-        let files = files(translator, renderer: renderer, layout: layout, importing: layout.mocks == .only ? clients : nil)
-        return Output(files: files, diagnostics: diagnostics, layout: layout)
+        GeneratorPipeline.run(data, path: path, options: options, read: read)
     }
 
     /// Parses and validates without rendering, as `cachegen validate` does.
     public static func validate(_ data: Data, path: String, read: @escaping @Sendable (String) -> Data? = readFile) -> [Diagnostic] {
-        check(data, path: path, read: read).diagnostics
+        GeneratorPipeline.check(data, path: path, read: read).diagnostics
     }
 
     /// Reads a file from disk; `nil` when it cannot be read.
@@ -106,81 +83,9 @@ public enum Generator {
     /// The file an overlay names as its OpenAPI document, relative to the overlay's
     /// folder; `nil` for any other input. The build plugin declares it as an input.
     public static func documentPath(forOverlay data: Data, path: String) -> String? {
-        guard let root = try? JSONReader.parse(data, file: path), OpenAPISource.kind(of: root) == .overlay,
+        guard let root = try? JSONReader.parse(data, file: path), GeneratorPipeline.InputKind(of: root) == .overlay,
             let relative = root["openapi"]?.value.stringValue
         else { return nil }
         return OpenAPIReferences.path(relative, nextTo: path)
-    }
-
-    /// Reads the input as a spec, an OpenAPI document or an overlay (by content), then
-    /// validates the spec it becomes.
-    private static func check(_ data: Data, path: String, read: @escaping @Sendable (String) -> Data?)
-        -> (spec: Spec?, diagnostics: [Diagnostic])
-    {
-        let (spec, diagnostics) = self.read(data, path: path, read: read)
-        guard let spec else { return (nil, diagnostics) }
-        return (spec, validated(spec, diagnostics))
-    }
-
-    /// The reading's diagnostics and the validator's, in file order.
-    private static func validated(_ spec: Spec, _ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        var validator = SpecValidator(spec: spec)
-        return (diagnostics + validator.validate()).sorted { $0.location < $1.location }
-    }
-
-    /// Reads the input as a spec, an OpenAPI document or an overlay (by content) into the
-    /// spec it becomes, not yet validated.
-    private static func read(_ data: Data, path: String, read: @escaping @Sendable (String) -> Data?)
-        -> (spec: Spec?, diagnostics: [Diagnostic])
-    {
-        let root: JSONNode
-        do {
-            root = try OpenAPISource.parse(data, file: path)
-        } catch {
-            return (nil, [error])
-        }
-        let spec: Spec?
-        let diagnostics: [Diagnostic]
-        switch OpenAPISource.kind(of: root) {
-        case .spec:
-            guard OpenAPISource.isJSON(data, file: path) else {
-                let message = "this YAML file is not an OpenAPI document (it has no \"openapi\" key); cachegen reads OpenAPI documents, overlays and *.cachegen.json specs"
-                return (nil, [.error(message, at: root.location)])
-            }
-            var parser = SpecParser()
-            spec = parser.parse(root, file: path)
-            diagnostics = parser.diagnostics
-        case .document:
-            let result = OpenAPIFrontStage.spec(document: root, file: path, read: read)
-            (spec, diagnostics) = (result.spec, result.diagnostics)
-        case .overlay:
-            let result = OpenAPIFrontStage.spec(overlay: root, file: path, read: read)
-            (spec, diagnostics) = (result.spec, result.diagnostics)
-        }
-        return (spec, diagnostics)
-    }
-}
-
-/// A file reader that adds up the bytes it returns, for sizing the output to the input.
-private final class CountingReader: @unchecked Sendable {
-    private let lock = NSLock()
-    private var total: Int
-    private let base: @Sendable (String) -> Data?
-
-    package init(_ base: @escaping @Sendable (String) -> Data?, initial: Int) {
-        self.base = base
-        total = initial
-    }
-
-    /// The bytes read so far, the spec's own included.
-    package var bytes: Int { lock.withLock { total } }
-
-    /// Reads through `base`, counting.
-    package var read: @Sendable (String) -> Data? {
-        { [self] path in
-            let data = base(path)
-            lock.withLock { total += data?.count ?? 0 }
-            return data
-        }
     }
 }

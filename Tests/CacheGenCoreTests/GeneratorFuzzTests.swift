@@ -5,6 +5,7 @@ import CacheGenTranslation
 import CacheGenYAML
 import Foundation
 import Testing
+import GeneratorTestSupport
 
 /// Mutates the example specs (characters, tokens, types, names, durations, methods, cache
 /// rules) and runs the whole generator on every mutant: it must return, and either produce

@@ -6,7 +6,7 @@ import Foundation
 import FuzzSupport
 import LibFuzzerDriver
 
-/// The OpenAPI front stage alone (`OpenAPISource` then `OpenAPIFrontStage`, overlays
+/// The OpenAPI front stage alone (`OpenAPISource`, the pipeline's `InputKind`, then `OpenAPIFrontStage`, overlays
 /// included; every other file read is a small companion document): it returns a spec unless
 /// it reports an error; it generates no more operations than the document holds; every
 /// diagnostic is located inside the file it names, with a one-line message; what it cannot
@@ -25,7 +25,7 @@ public func fuzzOpenAPI(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         return 0
     }
     func run() -> OpenAPIFrontStage.Result {
-        switch OpenAPISource.kind(of: root) {
+        switch GeneratorPipeline.InputKind(of: root) {
         case .overlay: OpenAPIFrontStage.spec(overlay: root, file: file, read: CompanionFiles.read)
         case .document, .spec: OpenAPIFrontStage.spec(document: root, file: file, read: CompanionFiles.read)
         }

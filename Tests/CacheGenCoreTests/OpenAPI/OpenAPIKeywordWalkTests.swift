@@ -3,6 +3,7 @@ import CacheGenOpenAPI
 import CacheGenReading
 import Foundation
 import Testing
+import GeneratorTestSupport
 
 /// No silent loss, by construction: every keyword of every object of each OpenAPI version's
 /// own schema (`Tests/Fixtures/ThirdParty/openapi-schemas/`) is in the reader's tables

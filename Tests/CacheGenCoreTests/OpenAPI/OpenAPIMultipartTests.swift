@@ -1,6 +1,7 @@
 import CacheGenCore
 import Foundation
 import Testing
+import GeneratorTestSupport
 
 /// Multipart responses become a model read part by part (`format: .multipart`), cached like
 /// any value; what cannot be read by name (no schema, a schema that is no object, parts by

@@ -3,6 +3,7 @@ import Testing
 
 @testable import CacheGenCore
 @testable import CacheGenOpenAPI
+import GeneratorTestSupport
 
 /// Every real, public document in `Tests/Fixtures/ThirdParty/openapi/` generates with no errors; each
 /// warning names what was left out; the operations generated are counted.

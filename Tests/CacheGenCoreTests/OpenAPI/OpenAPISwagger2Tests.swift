@@ -4,6 +4,7 @@ import Testing
 
 @testable import CacheGenOpenAPI
 @testable import CacheGenReading
+import GeneratorTestSupport
 
 private typealias Support = OpenAPITestSupport
 

@@ -1,4 +1,3 @@
-import CacheGenCore
 import CacheGenSpec
 import Testing
 

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-@testable import CacheGenCore
 @testable import CacheGenReading
 @testable import CacheGenYAML
+import GeneratorTestSupport
 
 /// Reads the real OpenAPI documents in `Tests/Fixtures/ThirdParty/openapi/` and compares each with the
 /// value PyYAML reads from it (with YAML 1.2 core-schema resolution), checked in as JSON

@@ -1,9 +1,16 @@
 /// SplitMix64: a small, fast, seedable generator giving the same numbers on every
 /// platform and toolchain, so a failing random case can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
+package struct SplitMix64: RandomNumberGenerator {
+    /// The generator's state: the seed, then every number drawn so far.
+    package var state: UInt64
 
-    mutating func next() -> UInt64 {
+    /// A generator seeded with `state`.
+    package init(state: UInt64) {
+        self.state = state
+    }
+
+    /// The next number.
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -12,17 +19,17 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A number in `0..<count`; a count below 1 counts as 1.
-    mutating func below(_ count: Int) -> Int {
+    package mutating func below(_ count: Int) -> Int {
         Int(next() % UInt64(max(count, 1)))
     }
 
     /// One of `items`, which must not be empty.
-    mutating func pick<T>(_ items: [T]) -> T {
+    package mutating func pick<T>(_ items: [T]) -> T {
         items[below(items.count)]
     }
 
     /// True `numerator` times in `denominator`.
-    mutating func chance(_ numerator: Int, in denominator: Int) -> Bool {
+    package mutating func chance(_ numerator: Int, in denominator: Int) -> Bool {
         below(denominator) < numerator
     }
 }

@@ -1,10 +1,9 @@
 import Foundation
 import Testing
 
-@testable import CacheGenCore
-@testable import CacheGenOpenAPI
 @testable import CacheGenReading
 @testable import CacheGenYAML
+import GeneratorTestSupport
 
 /// A large document read in parts on all cores (`YAMLReader+Parts.swift`) gives exactly what
 /// reading it whole gives: the same nodes at the same locations, or the same error.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import CacheGenCore
 @testable import CacheGenReading
 @testable import CacheGenYAML
 

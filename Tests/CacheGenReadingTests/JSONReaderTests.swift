@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-@testable import CacheGenCore
 @testable import CacheGenReading
+import GeneratorTestSupport
 
 /// Swift Testing has its own `SourceLocation`; these tests mean the spec's.
 private typealias SourceLocation = CacheGenReading.SourceLocation
@@ -33,28 +33,9 @@ private func location(_ line: Int, _ column: Int) -> SourceLocation {
     SourceLocation(file: fileName, line: line, column: column)
 }
 
-/// One malformed input with the exact error it must produce.
-struct SyntaxErrorCase: Sendable, CustomTestStringConvertible {
-    var name: String
-    var bytes: [UInt8]
-    var line: Int
-    var column: Int
-    var message: String
-
-    init(_ name: String, _ text: String, _ line: Int, _ column: Int, _ message: String) {
-        self.init(name, bytes: Array(text.utf8), line, column, message)
-    }
-
-    init(_ name: String, bytes: [UInt8], _ line: Int, _ column: Int, _ message: String) {
-        self.name = name
-        self.bytes = bytes
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    var testDescription: String { name }
-
+/// A JSON case is checked against the JSON reader.
+extension SyntaxErrorCase {
+    /// Parses the bytes and expects exactly this error.
     func check() {
         guard let error = diagnostic(bytes) else {
             Issue.record("\(name): parsed without error")

@@ -13,10 +13,10 @@ import Darwin
 /// A hang is caught by the CPU time the work uses, never by wall time: at the lowest
 /// priority on a busy machine (a load of 30 on two cores was seen) the work may wait many
 /// minutes for the CPU, and a wall-clock limit then fails a test that did nothing wrong.
-enum ShardThread {
+package enum ShardThread {
     /// The value of `work`, computed on a new thread; the process stops with a message when
     /// the work uses more than `cpuLimit` of CPU time (a hang: a loop that never ends).
-    static func run<T: Sendable>(cpuLimit: Duration, _ work: @escaping @Sendable () -> T) async -> T {
+    package static func run<T: Sendable>(cpuLimit: Duration, _ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             let thread = Thread {
                 lowerPriority()
@@ -61,7 +61,7 @@ enum ShardThread {
     }
 
     /// The CPU time the calling thread has used so far.
-    static func cpuTime() -> Duration {
+    package static func cpuTime() -> Duration {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)

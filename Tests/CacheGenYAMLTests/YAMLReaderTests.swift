@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-@testable import CacheGenCore
 @testable import CacheGenReading
 @testable import CacheGenYAML
+import GeneratorTestSupport
 
 /// Swift Testing has its own `SourceLocation`; these tests mean the spec's.
 private typealias SourceLocation = CacheGenReading.SourceLocation

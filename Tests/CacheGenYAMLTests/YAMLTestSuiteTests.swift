@@ -1,11 +1,9 @@
 import Foundation
 import Testing
 
-@testable import CacheGenCore
-@testable import CacheGenOpenAPI
 @testable import CacheGenReading
-@testable import CacheGenSpec
 @testable import CacheGenYAML
+import GeneratorTestSupport
 
 /// Runs the community YAML test suite (`Tests/Fixtures/ThirdParty/yaml-test-suite`, data branch) through
 /// the reader. Every case with an `in.json` must read as exactly that value or be
