@@ -52,6 +52,14 @@ extension FeedsFeedsRepository {
     public func getFeedQuery(feedId: String) -> CachedQuery<FeedsFeed> {
         CachedQuery { policy in try await self.getFeed(feedId: feedId, policy: policy) }
     }
+
+    /// Points `query` (a `getFeedQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getFeedQuery(updating query: CachedQuery<FeedsFeed>, feedId: String) {
+        query.update { policy in try await self.getFeed(feedId: feedId, policy: policy) }
+    }
 }
 #endif
 
