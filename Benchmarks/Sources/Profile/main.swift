@@ -38,13 +38,7 @@
 //                              a query. The main thread runs its run loop (the main actor's
 //                              queue) instead of waiting on a semaphore. The hit answers with
 //                              the value already shown, so no observer is told (only real
-//                              changes notify) and the comparison is the arrays' identity.
-//   query-compare ITEMS N      the cost of "only real changes notify": N refetches of a live
-//                              query whose fetch answers with a list of ITEMS rows equal to the
-//                              one shown but not sharing its storage (as a decoded answer), for
-//                              an Equatable list (compared, no observer told) and the same rows
-//                              in a wrapper that is not Equatable (not compared, told each
-//                              time); prints both and their difference per refetch
+//                              changes notify; the comparison meets the arrays' identity).
 
 @_spi(Generated) import BenchSupport
 import CacheGenCore
@@ -221,9 +215,6 @@ func run() async throws {
     case "query-update":
         try await queryUpdate(bytes: number(1, 1_024), count: number(2, 10_000))
 
-    case "query-compare":
-        await queryCompare(items: number(1, 1_000), count: number(2, 2_000))
-
     default:
         print("unknown workload \(command)")
         exit(2)
@@ -250,61 +241,6 @@ func queryUpdate(bytes: Int, count: Int) async throws {
         await query.load()
     }
     report("query-update \(body.count) bytes (\(told.value) observed)", count, start)
-}
-
-/// A row of a list a screen shows.
-struct Row: Equatable, Sendable {
-    var id: String
-    var title: String
-    var score: Double
-    var tags: [String]
-}
-
-/// The same rows, not `Equatable`: a query cannot compare them.
-struct OpaqueRows: Sendable {
-    var rows: [Row]
-}
-
-/// Two equal lists that share no storage, answered in turn, so each refetch compares all rows.
-final class AlternatingRows: @unchecked Sendable {
-    private let lists: [[Row]]
-    private let lock = NSLock()
-    private var turn = 0
-
-    init(items: Int) {
-        let make = { (0..<items).map { Row(id: "row-identifier-\($0)", title: "A title long enough to be on the heap \($0)", score: Double($0), tags: ["one", "two"]) } }
-        lists = [make(), make()]
-    }
-
-    func next() -> [Row] {
-        lock.withLock {
-            turn += 1
-            return lists[turn % 2]
-        }
-    }
-}
-
-/// N refetches of an equal list, compared (Equatable) and not (see the usage above).
-@MainActor
-func queryCompare(items: Int, count: Int) async {
-    let rows = AlternatingRows(items: items)
-    let compared = CachedQuery<[Row]> { _ in .fresh(value: rows.next()) }
-    let opaque = CachedQuery<OpaqueRows> { _ in .fresh(value: OpaqueRows(rows: rows.next())) }
-    await compared.load()
-    await opaque.load()
-    var perCall: [String: Double] = [:]
-    for (label, refetch) in [("Equatable", { await compared.refresh() }), ("not Equatable", { await opaque.refresh() })] as [(String, @MainActor () async -> Void)] {
-        let told = Counter()
-        let start = ContinuousClock.now
-        for _ in 0..<count {
-            withObservationTracking { _ = label == "Equatable" ? compared.value?.count : opaque.value?.rows.count } onChange: { told.add() }
-            await refetch()
-        }
-        let (seconds, attoseconds) = (ContinuousClock.now - start).components
-        perCall[label] = (Double(seconds) * 1e6 + Double(attoseconds) / 1e12) / Double(max(count, 1))
-        report("query-compare \(items) rows, \(label) (\(told.value) observed)", count, start)
-    }
-    print(String(format: "comparison cost: %.2f µs per refetch", (perCall["Equatable"] ?? 0) - (perCall["not Equatable"] ?? 0)))
 }
 
 /// Observer calls, counted on the main actor.
