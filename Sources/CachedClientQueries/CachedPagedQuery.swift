@@ -52,6 +52,9 @@ public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
         package var progress = CachedPages<Page>.Progress()
         package var loaded: [CachedValue<Page>] = []
         package var hasMore = true
+        /// `hasMore` as observers last heard of it, with the pages: an applied fetch whose
+        /// pages equal the shown ones still notifies when `hasMore` changed.
+        package var shownHasMore = true
     }
 
     /// Creates a paged query over the pages of an endpoint, made for a policy (`nil`: the
@@ -63,7 +66,14 @@ public final class CachedPagedQuery<Page: Sendable, Item: Sendable> {
         let state = Locked(State())
         self.state = state
         self.itemsOf = items
-        self.query = CachedQuery { policy in
+        let samePages = ValueEquality.comparison(for: [CachedValue<Page>].self)
+        self.query = CachedQuery(sameValue: { old, new in
+            let moreChanged = state.withLock { state in
+                defer { state.shownHasMore = state.hasMore }
+                return state.shownHasMore != state.hasMore
+            }
+            return !moreChanged && samePages?(old, new) == true
+        }) { policy in
             let (ticket, appendOne, wanted, saved, loaded) = state.withLock { state in
                 defer { state.appendOne = false }
                 state.started += 1

@@ -9,20 +9,26 @@ import Foundation
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension CachedQuery {
     /// Runs a fetch now and applies its result, unless a later fetch started meanwhile.
+    /// The fetch runs in a task of the query's own, so that `update(_:)` can cancel it; the
+    /// caller's cancellation (a view that went away) cancels it too.
     package func perform(policy: CachePolicy?) async {
-        let number = begin()
-        let probe = QueryProbe()
-        let result = await Self.run(fetch, policy: policy, probe: probe)
-        finish(number, result, probe)
+        let task = startFetch(policy: policy)
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
     }
 
     /// Starts a fetch in a task of the query's own (a signal or a polling tick): it holds
-    /// the query weakly, and is cancelled if the query goes first.
-    package func startFetch(policy: CachePolicy?) {
+    /// the query weakly, and is cancelled if the query goes first or `update(_:)` replaces
+    /// the fetch.
+    @discardableResult
+    package func startFetch(policy: CachePolicy?) -> Task<Void, Never> {
         let number = begin()
         let probe = QueryProbe()
         let fetch = self.fetch
-        lifetime.run { @MainActor [weak self] in
+        return lifetime.run { @MainActor [weak self] in
             let result = await Self.run(fetch, policy: policy, probe: probe)
             self?.finish(number, result, probe)
         }
@@ -109,6 +115,7 @@ extension CachedQuery {
     package func show(_ answer: CachedValue<Value>) {
         loadedValue = answer.value
         applyPendingChanges(newValue: true)
+        if isPlaceholder { isPlaceholder = false }
         if date != answer.date { date = answer.date }
         let updated = answer.date ?? now()
         if updatedAt != updated { updatedAt = updated }
@@ -126,7 +133,8 @@ extension CachedQuery {
     private func clearValue() {
         loadedValue = nil
         if hasPendingChanges { hasPendingChanges = false }
-        if value != nil { value = nil }
+        if isPlaceholder { isPlaceholder = false }
+        setValue(nil)
         if date != nil { date = nil }
         if updatedAt != nil { updatedAt = nil }
     }

@@ -47,7 +47,7 @@ extension CachedQuery {
             pending = pending || applied.pending
         }
         guard newValue || pending || hasPendingChanges else { return }
-        value = shown
+        setValue(shown)
         if hasPendingChanges != pending { hasPendingChanges = pending }
     }
 

@@ -31,8 +31,13 @@ import Observation
 @Observable
 public final class CachedQuery<Value: Sendable> {
     /// The last value loaded; `nil` before the first load, after a sign-out, and after a
-    /// removal whose refetch failed.
+    /// removal whose refetch failed. Set only when it changes: for an `Equatable` value, a
+    /// refetch that answers with an equal value notifies no observer.
     public internal(set) var value: Value?
+    /// Whether `value` is the one of the arguments before the last `update(_:)`, kept on
+    /// screen until the new arguments' value arrives (TanStack Query's `keepPreviousData`).
+    /// It stays set when that fetch fails (with `error`), and clears with the new value.
+    public internal(set) var isPlaceholder = false
     /// When the value was stored, if it came from the cache; `nil` when it came fresh from
     /// the network (as `CachedValue.date`).
     public internal(set) var date: Date?
@@ -65,8 +70,14 @@ public final class CachedQuery<Value: Sendable> {
 
     /// The value as loaded, before optimistic changes; `value` is it with them applied.
     @ObservationIgnored package var loadedValue: Value?
-    /// What a fetch runs: the repository call, with a policy (`nil`: the endpoint's own).
-    @ObservationIgnored package let fetch: @Sendable (CachePolicy?) async throws -> CachedValue<Value>
+    /// What a fetch runs: the repository call, with a policy (`nil`: the endpoint's own);
+    /// replaced by `update(_:)`.
+    @ObservationIgnored package var fetch: @Sendable (CachePolicy?) async throws -> CachedValue<Value>
+    /// Whether two values are equal, when `Value` is `Equatable`; worked out once per query.
+    @ObservationIgnored package let sameValue: (@Sendable (Value, Value) -> Bool)?
+    /// The derived queries (`select(_:)`) told of each new value; each says whether it is
+    /// still there.
+    @ObservationIgnored package var selections: [@MainActor (Value?) -> Bool] = []
     /// The cached calls the last applied fetch made; where signals come from.
     @ObservationIgnored package var sources: [QueryProbe.Record] = []
     /// The number of the latest fetch started; only its result is applied.
@@ -85,6 +96,17 @@ public final class CachedQuery<Value: Sendable> {
     /// yours that makes cached calls through a `CachedClient` is live in the same way.
     nonisolated public init(_ fetch: @escaping @Sendable (CachePolicy?) async throws -> CachedValue<Value>) {
         self.fetch = fetch
+        self.sameValue = ValueEquality.comparison(for: Value.self)
+    }
+
+    /// A query whose values are compared with `sameValue` (`nil`: every value notifies); for
+    /// a query whose observers read more than its value (`CachedPagedQuery.hasMore`).
+    nonisolated package init(
+        sameValue: (@Sendable (Value, Value) -> Bool)?,
+        _ fetch: @escaping @Sendable (CachePolicy?) async throws -> CachedValue<Value>
+    ) {
+        self.fetch = fetch
+        self.sameValue = sameValue
     }
 
     /// Loads with the endpoint's policy and returns when the value (or error) is in place;

@@ -26,15 +26,24 @@ package final class QueryLifetime: Sendable {
     }
 
     /// Starts `operation` as a task cancelled if the query goes first; it leaves the list when done.
-    package func run(_ operation: @escaping @Sendable () async -> Void) {
+    @discardableResult
+    package func run(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         state.withLock { state in
             state.lastTaskID += 1
             let id = state.lastTaskID
-            state.tasks[id] = Task { [weak self] in
+            let task = Task { [weak self] in
                 await operation()
                 _ = self?.state.withLock { $0.tasks.removeValue(forKey: id) }
             }
+            state.tasks[id] = task
+            return task
         }
+    }
+
+    /// Cancels every task started so far (a fetch `CachedQuery.update(_:)` superseded, and
+    /// what it started); the polling timer goes on. Each leaves the list when it ends.
+    package func cancelTasks() {
+        for task in state.withLock({ Array($0.tasks.values) }) { task.cancel() }
     }
 
     /// Replaces the polling task (cancelling the old one); `nil` stops polling.

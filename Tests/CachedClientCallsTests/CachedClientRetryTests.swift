@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @_spi(Generated) import CachedClientCalls
+@_spi(Generated) import CachedClientMutations
 import CachedClientFileStore
 import CachedClientHTTP
 import CachedClientStore

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @_spi(Generated) import CachedClientCalls
+@_spi(Generated) import CachedClientMutations
 import CachedClientFileStore
 import CachedClientHTTP
 import CachedClientStore

@@ -45,6 +45,29 @@ struct GeneratedQueryTests {
         #expect(log == ["GET /v1/accounts?page=1", "PATCH /v1/accounts/a1", "GET /v1/accounts?page=1"])
     }
 
+    /// `getAccountsQuery(updating:page:)`: the query keeps page 1 on screen, a placeholder,
+    /// until page 2 arrives.
+    @Test func aGeneratedFactoryPointsAQueryAtNewArguments() async throws {
+        let server = try await FixtureServer.shared
+        let prefix = "/generated-query-\(UUID().uuidString.lowercased())"
+        try await server.setRoute(prefix + "/v1/accounts?page=1", headers: Self.json, body: "[\(Self.accountJSON(nickname: "One"))]")
+        try await server.setRoute(prefix + "/v1/accounts?page=2", headers: Self.json, body: "[\(Self.accountJSON(nickname: "Two"))]")
+        let client = CachedClient(
+            baseURL: URL(string: server.baseURL.absoluteString + prefix + "/v1")!,
+            transport: URLSessionTransport(timeout: 10), partition: "alice")
+        let repository = LiveAccountRepository(client: client)
+        let accounts = repository.getAccountsQuery(page: 1)
+        await accounts.load()
+
+        repository.getAccountsQuery(updating: accounts, page: 2)
+
+        #expect(accounts.value?.map(\.nickname) == ["One"] && accounts.isPlaceholder)
+        await waitUntil { accounts.value?.first?.nickname == "Two" && !accounts.isLoading }
+        #expect(!accounts.isPlaceholder && accounts.error == nil)
+        let log = try await server.requests().filter { $0.path.hasPrefix(prefix) }.map { "\($0.method) \($0.path.dropFirst(prefix.count))" }
+        #expect(log == ["GET /v1/accounts?page=1", "GET /v1/accounts?page=2"])
+    }
+
     @Test func aMockRepositoryGivesQueriesOverMockDataForPreviews() async throws {
         let updated = Date(timeIntervalSince1970: 1_800_000_000)
         let account = try JSONCoding(dates: .iso8601).makeDecoder().decode(Account.self, from: Data(Self.accountJSON(nickname: "Main").utf8))

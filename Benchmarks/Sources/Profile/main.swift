@@ -36,7 +36,9 @@
 //                              the client) until the observer of `value` is told, as a screen's
 //                              query is updated; compare with `layer-hit`, the same hit without
 //                              a query. The main thread runs its run loop (the main actor's
-//                              queue) instead of waiting on a semaphore.
+//                              queue) instead of waiting on a semaphore. The hit answers with
+//                              the value already shown, so no observer is told (only real
+//                              changes notify; the comparison meets the arrays' identity).
 
 @_spi(Generated) import BenchSupport
 import CacheGenCore

@@ -34,6 +34,8 @@ package struct FunctionDeclaration: Sendable, Hashable {
     }
 
     package var doc: DocComment = []
+    /// Attributes written on lines of their own before the signature (`@MainActor`).
+    package var attributes: [String] = []
     package var visibility: Visibility = .api
     package var isStatic = false
     /// `init` for initializers.

@@ -5,6 +5,7 @@ import CacheGenSpec
 extension SwiftRenderer {
     package func render(_ function: FunctionDeclaration, into writer: inout LineWriter) {
         doc(function.doc, into: &writer)
+        for attribute in function.attributes { writer.write(attribute) }
         let modifiers = modifiers(function.visibility, isStatic: function.isStatic)
         let fits = writer.fits(
             bytes: Self.measure(function, modifiers: modifiers, LineLength(.bytes, limit: writer.room)),

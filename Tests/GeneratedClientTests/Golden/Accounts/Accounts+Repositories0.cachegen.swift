@@ -142,10 +142,26 @@ extension AccountRepository {
         CachedQuery { policy in try await self.getAccounts(page: page, perPage: perPage, policy: policy) }
     }
 
+    /// Points `query` (a `getAccountsQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getAccountsQuery(updating query: CachedQuery<[Account]>, page: Int, perPage: Int? = nil) {
+        query.update { policy in try await self.getAccounts(page: page, perPage: perPage, policy: policy) }
+    }
+
     /// `getAccount` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getAccountQuery(id: String) -> CachedQuery<Account> {
         CachedQuery { policy in try await self.getAccount(id: id, policy: policy) }
+    }
+
+    /// Points `query` (a `getAccountQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getAccountQuery(updating query: CachedQuery<Account>, id: String) {
+        query.update { policy in try await self.getAccount(id: id, policy: policy) }
     }
 
     /// `getTransactions` as a live query for a screen: it loads with the spec's policy, refetches
@@ -158,6 +174,21 @@ extension AccountRepository {
         xApiVersion: String
     ) -> CachedQuery<TransactionPage> {
         CachedQuery { policy in try await self.getTransactions(accountId: accountId, cursor: cursor, category: category, includePending: includePending, xApiVersion: xApiVersion, policy: policy) }
+    }
+
+    /// Points `query` (a `getTransactionsQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getTransactionsQuery(
+        updating query: CachedQuery<TransactionPage>,
+        accountId: String,
+        cursor: String? = nil,
+        category: TransactionCategory? = nil,
+        includePending: Bool? = nil,
+        xApiVersion: String
+    ) {
+        query.update { policy in try await self.getTransactions(accountId: accountId, cursor: cursor, category: category, includePending: includePending, xApiVersion: xApiVersion, policy: policy) }
     }
 
     /// `getTransactions` as a paged live query for a "load more" list: the items of every page

@@ -165,10 +165,36 @@ extension EdgeRepository {
         CachedQuery { policy in try await self.`default`(in: `in`, self: self_, policyParameter: policyParameter, bodyParameter: bodyParameter, protocol: `protocol`, when: when, xApiVersion: xApiVersion, xRequestID: xRequestID, policy: policy) }
     }
 
+    /// Points `query` (a `defaultQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func defaultQuery(
+        updating query: CachedQuery<Keywords>,
+        in: Int,
+        self self_: Odd,
+        policyParameter: String? = nil,
+        bodyParameter: Int? = nil,
+        protocol: [Odd]? = nil,
+        when: Date? = nil,
+        xApiVersion: String,
+        xRequestID: UUID? = nil
+    ) {
+        query.update { policy in try await self.`default`(in: `in`, self: self_, policyParameter: policyParameter, bodyParameter: bodyParameter, protocol: `protocol`, when: when, xApiVersion: xApiVersion, xRequestID: xRequestID, policy: policy) }
+    }
+
     /// `getTree` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getTreeQuery(id: String) -> CachedQuery<Category> {
         CachedQuery { policy in try await self.getTree(id: id, policy: policy) }
+    }
+
+    /// Points `query` (a `getTreeQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getTreeQuery(updating query: CachedQuery<Category>, id: String) {
+        query.update { policy in try await self.getTree(id: id, policy: policy) }
     }
 
     /// `getShapes` as a live query for a screen: it loads with the spec's policy, refetches
@@ -181,6 +207,14 @@ extension EdgeRepository {
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func searchShapesQuery(body: Shapes) -> CachedQuery<[Shapes]> {
         CachedQuery { policy in try await self.searchShapes(body: body, policy: policy) }
+    }
+
+    /// Points `query` (a `searchShapesQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func searchShapesQuery(updating query: CachedQuery<[Shapes]>, body: Shapes) {
+        query.update { policy in try await self.searchShapes(body: body, policy: policy) }
     }
 }
 #endif

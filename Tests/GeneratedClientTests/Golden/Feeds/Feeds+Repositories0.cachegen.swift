@@ -53,6 +53,14 @@ extension FeedsFeedsRepository {
         CachedQuery { policy in try await self.getFeed(feedId: feedId, policy: policy) }
     }
 
+    /// Points `query` (a `getFeedQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getFeedQuery(updating query: CachedQuery<FeedsFeed>, feedId: String) {
+        query.update { policy in try await self.getFeed(feedId: feedId, policy: policy) }
+    }
+
     /// `feedEvents` as a live query for a screen: its events reduced into `initial` as they
     /// arrive, the finished value kept for offline. See `StreamedQuery`.
     public func feedEventsQuery<Value: Codable & Sendable>(

@@ -116,6 +116,24 @@ extension StorePetsRepository {
     ) -> CachedQuery<[StorePet]> {
         CachedQuery { policy in try await self.listPets(limit: limit, habitat: habitat, feeds: feeds, sort: sort, filter: filter, since: since, jsonFilters: jsonFilters, myRequestUUID: myRequestUUID, policy: policy) }
     }
+
+    /// Points `query` (a `listPetsQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func listPetsQuery(
+        updating query: CachedQuery<[StorePet]>,
+        limit: Int? = nil,
+        habitat: StoreListPetsHabitat? = nil,
+        feeds: [StoreListPetsFeedsItem]? = nil,
+        sort: StoreListPetsSort? = nil,
+        filter: StoreListPetsFilter,
+        since: Date? = nil,
+        jsonFilters: [StorePetFilter]? = nil,
+        myRequestUUID: UUID? = nil
+    ) {
+        query.update { policy in try await self.listPets(limit: limit, habitat: habitat, feeds: feeds, sort: sort, filter: filter, since: since, jsonFilters: jsonFilters, myRequestUUID: myRequestUUID, policy: policy) }
+    }
 }
 #endif
 

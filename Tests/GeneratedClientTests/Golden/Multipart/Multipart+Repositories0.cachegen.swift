@@ -50,6 +50,14 @@ extension MultipartAlbumsRepository {
     public func getAlbumQuery(id: String, truncate: Bool? = nil) -> CachedQuery<MultipartAlbum> {
         CachedQuery { policy in try await self.getAlbum(id: id, truncate: truncate, policy: policy) }
     }
+
+    /// Points `query` (a `getAlbumQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getAlbumQuery(updating query: CachedQuery<MultipartAlbum>, id: String, truncate: Bool? = nil) {
+        query.update { policy in try await self.getAlbum(id: id, truncate: truncate, policy: policy) }
+    }
 }
 #endif
 

@@ -116,10 +116,31 @@ extension ChartRepository {
         CachedQuery { policy in try await self.getTopChart(country: country, genre: genre, limit: limit, policy: policy) }
     }
 
+    /// Points `query` (a `getTopChartQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getTopChartQuery(
+        updating query: CachedQuery<Chart>,
+        country: String,
+        genre: Genre? = nil,
+        limit: Int? = nil
+    ) {
+        query.update { policy in try await self.getTopChart(country: country, genre: genre, limit: limit, policy: policy) }
+    }
+
     /// `getTrack` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getTrackQuery(id: String) -> CachedQuery<Track> {
         CachedQuery { policy in try await self.getTrack(id: id, policy: policy) }
+    }
+
+    /// Points `query` (a `getTrackQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getTrackQuery(updating query: CachedQuery<Track>, id: String) {
+        query.update { policy in try await self.getTrack(id: id, policy: policy) }
     }
 
     /// `getArtist` as a live query for a screen: it loads with the spec's policy, refetches
@@ -128,10 +149,26 @@ extension ChartRepository {
         CachedQuery { policy in try await self.getArtist(id: id, policy: policy) }
     }
 
+    /// Points `query` (a `getArtistQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getArtistQuery(updating query: CachedQuery<Artist>, id: String) {
+        query.update { policy in try await self.getArtist(id: id, policy: policy) }
+    }
+
     /// `searchTracks` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func searchTracksQuery(body: TrackSearch) -> CachedQuery<[Track]> {
         CachedQuery { policy in try await self.searchTracks(body: body, policy: policy) }
+    }
+
+    /// Points `query` (a `searchTracksQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func searchTracksQuery(updating query: CachedQuery<[Track]>, body: TrackSearch) {
+        query.update { policy in try await self.searchTracks(body: body, policy: policy) }
     }
 }
 #endif

@@ -169,16 +169,45 @@ extension NewsRepository {
         CachedQuery { policy in try await self.getHeadlines(sectionId: sectionId, limit: limit, edition: edition, policy: policy) }
     }
 
+    /// Points `query` (a `getHeadlinesQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getHeadlinesQuery(
+        updating query: CachedQuery<[ArticleSummary]>,
+        sectionId: String,
+        limit: Int? = nil,
+        edition: String? = nil
+    ) {
+        query.update { policy in try await self.getHeadlines(sectionId: sectionId, limit: limit, edition: edition, policy: policy) }
+    }
+
     /// `getArticle` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getArticleQuery(id: String) -> CachedQuery<Article> {
         CachedQuery { policy in try await self.getArticle(id: id, policy: policy) }
     }
 
+    /// Points `query` (a `getArticleQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getArticleQuery(updating query: CachedQuery<Article>, id: String) {
+        query.update { policy in try await self.getArticle(id: id, policy: policy) }
+    }
+
     /// `search` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func searchQuery(q: String, page: Int? = nil) -> CachedQuery<[ArticleSummary]> {
         CachedQuery { policy in try await self.search(q: q, page: page, policy: policy) }
+    }
+
+    /// Points `query` (a `searchQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func searchQuery(updating query: CachedQuery<[ArticleSummary]>, q: String, page: Int? = nil) {
+        query.update { policy in try await self.search(q: q, page: page, policy: policy) }
     }
 
     /// `search` as a paged live query for a "load more" list: the items of every page
@@ -192,6 +221,14 @@ extension NewsRepository {
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getCommentsQuery(id: String, perPage: Int? = nil) -> CachedQuery<[Comment]> {
         CachedQuery { policy in try await self.getComments(id: id, perPage: perPage, policy: policy) }
+    }
+
+    /// Points `query` (a `getCommentsQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getCommentsQuery(updating query: CachedQuery<[Comment]>, id: String, perPage: Int? = nil) {
+        query.update { policy in try await self.getComments(id: id, perPage: perPage, policy: policy) }
     }
 
     /// `getComments` as a paged live query for a "load more" list: the items of every page

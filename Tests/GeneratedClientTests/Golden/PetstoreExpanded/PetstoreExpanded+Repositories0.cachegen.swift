@@ -82,10 +82,26 @@ extension SwaggerPetstoreRepository {
         CachedQuery { policy in try await self.findPets(tags: tags, limit: limit, policy: policy) }
     }
 
+    /// Points `query` (a `findPetsQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func findPetsQuery(updating query: CachedQuery<[Pet]>, tags: [String]? = nil, limit: Int? = nil) {
+        query.update { policy in try await self.findPets(tags: tags, limit: limit, policy: policy) }
+    }
+
     /// `findPetById` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func findPetByIdQuery(id: Int) -> CachedQuery<Pet> {
         CachedQuery { policy in try await self.findPetById(id: id, policy: policy) }
+    }
+
+    /// Points `query` (a `findPetByIdQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func findPetByIdQuery(updating query: CachedQuery<Pet>, id: Int) {
+        query.update { policy in try await self.findPetById(id: id, policy: policy) }
     }
 }
 #endif

@@ -96,6 +96,18 @@ extension ParcelsRepository {
         CachedQuery { policy in try await self.listParcels(carrier: carrier, sort: sort, policy: policy) }
     }
 
+    /// Points `query` (a `listParcelsQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func listParcelsQuery(
+        updating query: CachedQuery<ListParcelsResponse>,
+        carrier: ListParcelsCarrier? = nil,
+        sort: ListParcelsSort? = nil
+    ) {
+        query.update { policy in try await self.listParcels(carrier: carrier, sort: sort, policy: policy) }
+    }
+
     /// `getRanked` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getRankedQuery() -> CachedQuery<Ranked> {

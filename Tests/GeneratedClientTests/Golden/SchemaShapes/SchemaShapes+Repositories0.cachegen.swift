@@ -38,6 +38,14 @@ extension ShapesMessagesRepository {
     public func getMessageQuery(id: String) -> CachedQuery<ShapesMessage> {
         CachedQuery { policy in try await self.getMessage(id: id, policy: policy) }
     }
+
+    /// Points `query` (a `getMessageQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getMessageQuery(updating query: CachedQuery<ShapesMessage>, id: String) {
+        query.update { policy in try await self.getMessage(id: id, policy: policy) }
+    }
 }
 #endif
 
@@ -289,6 +297,24 @@ extension ShapesImagesRepository {
         beta: [ShapesGetImageBetaItem]? = nil
     ) -> CachedQuery<ShapesImage> {
         CachedQuery { policy in try await self.getImage(imageId: imageId, metadata: metadata, labels: labels, created: created, sizes: sizes, filter: filter, where: `where`, beta: beta, policy: policy) }
+    }
+
+    /// Points `query` (a `getImageQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getImageQuery(
+        updating query: CachedQuery<ShapesImage>,
+        imageId: ShapesGetImageImageId,
+        metadata: [String: String]? = nil,
+        labels: [String: String]? = nil,
+        created: ShapesGetImageCreated? = nil,
+        sizes: [ShapesSize]? = nil,
+        filter: ShapesGetImageFilter? = nil,
+        where: [ShapesGetImageWhereItem]? = nil,
+        beta: [ShapesGetImageBetaItem]? = nil
+    ) {
+        query.update { policy in try await self.getImage(imageId: imageId, metadata: metadata, labels: labels, created: created, sizes: sizes, filter: filter, where: `where`, beta: beta, policy: policy) }
     }
 
     /// `completeEvents` as a live query for a screen: its events reduced into `initial` as they

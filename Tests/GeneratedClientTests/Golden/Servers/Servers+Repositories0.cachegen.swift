@@ -77,16 +77,40 @@ extension DriveFilesRepository {
         CachedQuery { policy in try await self.getFile(id: id, policy: policy) }
     }
 
+    /// Points `query` (a `getFileQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getFileQuery(updating query: CachedQuery<DriveFile>, id: String) {
+        query.update { policy in try await self.getFile(id: id, policy: policy) }
+    }
+
     /// `downloadFile` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func downloadFileQuery(id: String) -> CachedQuery<Data> {
         CachedQuery { policy in try await self.downloadFile(id: id, policy: policy) }
     }
 
+    /// Points `query` (a `downloadFileQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func downloadFileQuery(updating query: CachedQuery<Data>, id: String) {
+        query.update { policy in try await self.downloadFile(id: id, policy: policy) }
+    }
+
     /// `getUploadSession` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getUploadSessionQuery(session: String) -> CachedQuery<DriveFile> {
         CachedQuery { policy in try await self.getUploadSession(session: session, policy: policy) }
+    }
+
+    /// Points `query` (a `getUploadSessionQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getUploadSessionQuery(updating query: CachedQuery<DriveFile>, session: String) {
+        query.update { policy in try await self.getUploadSession(session: session, policy: policy) }
     }
 }
 #endif

@@ -95,16 +95,40 @@ extension Media {
         CachedQuery { policy in try await self.download(name: name, policy: policy) }
     }
 
+    /// Points `query` (a `downloadQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func downloadQuery(updating query: CachedQuery<Data>, name: String) {
+        query.update { policy in try await self.download(name: name, policy: policy) }
+    }
+
     /// `readme` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func readmeQuery(lang: String? = nil) -> CachedQuery<String> {
         CachedQuery { policy in try await self.readme(lang: lang, policy: policy) }
     }
 
+    /// Points `query` (a `readmeQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func readmeQuery(updating query: CachedQuery<String>, lang: String? = nil) {
+        query.update { policy in try await self.readme(lang: lang, policy: policy) }
+    }
+
     /// `tick` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func tickQuery(n: Int) -> CachedQuery<Tick> {
         CachedQuery { policy in try await self.tick(n: n, policy: policy) }
+    }
+
+    /// Points `query` (a `tickQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func tickQuery(updating query: CachedQuery<Tick>, n: Int) {
+        query.update { policy in try await self.tick(n: n, policy: policy) }
     }
 
     /// `ticks` as a live query for a screen: its events reduced into `initial` as they

@@ -97,10 +97,33 @@ extension ClinicVisitsRepository {
         CachedQuery { policy in try await self.listVisits(limit: limit, species: species, ids: ids, words: words, vets: vets, policy: policy) }
     }
 
+    /// Points `query` (a `listVisitsQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func listVisitsQuery(
+        updating query: CachedQuery<[ClinicVisit]>,
+        limit: Int? = nil,
+        species: [String]? = nil,
+        ids: [Int]? = nil,
+        words: [String]? = nil,
+        vets: [String]? = nil
+    ) {
+        query.update { policy in try await self.listVisits(limit: limit, species: species, ids: ids, words: words, vets: vets, policy: policy) }
+    }
+
     /// `getVisit` as a live query for a screen: it loads with the spec's policy, refetches
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getVisitQuery(id: Int) -> CachedQuery<ClinicVisit> {
         CachedQuery { policy in try await self.getVisit(id: id, policy: policy) }
+    }
+
+    /// Points `query` (a `getVisitQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getVisitQuery(updating query: CachedQuery<ClinicVisit>, id: Int) {
+        query.update { policy in try await self.getVisit(id: id, policy: policy) }
     }
 }
 #endif
@@ -276,6 +299,14 @@ extension ClinicXraysRepository {
     /// after the mutations that invalidate it, and clears on sign-out. See `CachedQuery`.
     public func getXrayQuery(id: Int) -> CachedQuery<Data> {
         CachedQuery { policy in try await self.getXray(id: id, policy: policy) }
+    }
+
+    /// Points `query` (a `getXrayQuery`) at new arguments: it keeps its value on screen, with
+    /// `isPlaceholder` set, until theirs arrives, and cancels the fetch for the old ones.
+    /// See `CachedQuery.update(_:)`.
+    @MainActor
+    public func getXrayQuery(updating query: CachedQuery<Data>, id: Int) {
+        query.update { policy in try await self.getXray(id: id, policy: policy) }
     }
 }
 #endif
