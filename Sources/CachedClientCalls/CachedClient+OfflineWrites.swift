@@ -120,6 +120,7 @@ extension CachedClient {
     private func queueableMutate(
         _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation]
     ) async throws -> MutationResult<Data> {
+        try QueryProbe.captureIfCapturing(request, endpoint: endpoint)  // never queued by `PrefetchCall`
         guard let rule = endpoint.offline else {
             return .sent(try await mutate(request, endpoint: endpoint, invalidating: invalidations))
         }

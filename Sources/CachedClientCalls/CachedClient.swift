@@ -54,6 +54,8 @@ public final class CachedClient: Sendable {
     package let offlineReplay: OfflineReplay
     /// Optimistic changes pending on cached values, and the queued mutations carrying them.
     package let optimistic = OptimisticLayer()
+    /// The prefetch jobs running, and the plans of a store that keeps none (`CachedClient+Prefetch.swift`).
+    package let prefetches = PrefetchRegistry()
     /// How the answer of each queued endpoint is read for entities (`CachedEntity`), by
     /// endpoint name, for when it is sent by a replay.
     package let entityReaders = EntityReaderRegistry()
@@ -195,11 +197,12 @@ public final class CachedClient: Sendable {
     public func value<T: Decodable & Sendable>(
         for request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy? = nil, as type: T.Type = T.self
     ) async throws -> CachedValue<T> {
+        let probe = QueryProbe.current
+        if let probe, probe.capturesCalls { try probe.capture(request, endpoint: endpoint) }  // `PrefetchCall`
         guard let rule = endpoint.cache else {
             return .fresh(value: try await response(for: request, endpoint: endpoint, as: type))
         }
         let call = try makeCall(request, endpoint: endpoint, rule: rule)
-        let probe = QueryProbe.current
         if let probe { probe.record(queryRecord(call)) }
         let answer = try await answer(call, policy: policy ?? rule.policy, probe: probe, as: type)
         // Pending optimistic changes show in every read of the key; a live query applies them
@@ -313,6 +316,7 @@ public final class CachedClient: Sendable {
         _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation],
         reading reader: EntityReader? = nil
     ) async throws -> Data {
+        try QueryProbe.captureIfCapturing(request, endpoint: endpoint)  // never sent by `PrefetchCall`
         let body = try endpoint.encodedBody(of: request)
         let response = try await fetcher.send(request, endpoint: endpoint, body: body, validators: nil, cacheAtHand: false)
         guard (200..<300).contains(response.statusCode) else {
