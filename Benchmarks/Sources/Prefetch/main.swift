@@ -97,12 +97,16 @@ let planBytes = (FileManager.default.enumerator(atPath: directory.path)?.allObje
     .reduce(0, +)
 
 start = clock.now
+var cpu = cpuSeconds()
 let again = await client.prefetch(named: "bench", calls, maxConcurrentCalls: width).result()
 let resumeTime = clock.now - start
+let resumeCPU = cpuSeconds() - cpu
 
 start = clock.now
+cpu = cpuSeconds()
 await store.trim()
 let sweepTime = clock.now - start
+let sweepCPU = cpuSeconds() - cpu
 let kept = try await store.entryCount()
 
 print("prefetch of \(callCount) calls, \(bytes)-byte answers, \(width) at a time, FileCacheStore over 127.0.0.1")
@@ -114,7 +118,8 @@ print("  progress events seen by one observer: \(events); server requests: \(ser
 print("  plan file: \(planBytes) bytes")
 print(String(format: "  peak memory: %.1f MB before the prefetch, %.1f MB after (+%.1f MB)", memoryBefore, memoryAfter,
     memoryAfter - memoryBefore))
-print(String(format: "  the same plan again, all done (a relaunch's resume): %.1f ms, %d of %d", milliseconds(resumeTime),
-    again.completed, again.total))
-print(String(format: "  sweep with maxBytes 1 MB, every entry pinned: %.1f ms, %d entries kept", milliseconds(sweepTime), kept))
+print(String(format: "  the same plan again, all done (a relaunch's resume): %.1f ms wall, %.2f s CPU, %d of %d",
+    milliseconds(resumeTime), resumeCPU, again.completed, again.total))
+print(String(format: "  sweep with maxBytes 1 MB, every entry pinned: %.1f ms wall, %.2f s CPU, %d entries kept",
+    milliseconds(sweepTime), sweepCPU, kept))
 server.stop()
