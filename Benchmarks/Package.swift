@@ -28,6 +28,11 @@ let package = Package(
                 .product(name: "_CacheGenCore", package: "cachegen"),
             ]
         ),
+        // Prints prefetch figures (1,000 calls over loopback); see its main.swift.
+        .executableTarget(
+            name: "Prefetch",
+            dependencies: ["BenchSupport", .product(name: "CachedClientRuntime", package: "cachegen")]
+        ),
         .executableTarget(
             name: "Generator",
             dependencies: [

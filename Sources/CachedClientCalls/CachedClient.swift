@@ -51,6 +51,8 @@ public final class CachedClient: Sendable {
     /// The layer above the call path: offline writes and their replay, optimistic updates,
     /// entities replaced by mutations' answers (`CachedClientMutations`).
     package let mutations: any ClientMutations
+    /// The prefetch jobs running, and the plans of a store that keeps none (`CachedClient+Prefetch.swift`).
+    package let prefetches = PrefetchRegistry()
 
     // The stages of a call, in order (`Call/`): what is stored, the network, what is kept.
     /// Reads what is stored for a call; never writes.
@@ -128,12 +130,13 @@ public final class CachedClient: Sendable {
     public func value<T: Decodable & Sendable>(
         for request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy? = nil, as type: T.Type = T.self
     ) async throws -> CachedValue<T> {
+        let probe = QueryProbe.current
+        if let probe, probe.capturesCalls { try probe.capture(request, endpoint: endpoint) }  // `PrefetchCall`
         guard let rule = endpoint.cache else {
             let value = try await mutations.response(for: request, endpoint: endpoint, as: type, invalidating: [], on: self)
             return .fresh(value: value)
         }
         let call = try makeCall(request, endpoint: endpoint, rule: rule)
-        let probe = QueryProbe.current
         if let probe { probe.record(QueryProbe.Record(call, client: self)) }
         let answer = try await answer(call, policy: policy ?? rule.policy, probe: probe, as: type)
         // Pending optimistic changes show in every read of the key; a live query applies them

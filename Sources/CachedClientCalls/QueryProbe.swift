@@ -53,8 +53,32 @@ package final class QueryProbe: Sendable {
 
     private let state = Locked<[Record]>([])
     private let fallbackState = Locked<Fallback?>(nil)
+    /// For `PrefetchCall`: calls are recorded here and not sent (`capture(_:endpoint:)`).
+    package let capturesCalls: Bool
+    private let captured = Locked<(EndpointRequest, Endpoint)?>(nil)
 
-    package init() {}
+    /// A probe of a live query's fetch, or (`capturingCalls`) of a `PrefetchCall` being made.
+    package init(capturingCalls: Bool = false) {
+        capturesCalls = capturingCalls
+    }
+
+    /// Keeps the first call made under a capturing probe and ends it with an error, so that
+    /// nothing is sent (`PrefetchCall.init(_:)`).
+    package func capture(_ request: EndpointRequest, endpoint: Endpoint) throws -> Never {
+        captured.withLock { if $0 == nil { $0 = (request, endpoint) } }
+        throw CancellationError()
+    }
+
+    /// The call a capturing probe kept.
+    package var capturedCall: (EndpointRequest, Endpoint)? {
+        captured.withLock { $0 }
+    }
+
+    /// Captures the call when the task runs under a capturing probe; for the entry points of
+    /// uncached calls (mutations), which must never be sent by `PrefetchCall.init(_:)`.
+    package static func captureIfCapturing(_ request: EndpointRequest, endpoint: Endpoint) throws {
+        if let probe = current, probe.capturesCalls { try probe.capture(request, endpoint: endpoint) }
+    }
 
     /// Called by the client when a call under this probe fell back at a transient failure;
     /// the first one counts.

@@ -9,7 +9,8 @@ import Foundation
 // read or written: the file's modification date is set on each write and on a read when it
 // is `touchGranularity` or more old. Between sweeps the count is kept by this process's
 // writes and removals; another process writing to the same folder makes it approximate
-// until the next sweep.
+// until the next sweep. Entries a prefetch plan pins are counted and never evicted, even when
+// they alone are over `maxBytes` (see `FileCacheStore+Pinning.swift`).
 extension FileCacheStore {
     /// Writes between two sweeps when limits are set, to catch drift and other processes' writes.
     package static let sweepEveryWrites = 1_000
@@ -112,10 +113,14 @@ extension FileCacheStore {
         var count = files.count
         var kept: [EntryFile] = []
         kept.reserveCapacity(files.count)
+        // Entries a prefetch plan pins are counted, never evicted.
+        let pinned = pinnedPaths()
         if let maxAge {
             let cutoff = now.timeIntervalSince1970 - maxAge
             for file in files {
-                if file.lastUse < cutoff, evict(file, now: now, reason: "evicted: unused for longer than maxAge") {
+                if file.lastUse < cutoff, !pinned.contains(file.path),
+                    evict(file, now: now, reason: "evicted: unused for longer than maxAge")
+                {
                     bytes -= file.size
                     count -= 1
                 } else {
@@ -128,7 +133,7 @@ extension FileCacheStore {
         if let maxBytes, bytes > maxBytes {
             let goal = maxBytes - maxBytes / 10
             kept.sort { ($0.lastUse, $0.path) < ($1.lastUse, $1.path) }
-            for file in kept {
+            for file in kept where !pinned.contains(file.path) {
                 guard bytes > goal else { break }
                 if evict(file, now: now, reason: "evicted: over maxBytes") {
                     bytes -= file.size

@@ -13,7 +13,8 @@ import Foundation
 ///   folders are private to the user (0700, files 0600).
 /// - With `maxAge`, an entry stored longer ago is never returned; with `maxBytes`, the
 ///   least recently used entries are removed in the background once the store is over it.
-///   A request never waits for that.
+///   A request never waits for that. Entries a prefetch plan pins (`CachePinning`) are
+///   exempt from both until the plan is removed.
 /// - Removing a partition, an endpoint or one of its paths costs the same however many
 ///   entries it holds. When a removal returns, nothing it removed is left under the folder,
 ///   trash included; a write racing it is dropped or lands afresh, and never throws.
@@ -44,6 +45,8 @@ public final class FileCacheStore: CacheStore {
     /// The last sequence number given to a queued mutation, by outbox folder (see
     /// `FileCacheStore+MutationOutbox.swift`).
     package let outboxSequences = Locked<[String: UInt64]>([:])
+    /// The entry files the prefetch plans pin, as last read (see `FileCacheStore+Pinning.swift`).
+    package let pins = Locked<PinnedPaths?>(nil)
     /// The deletion of trash found when the store was opened, if there was any; for tests.
     package let trashCleanup: Task<Void, Never>?
 
@@ -166,7 +169,7 @@ public final class FileCacheStore: CacheStore {
         }
         // `maxAge` counts from the stored date here, and from the last use in sweeps.
         let age = now.timeIntervalSince(layout.date)
-        if let maxAge, age > maxAge {
+        if let maxAge, age > maxAge, !isPinned(key) {
             discard(path, opened: info, key: key, message: "expired entry removed: older than maxAge", age: age)
             return nil
         }

@@ -113,6 +113,7 @@ extension MutationLayer {
         _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation],
         on client: CachedClient
     ) async throws -> MutationResult<Data> {
+        try QueryProbe.captureIfCapturing(request, endpoint: endpoint)  // never queued by `PrefetchCall`
         guard let rule = endpoint.offline else {
             return .sent(try await mutate(request, endpoint: endpoint, invalidating: invalidations, on: client))
         }

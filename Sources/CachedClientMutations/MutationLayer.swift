@@ -60,6 +60,7 @@ package final class MutationLayer: ClientMutations {
         _ request: EndpointRequest, endpoint: Endpoint, invalidating invalidations: [Invalidation],
         reading reader: EntityReader? = nil, on client: CachedClient
     ) async throws -> Data {
+        try QueryProbe.captureIfCapturing(request, endpoint: endpoint)  // never sent by `PrefetchCall`
         let body = try endpoint.encodedBody(of: request)
         let response = try await client.fetcher.send(
             request, endpoint: endpoint, body: body, validators: nil, cacheAtHand: false)

@@ -12,6 +12,9 @@ public final class MemoryCacheStore: CacheStore {
     /// Queued mutations by partition (see `MemoryCacheStore+MutationOutbox.swift`), removed
     /// with their partition.
     package let outbox = Locked(MemoryOutbox())
+    /// Plans of calls fetched ahead (see `MemoryCacheStore+CachePinning.swift`), removed with
+    /// their partition.
+    package let plans = Locked<[MemoryPlanKey: PrefetchPlan]>([:])
 
     /// Creates an empty store.
     public init() {}
@@ -31,17 +34,19 @@ public final class MemoryCacheStore: CacheStore {
         entries.withLock { _ = $0.removeValue(forKey: key.text) }
     }
 
-    /// Forgets every entry and every queued mutation.
+    /// Forgets every entry, every queued mutation and every plan of calls fetched ahead.
     public func removeAll() {
         removing(.everything) { $0.removeAll() }
         outbox.withLock { $0.mutations.removeAll() }
+        plans.withLock { $0.removeAll() }
     }
 
-    /// Forgets one partition's entries and queued mutations, as sign-out does; shared
-    /// entries stay.
+    /// Forgets one partition's entries, queued mutations and plans of calls fetched ahead, as
+    /// sign-out does; shared entries stay.
     public func removeAll(partition: String) {
         removing(.partition(partition)) { entries in entries = entries.filter { $0.value.key.partition != partition } }
         outbox.withLock { _ = $0.mutations.removeValue(forKey: partition) }
+        plans.withLock { plans in plans = plans.filter { $0.key.partition != partition } }
     }
 
     /// Forgets one endpoint's entries in every partition.
