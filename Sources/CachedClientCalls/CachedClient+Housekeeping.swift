@@ -2,18 +2,25 @@ import CachedClientStore
 @_spi(Generated) import CachedClientValues
 import Foundation
 
-// Removing entries (sign-out, "clear cache" on a settings screen, a mutation's
-// invalidations), waiting for writes, and usage figures. How a removal keeps every write on its
-// way from undoing it is the writer's (`CallWriter.remove(_:matching:inStore:)`). Then the app's
-// lifecycle signals, which live queries (`CachedQuery`) hear of.
+// Removing entries (sign-out, "clear cache" on a settings screen, a mutation's invalidations),
+// waiting for writes, usage figures. How a removal keeps every write on its way from undoing it
+// is the writer's (`CallWriter.remove(_:matching:inStore:)`). Then the app's lifecycle signals,
+// which live queries hear of; a look inside (`inspect`); entries fetched ahead and pinned (`Prefetcher`).
 
 extension CachedClient {
-    /// What the store holds, for a settings screen ("Cached data: 12 MB").
-    public struct Usage: Sendable, Equatable {
+    /// What the store holds, for a settings screen ("Cached data: 12 MB", `12 entries, 1.4 MB`).
+    public struct Usage: Sendable, Equatable, CustomStringConvertible {
         /// The bytes used by all entries.
         public var bytes: Int
         /// The number of entries.
         public var entries: Int
+
+        /// The entry count and the size in bytes, KB or MB (powers of 1,000, one decimal), as
+        /// `CacheInspection`'s table prints sizes.
+        public var description: String {
+            let count = entries == 1 ? "1 entry" : "\(entries) entries"
+            return "\(count), \(ByteCountText.format(bytes))"
+        }
 
         /// The memberwise initializer, for the package's other modules.
         package init(bytes: Int, entries: Int) {
@@ -92,14 +99,35 @@ extension CachedClient {
     public func appBecameActive() {
         queries.broadcast(.lifecycle)
     }
-}
 
-/// `12 entries, 1.4 MB`: what a settings screen or a log line shows of `CachedClient.usage()`.
-extension CachedClient.Usage: CustomStringConvertible {
-    /// The entry count and the size in bytes, KB or MB (powers of 1,000, one decimal), as
-    /// `CacheInspection`'s table prints sizes.
-    public var description: String {
-        let count = entries == 1 ? "1 entry" : "\(entries) entries"
-        return "\(count), \(ByteCountText.format(bytes))"
+    /// What the store holds, per partition and endpoint, the mutations waiting and the files
+    /// that could not be read, after this client's writes landed; `nil` when the store cannot
+    /// say (see `CacheInspection` and `InspectableCacheStore.inspect(_:)`).
+    public func inspect(includingValues: Bool = false, ttls: [String: TimeInterval] = [:]) async throws -> CacheInspection? {
+        guard let store = store as? any InspectableCacheStore else { return nil }
+        await flush()
+        return try await store.inspect(CacheInspection.Options(now: now(), includeValues: includingValues, ttls: ttls))
+    }
+
+    /// Fetches `calls` ahead and pins their entries until `unpin(named:)`, with progress, cancel
+    /// and resume (see `Prefetcher.prefetch(named:_:maxConcurrentCalls:)`).
+    @discardableResult
+    public func prefetch(named name: String, _ calls: [PrefetchCall], maxConcurrentCalls: Int = 4) -> PrefetchJob {
+        Prefetcher(client: self).prefetch(named: name, calls, maxConcurrentCalls: maxConcurrentCalls)
+    }
+
+    /// Resumes the signed-in user's stored plan `name`; `nil` when there is none (see `Prefetcher`).
+    public func resumePrefetch(named name: String, maxConcurrentCalls: Int = 4) async throws -> PrefetchJob? {
+        try await Prefetcher(client: self).resumePrefetch(named: name, maxConcurrentCalls: maxConcurrentCalls)
+    }
+
+    /// The signed-in user's prefetch plans, with how far each got (see `Prefetcher`).
+    public func prefetchPlans() async throws -> [PrefetchProgress] {
+        try await Prefetcher(client: self).prefetchPlans()
+    }
+
+    /// Lets the entries of the plan `name` go: its job stops and the plan is removed (see `Prefetcher`).
+    public func unpin(named name: String) async throws {
+        try await Prefetcher(client: self).unpin(named: name)
     }
 }

@@ -51,7 +51,7 @@ public final class CachedClient: Sendable {
     /// The layer above the call path: offline writes and their replay, optimistic updates,
     /// entities replaced by mutations' answers (`CachedClientMutations`).
     package let mutations: any ClientMutations
-    /// The prefetch jobs running, and the plans of a store that keeps none (`CachedClient+Prefetch.swift`).
+    /// The prefetch jobs running, and the plans of a store that keeps none (`Prefetcher`).
     package let prefetches = PrefetchRegistry()
 
     // The stages of a call, in order (`Call/`): what is stored, the network, what is kept.
@@ -123,6 +123,32 @@ public final class CachedClient: Sendable {
         mutations.startReplay(on: self)
     }
 
+    /// A call of a cached endpoint (the stages name it `CachedClient.Call`).
+    package typealias Call = CachedClientCalls.Call
+
+    /// Encodes the body once and builds the key; the body digest is part of it only when
+    /// the body is declared a key.
+    package func makeCall(_ request: EndpointRequest, endpoint: Endpoint, rule: CacheRule) throws -> Call {
+        let body = try endpoint.encodedBody(of: request)
+        let state = partitionState
+        let partition = state.partition
+        let partitionSwitches = state.switches
+        let (text, keyPartition) = CacheKey.canonicalText(
+            endpoint: endpoint, request: request, canonicalBase: endpoint.server ?? canonicalBase,
+            bodyDigest: try endpoint.bodyDigest(of: request, encoded: body),
+            partition: partition)
+        // The generation first: a removal between the two reads then makes the held value's
+        // generation older, never newer, than the call's.
+        let generation = writes.generation
+        let storeRemovals = store.removalCount
+        let held = memory.lookup(text, removals: storeRemovals)
+        // The same text always makes the same key; the held one has its digest already.
+        let key = held?.key ?? CacheKey(text: text, endpoint: endpoint.name, partition: keyPartition, path: request.groupPath)
+        return Call(
+            endpoint: endpoint, request: request, rule: rule, body: body, key: key, generation: generation, held: held,
+            partition: partition, partitionSwitches: partitionSwitches, storeRemovals: storeRemovals)
+    }
+
     /// Answers a cached endpoint according to `policy` (the spec's default when `nil`).
     ///
     /// An endpoint without a cache rule is simply fetched and never touches the store.
@@ -143,6 +169,38 @@ public final class CachedClient: Sendable {
         // to what it shows itself.
         guard probe == nil, !optimistic.isEmpty else { return answer }
         return optimistic.applied(to: answer, key: call.key)
+    }
+
+    // Streams and pages: each entry point hands the work to a type of its own (`UpdatesStream`,
+    // `EventStreamReader`, `LinkFollower`).
+    /// The cached value first (if one within `maxStale` exists), then the fresh one, so a screen
+    /// shows something at once (see `UpdatesStream` for when it throws and when it ends).
+    @_spi(Generated)
+    public func updates<T: Decodable & Sendable>(
+        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self
+    ) -> AsyncThrowingStream<CachedValue<T>, any Error> {
+        UpdatesStream(client: self).updates(for: request, endpoint: endpoint, as: type)
+    }
+
+    /// The events of a streamed endpoint, each record decoded as `T`; never cached, sent only
+    /// when the sequence is iterated (see `EventStreamReader` for connecting again).
+    @_spi(Generated)
+    public func eventStream<T: Decodable & Sendable>(
+        for request: EndpointRequest, endpoint: Endpoint, as type: T.Type = T.self
+    ) -> EventStream<T> {
+        var stream = EventStreamReader(sender: sender).events(for: request, endpoint: endpoint, as: type)
+        // A `StreamedQuery` over this stream keeps its finished value through this client.
+        stream.origin = StreamOrigin(client: self, request: request, endpoint: endpoint)
+        return stream
+    }
+
+    /// The pages of an endpoint that pages by `Link` header, each a cached call, followed only
+    /// under `baseURL` (see `LinkFollower`).
+    @_spi(Generated)
+    public func linkedPages<T: Decodable & Sendable>(
+        for request: EndpointRequest, endpoint: Endpoint, policy: CachePolicy? = nil, as type: T.Type = T.self
+    ) -> CachedPages<T> {
+        LinkFollower(client: self).pages(for: request, endpoint: endpoint, policy: policy, as: type)
     }
 
     /// The answer of a cached call by `policy`.
@@ -244,17 +302,5 @@ public final class CachedClient: Sendable {
             if !missReported { callEvents.emit(.miss, call, age: entry?.age(at: now())) }
             throw error
         }
-    }
-
-    /// Waits for every background refresh started so far, and (with `flushing`) for every
-    /// write started so far, theirs included; for tests, which must not sleep.
-    package func waitForBackgroundRefreshes(flushing: Bool = true) async {
-        await refreshes.wait()
-        if flushing { await flush() }
-    }
-
-    /// The number of callers waiting for a merged fetch; lets tests wait for callers to join.
-    package var waitingCallerCount: Int {
-        fetcher.merger.waitingCount
     }
 }

@@ -115,7 +115,7 @@ public final class StreamedQuery<Event: Sendable, Value: Codable & Sendable> {
         if !isStreaming { isStreaming = true }
         let events = stream()
         // Made now, so a removal or a sign-out while the stream runs keeps its value out.
-        let keeper = (events.origin as? CachedClient.StreamOrigin).flatMap { try? $0.keeper(name: name) }
+        let keeper = (events.origin as? StreamOrigin).flatMap { try? $0.keeper(name: name) }
         let reduce = self.reduce
         running.replace(
             Task { @MainActor [weak self] in

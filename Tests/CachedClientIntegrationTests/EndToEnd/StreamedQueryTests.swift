@@ -52,7 +52,7 @@ struct StreamedQueryTests {
     /// The finished value the client keeps for `query(client, prompt:)`, read as the query reads it.
     func kept(_ client: CachedClient, prompt: String = "Hi") async throws -> CachedValue<String>? {
         let request = Self.request(prompt)
-        let origin = CachedClient.StreamOrigin(client: client, request: request, endpoint: Self.endpoint)
+        let origin = StreamOrigin(client: client, request: request, endpoint: Self.endpoint)
         return try await origin.keeper(name: String(reflecting: String.self)).stored(as: String.self)
     }
 
