@@ -14,10 +14,10 @@ public protocol InspectableCacheStore: CacheStore {
     func inspect(_ options: CacheInspection.Options) async throws -> CacheInspection
 }
 
-/// Where an inspection reads the pins ("available offline") of a store.
-///
-/// Pinning is added to the stores separately; until it connects its `pins` here, the
-/// default says no entry is pinned, and the inspection's `PINNED` column says `none`.
+/// Where an inspection reads the pins ("available offline", `CachePinning`) of a store: the
+/// keys its prefetch plans name. Both built-in stores read theirs (`MemoryCacheStore`, and
+/// `FileCacheStore.FolderReader` from a folder's `.prefetch` plans); a store that keeps none
+/// has the default, no entry pinned, and the inspection's `PINNED` column says `none`.
 package protocol CacheInspectionPins {
     /// The digests (`CacheKey.digest`) of the pinned entries, read without a lock that
     /// blocks the store's users.

@@ -7,7 +7,7 @@ extension MemoryCacheStore: InspectableCacheStore, CacheInspectionPins {
     /// Every entry and queued mutation, judged at `options.now`.
     public func inspect(_ options: CacheInspection.Options) -> CacheInspection {
         var builder = CacheInspection.Builder(options: options)
-        builder.pinned = (try? inspectionPinnedDigests()) ?? []
+        builder.pinned = inspectionPinnedDigests()
         for (key, entry) in storedEntries() {
             builder.addEntry(
                 keyText: key.text, folderPartition: key.partition, endpoint: key.endpoint, digest: key.digest,
@@ -17,5 +17,10 @@ extension MemoryCacheStore: InspectableCacheStore, CacheInspectionPins {
             builder.addMutation(mutation)
         }
         return builder.finish()
+    }
+
+    /// The digests of the entries this store's prefetch plans pin, done or not.
+    package func inspectionPinnedDigests() -> Set<String> {
+        Set(prefetchPlans().flatMap { $0.pinnedKeys.map(\.digest) })
     }
 }

@@ -37,6 +37,20 @@ struct CacheInspectCommandTests {
                 """)
     }
 
+    /// The entries a prefetch plan in the folder pins (as a prefetch leaves one) are counted
+    /// in the PINNED column of their row; other rows say `none`.
+    @Test func entriesAPlanPinsAreCounted() async throws {
+        let folder = try await Self.knownFolder()
+        let store = try FileCacheStore(directory: folder.url, now: { Self.date })
+        let call = PrefetchPlan.Call(
+            request: Data("{}".utf8), key: PrefetchPlan.PinnedKey(Self.key("1", partition: "user-1")), isDone: true, bytes: 27)
+        try await store.savePrefetchPlan(PrefetchPlan(name: "trip", partition: "user-1", calls: [call], createdAt: Self.date))
+        let result = try await ChildProcess.run("cachegen-cache", ["inspect", folder.url.path, "--now", Self.now], limit: 30)
+        #expect(result.status == 0)
+        let rows = result.output.split(separator: "\n").filter { $0.contains("Repository.get") }
+        #expect(rows.map { $0.split(separator: " ").last ?? "" } == ["none", "1", "none"])
+    }
+
     @Test func jsonHasStableFieldsAndTTLsJudgeFreshness() async throws {
         let folder = try await Self.knownFolder()
         let result = try await ChildProcess.run(

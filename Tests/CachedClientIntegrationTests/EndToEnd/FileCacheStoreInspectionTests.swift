@@ -247,6 +247,34 @@ struct FileCacheStoreInspectionTests {
         }
     }
 
+    /// The entries a prefetch plan pins are counted in `pinned` (a file store's and a memory
+    /// store's, and a folder's read alone, as `cachegen-cache` reads it), until unpinned.
+    @Test func entriesAPrefetchPinnedAreCountedUntilUnpinned() async throws {
+        try await withStoreDirectory { directory in
+            let server = try await FixtureServer.shared
+            let base = "/inspect-pins-\(UUID().uuidString.prefix(8))"
+            for id in 1...3 {
+                try await server.setRoute(base + "/items/\(id)", json: TripRepository.Item(id: id, name: "item \(id)"))
+            }
+            for store in [try FileCacheStore(directory: directory) as any CacheStore, MemoryCacheStore()] {
+                let client = CachedClient(baseURL: server.baseURL, store: store, partition: "user-1", retry: .none)
+                let repository = TripRepository(client: client, base: base)
+                _ = try await repository.item(3)  // stored, not pinned
+                var calls: [PrefetchCall] = []
+                for id in 1...2 { calls.append(try await PrefetchCall { try await repository.item(id) }) }
+                #expect(await client.prefetch(named: "trip", calls).result().state == .finished)
+                let pinned = try #require(try await client.inspect())
+                #expect(pinned.groups.map(\.entries) == [3])
+                #expect(pinned.groups.map(\.pinned) == [2])
+                if store is FileCacheStore {
+                    #expect(try FileCacheStore.inspect(directory: directory).groups.map(\.pinned) == [2])
+                }
+                try await client.unpin(named: "trip")
+                #expect(try await client.inspect()?.groups.map(\.pinned) == [0])
+            }
+        }
+    }
+
     /// A folder without a store is an error naming it, not an empty inspection.
     @Test func aFolderWithoutAStoreThrows() throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("cachegen-none-\(UUID().uuidString)")
