@@ -125,28 +125,8 @@ extension FileCacheStore: MutationOutbox {
     /// Writes the record to a temporary file, flushes it and renames it over its name.
     private func writeRecord(_ mutation: QueuedMutation, in folder: String) throws {
         let bytes = try [UInt8](OutboxRecord.encode(mutation))
-        let target = folder + "/" + Self.outboxName(mutation)
-        let temporary = folder + "/.tmp-" + Self.randomName()
-        let fd = try POSIX.createForWriting(temporary, operation: "create a queued mutation in")
-        do {
-            try POSIX.writeAll(fd, bytes, path: temporary)
-            try POSIX.setPermissions(fd, 0o600, path: temporary)
-            try POSIX.synchronize(fd, path: temporary)
-            Self.protect(temporary)
-        } catch {
-            try? POSIX.closeFile(fd, path: temporary)
-            try? POSIX.removeFile(temporary)
-            throw error
-        }
-        do {
-            // Outside the block above: a close that fails has closed the descriptor, and
-            // closing it again could close a file another thread opened meanwhile.
-            try POSIX.closeFile(fd, path: temporary, operation: "write")
-            try POSIX.move(temporary, to: target)
-        } catch {
-            try? POSIX.removeFile(temporary)
-            throw error
-        }
+        try Self.writePrivateRecord(
+            bytes, named: Self.outboxName(mutation), in: folder, operation: "create a queued mutation in")
     }
 
     /// The record in a file, or a failed placeholder naming why its content is not one;

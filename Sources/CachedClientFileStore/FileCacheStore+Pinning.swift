@@ -24,26 +24,8 @@ extension FileCacheStore: CachePinning {
         let folder = prefetchPath(partition: plan.partition)
         try Self.makeDirectories(folder)
         let bytes = try [UInt8](PrefetchRecord.encode(plan))
-        let target = folder + "/" + Self.prefetchFileName(plan.name)
-        let temporary = folder + "/.tmp-" + Self.randomName()
-        let fd = try POSIX.createForWriting(temporary, operation: "create a prefetch plan in")
-        do {
-            try POSIX.writeAll(fd, bytes, path: temporary)
-            try POSIX.setPermissions(fd, 0o600, path: temporary)
-            try POSIX.synchronize(fd, path: temporary)
-            Self.protect(temporary)
-        } catch {
-            try? POSIX.closeFile(fd, path: temporary)
-            try? POSIX.removeFile(temporary)
-            throw error
-        }
-        do {
-            try POSIX.closeFile(fd, path: temporary, operation: "write")
-            try POSIX.move(temporary, to: target)
-        } catch {
-            try? POSIX.removeFile(temporary)
-            throw error
-        }
+        try Self.writePrivateRecord(
+            bytes, named: Self.prefetchFileName(plan.name), in: folder, operation: "create a prefetch plan in")
         pins.withLock { $0 = nil }
     }
 
