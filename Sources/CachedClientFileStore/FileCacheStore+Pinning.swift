@@ -31,7 +31,8 @@ extension FileCacheStore: CachePinning {
 
     /// Reads the plan's one file; `nil` when there is none or it does not read back.
     public func prefetchPlan(named name: String, partition: String?) async throws -> PrefetchPlan? {
-        let plan = readPlan(prefetchPath(partition: partition) + "/" + Self.prefetchFileName(name))
+        let path = prefetchPath(partition: partition) + "/" + Self.prefetchFileName(name)
+        let plan = Self.readPlan(path, discarding: discardPlan)
         return plan?.name == name && plan?.partition == partition ? plan : nil
     }
 
@@ -94,14 +95,24 @@ extension FileCacheStore: CachePinning {
             + pathFolderName(key.path) + "/" + key.digest
     }
 
-    /// Every readable plan in every partition's folder.
+    /// Every readable plan in every partition's folder; a plan file that does not read back is
+    /// removed.
     private func allPlans() -> [PrefetchPlan] {
+        Self.plans(under: entriesPath, discarding: discardPlan)
+    }
+
+    /// Every readable plan in every partition's folder under `entriesPath` (the store's, or a
+    /// folder an inspection reads), each checked to be in its own partition's folder under its
+    /// own name; `discard`, when given, is told of each plan file that does not read back.
+    package static func plans(
+        under entriesPath: String, discarding discard: ((String, POSIX.Status) -> Void)? = nil
+    ) -> [PrefetchPlan] {
         var plans: [PrefetchPlan] = []
         for partition in POSIX.list(entriesPath) where !partition.hasPrefix(".") {
-            let folder = entriesPath + "/" + partition + "/" + Self.prefetchFolderName
+            let folder = entriesPath + "/" + partition + "/" + prefetchFolderName
             for name in POSIX.list(folder) where !name.hasPrefix(".") {
-                if let plan = readPlan(folder + "/" + name), Self.partitionFolderName(plan.partition) == partition,
-                    Self.prefetchFileName(plan.name) == name
+                if let plan = readPlan(folder + "/" + name, discarding: discard),
+                    partitionFolderName(plan.partition) == partition, prefetchFileName(plan.name) == name
                 {
                     plans.append(plan)
                 }
@@ -110,15 +121,15 @@ extension FileCacheStore: CachePinning {
         return plans
     }
 
-    /// The plan in a file; `nil` when it is gone or does not read back, and then removed
-    /// unless it could not be opened at all.
-    private func readPlan(_ path: String) -> PrefetchPlan? {
+    /// The plan in a file, opened without following a link or blocking; `nil` when it is gone
+    /// or does not read back, and then handed to `discard` unless it could not be opened at all.
+    private static func readPlan(_ path: String, discarding discard: ((String, POSIX.Status) -> Void)?) -> PrefetchPlan? {
         let fd: Int32
         do throws(FileCacheStoreError) {
             fd = try POSIX.openForReading(path)
         } catch {
             if !error.isNoSuchPath, let info = try? POSIX.status(atPath: path), !info.isRegularFile {
-                discardPlan(path, info)
+                discard?(path, info)
             }
             return nil
         }
@@ -128,7 +139,7 @@ extension FileCacheStore: CachePinning {
             let buffer = try? POSIX.readAll(fd, capacity: info.size, path: path),
             let plan = PrefetchRecord.decode(Data(buffer.bytes))
         else {
-            discardPlan(path, info)
+            discard?(path, info)
             return nil
         }
         return plan
