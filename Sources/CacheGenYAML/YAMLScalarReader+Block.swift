@@ -2,9 +2,11 @@ import CacheGenReading
 
 /// Literal (`|`) and folded (`>`) block scalars: the header, the indentation and chomping.
 extension YAMLScalarReader {
-    /// Reads a literal (`|`) or folded (`>`) block scalar whose indicator is at `position`.
-    package mutating func readBlock(_ cursor: inout YAMLCursor, folded: Bool, indent: Int) throws(Diagnostic) -> String
-    {
+    /// Reads a literal (`|`) or folded (`>`) block scalar whose indicator is at the cursor, leaving the
+    /// cursor at the first line after it; `indent` is the column of the innermost block collection.
+    package mutating func readBlock(
+        _ cursor: inout YAMLCursor, folded: Bool, indent: Int
+    ) throws(Diagnostic) -> String {
         cursor.position += 1
         // Chomping: -1 strip, 0 clip, 1 keep.
         var chomping = 0

@@ -2,7 +2,8 @@ import CacheGenReading
 
 /// Single- and double-quoted scalars: folding, escapes and the indentation of their lines.
 extension YAMLScalarReader {
-    /// Reads a single- or double-quoted scalar whose opening quote is at `position`.
+    /// Reads a single- or double-quoted scalar whose opening quote is at the cursor, leaving the
+    /// cursor after the closing quote. `indent` and `flowLevel` are as for `readPlain(_:indent:flowLevel:)`.
     package mutating func readQuoted(
         _ cursor: inout YAMLCursor, double: Bool, indent: Int, flowLevel: Int
     ) throws(Diagnostic) -> String {
@@ -85,7 +86,7 @@ extension YAMLScalarReader {
         return text
     }
 
-    /// Steps over the line break at `position`, empty lines after it and the next line's
+    /// Steps over the line break at the cursor's position, empty lines after it and the next line's
     /// indentation; returns how many line breaks there were.
     private static func quotedLineBreaks(
         _ cursor: inout YAMLCursor, opening: Int, indent: Int, flowLevel: Int
@@ -115,7 +116,7 @@ extension YAMLScalarReader {
         }
     }
 
-    /// Decodes the escape whose backslash is at `position` into `buffer`.
+    /// Decodes the escape whose backslash is at the cursor's position into `buffer`.
     private static func decodeEscape(_ cursor: inout YAMLCursor, into buffer: inout [UInt8]) throws(Diagnostic) {
         let backslash = cursor.position
         let code = cursor.bytes[cursor.position + 1]

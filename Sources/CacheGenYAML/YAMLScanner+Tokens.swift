@@ -196,8 +196,8 @@ extension YAMLScanner {
         }
         guard let tag else {
             throw cursor.failure(
-                "the tag '\(MessageText.excerpt(written))' is not supported; only !!str, !!int, !!float, !!bool, !!null, "
-                    + "!!map, !!seq and ! are",
+                "the tag '\(MessageText.excerpt(written))' is not supported; "
+                    + "only !!str, !!int, !!float, !!bool, !!null, !!map, !!seq and ! are",
                 at: cursor.position)
         }
         cursor.position = index
