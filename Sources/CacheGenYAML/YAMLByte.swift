@@ -28,7 +28,8 @@ package enum YAMLByte {
     /// Space, ASCII.tab, a line break or the end of the input: what must follow `-`, `?` and `:`
     /// for them to be indicators.
     @inline(__always) package static func isBlankOrEnd(_ byte: UInt8) -> Bool {
-        byte == ASCII.space || byte == ASCII.tab || byte == ASCII.lineFeed || byte == ASCII.carriageReturn || byte == end
+        byte == ASCII.space || byte == ASCII.tab || byte == ASCII.lineFeed || byte == ASCII.carriageReturn
+            || byte == end
     }
 
     /// Whether `byte` may end a plain scalar's run of characters: a blank, the end, `:`, or
@@ -50,6 +51,13 @@ package enum YAMLByte {
 
     /// Whether `byte` is one of `,[]{}`, which end plain scalars inside flow collections.
     @inline(__always) package static func isFlowIndicator(_ byte: UInt8) -> Bool {
-        byte == ASCII.comma || byte == ASCII.openBracket || byte == ASCII.closeBracket || byte == ASCII.openBrace || byte == ASCII.closeBrace
+        byte == ASCII.comma || byte == ASCII.openBracket || byte == ASCII.closeBracket || byte == ASCII.openBrace
+            || byte == ASCII.closeBrace
+    }
+
+    /// Whether a plain scalar starting with `byte` is read by the line path: letters,
+    /// digits, `$`, `_` and `/`, which start no indicator, directive or document marker.
+    @inline(__always) package static func startsLinePath(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x24 || byte == 0x5F || byte == 0x2F
     }
 }

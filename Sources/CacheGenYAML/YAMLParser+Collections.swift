@@ -134,7 +134,7 @@ extension YAMLParser {
     /// Opens the one-pair mapping of `[key: value]`.
     private mutating func pushPair(at mark: YAMLMark) throws(Diagnostic) {
         guard depth < YAMLReader.maximumDepth else { throw scanner.tooDeep(at: mark.offset) }
-        let column = scanner.nodeColumn(mark)
+        let column = scanner.cursor.nodeColumn(mark)
         open(Frame(kind: .flowPair, startLine: mark.line, startColumn: column, nodeCountAtStart: nodeCount))
     }
 
@@ -166,7 +166,7 @@ extension YAMLParser {
                 // release it when the next key replaces it.
                 var key = ""
                 swap(&key, &top.key)
-                let keyLocation = SourceLocation(file: scanner.file, line: top.keyLine, column: top.keyColumn)
+                let keyLocation = SourceLocation(file: scanner.cursor.file, line: top.keyLine, column: top.keyColumn)
                 top.members.append(JSONMember(key: key, keyLocation: keyLocation, value: node))
             }
         }

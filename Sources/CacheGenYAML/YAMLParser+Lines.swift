@@ -55,9 +55,9 @@ extension YAMLParser {
         }
         lastScalarIsMergeKey = false
         nodeCount += 1
-        let column = scanner.nodeColumn(key.mark)
+        let column = scanner.cursor.nodeColumn(key.mark)
         if let first = DuplicateKeyIndex.scan(for: key.text, in: top.members) {
-            let location = SourceLocation(file: scanner.file, line: key.mark.line, column: column)
+            let location = SourceLocation(file: scanner.cursor.file, line: key.mark.line, column: column)
             throw duplicateKey(key.text, first: first, at: location)
         }
         top.key = Self.take(&key.text)

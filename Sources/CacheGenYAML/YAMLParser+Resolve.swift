@@ -80,7 +80,7 @@ extension YAMLParser {
 
     /// An error at a mark.
     package func failure(_ message: String, at mark: YAMLMark) -> Diagnostic {
-        .error(message, at: scanner.location(mark))
+        .error(message, at: scanner.cursor.location(mark))
     }
 
     /// A token as it reads in a message.

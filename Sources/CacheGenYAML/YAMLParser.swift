@@ -110,7 +110,7 @@ package struct YAMLParser {
             guard let explicitStart else {
                 throw failure("the file holds no YAML document; expected a value", at: token.mark)
             }
-            root = JSONNode(value: .null, location: scanner.location(explicitStart.mark))
+            root = JSONNode(value: .null, location: scanner.cursor.location(explicitStart.mark))
         default:
             root = try parseRoot()
         }
@@ -186,8 +186,8 @@ package struct YAMLParser {
             let token = try scanner.next()
             guard let entry = anchors[token.text] else {
                 throw failure(
-                    "unknown alias '*\(scanner.excerpt(token.text))'; define the anchor "
-                        + "'&\(scanner.excerpt(token.text))' before using it",
+                    "unknown alias '*\(MessageText.excerpt(token.text))'; define the anchor "
+                        + "'&\(MessageText.excerpt(token.text))' before using it",
                     at: token.mark)
             }
             aliasExpansion += entry.size
@@ -199,7 +199,7 @@ package struct YAMLParser {
                     at: token.mark)
             }
             var node = entry.node
-            node.location = scanner.nodeLocation(mark)
+            node.location = scanner.cursor.nodeLocation(mark)
             try finish(node)
         case .scalar:
             var token = try scanner.next()
@@ -221,7 +221,7 @@ package struct YAMLParser {
             guard let property = anchor ?? tag else {
                 throw failure("expected a value, found \(describe(scanner.peeked))", at: mark)
             }
-            let node = JSONNode(value: try resolveEmpty(tag: tag), location: scanner.nodeLocation(property.mark))
+            let node = JSONNode(value: try resolveEmpty(tag: tag), location: scanner.cursor.nodeLocation(property.mark))
             nodeCount += 1
             if let anchor { anchors[anchor.text] = (node, 1) }
             try finish(node)
@@ -229,8 +229,9 @@ package struct YAMLParser {
     }
 
     /// Resolves a scalar (moving its text out of `token`) and hands the value on.
-    package mutating func finishScalar(_ token: inout YAMLToken, tag: YAMLToken?, anchor: YAMLToken?) throws(Diagnostic) {
-        let node = JSONNode(value: try resolve(&token, tag: tag), location: scanner.nodeLocation(token.mark))
+    package mutating func finishScalar(_ token: inout YAMLToken, tag: YAMLToken?, anchor: YAMLToken?) throws(Diagnostic)
+    {
+        let node = JSONNode(value: try resolve(&token, tag: tag), location: scanner.cursor.nodeLocation(token.mark))
         if tag == nil, token.style == .plain, case .string(let text) = node.value, text.utf8.count == 2 {
             lastScalarIsMergeKey = text == "<<"
         }
@@ -242,7 +243,7 @@ package struct YAMLParser {
     /// An empty value (`key:` with nothing after it): null.
     package mutating func empty(at mark: YAMLMark) -> JSONNode {
         nodeCount += 1
-        return JSONNode(value: .null, location: scanner.nodeLocation(mark))
+        return JSONNode(value: .null, location: scanner.cursor.nodeLocation(mark))
     }
 
     /// Opens a collection.
@@ -256,7 +257,7 @@ package struct YAMLParser {
                 "the tag '\(tag.tag.name)' cannot be on a \(isMapping ? "mapping" : "sequence"); remove it",
                 at: tag.mark)
         }
-        let column = scanner.nodeColumn(mark)
+        let column = scanner.cursor.nodeColumn(mark)
         if let anchor { openAnchors.append(anchor.text) }
         open(
             Frame(
@@ -293,7 +294,8 @@ package struct YAMLParser {
             }
         }
         let node = JSONNode(
-            value: value, location: SourceLocation(file: scanner.file, line: frame.startLine, column: frame.startColumn))
+            value: value,
+            location: SourceLocation(file: scanner.cursor.file, line: frame.startLine, column: frame.startColumn))
         nodeCount += 1
         if frame.isAnchored {
             let anchor = openAnchors.removeLast()

@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CacheGenReading
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// Reading a large document in parts, one per core: the entries of its top-level mapping
 /// are split into runs of about equal size, each run is read as a document of its own (a
@@ -38,7 +39,7 @@ extension YAMLReader {
 
     /// The document read in parts on all cores, or `nil` when it must be read whole.
     /// - Parameters:
-    ///   - bytes: the file's bytes followed by `YAMLScanner.padding` zero bytes.
+    ///   - bytes: the file's bytes followed by `YAMLCursor.padding` zero bytes.
     ///   - count: the length of the file, without the padding.
     package static func parseInParts(_ bytes: [UInt8], count: Int, file: String) -> JSONNode? {
         let starts = partStarts(bytes, count: count)
@@ -88,7 +89,7 @@ extension YAMLReader {
                     // An item of a sequence as indented as its key (`tags:` then `- name: …`),
                     // inside the entry that key starts.
                     return true
-                case let first where YAMLScanner.startsLinePath(first):
+                case let first where YAMLByte.startsLinePath(first):
                     keyLines.append(PartStart(offset: lineStart, line: line))
                     return true
                 default:
@@ -126,9 +127,9 @@ extension YAMLReader {
         -> (root: JSONNode, aliasExpansion: Int)?
     {
         var part: [UInt8] = []
-        part.reserveCapacity(end - start.offset + YAMLScanner.padding)
+        part.reserveCapacity(end - start.offset + YAMLCursor.padding)
         part.append(contentsOf: bytes[start.offset..<end])
-        part.append(contentsOf: repeatElement(0, count: YAMLScanner.padding))
+        part.append(contentsOf: repeatElement(0, count: YAMLCursor.padding))
         var parser = YAMLParser(scanner: YAMLScanner(paddedBytes: part, start: 0, file: file, line: start.line))
         guard let root = try? parser.parseDocument() else { return nil }
         return (root, parser.aliasExpansion)

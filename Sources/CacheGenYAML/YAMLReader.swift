@@ -1,9 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import CacheGenReading
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads one YAML document into the same located nodes the JSON reader makes, so the
 /// stages after it work on JSON and YAML documents alike and point into either.
@@ -31,7 +32,7 @@ public enum YAMLReader {
     ///   - file: The path to put in locations, as the user gave it.
     public static func parse(_ data: Data, file: String) throws(Diagnostic) -> JSONNode {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(data.count + YAMLScanner.padding)
+        bytes.reserveCapacity(data.count + YAMLCursor.padding)
         bytes.append(contentsOf: data)
         return try parse(padding: bytes, file: file)
     }
@@ -45,26 +46,28 @@ public enum YAMLReader {
 
     /// Parses `bytes` after appending the scanner's zero padding (in place when the array
     /// is uniquely referenced and has room).
-    private static func parse(padding bytes: consuming [UInt8], file: String, inParts: Bool = true) throws(Diagnostic) -> JSONNode {
+    private static func parse(padding bytes: consuming [UInt8], file: String, inParts: Bool = true) throws(Diagnostic)
+        -> JSONNode
+    {
         let count = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: YAMLScanner.padding))
+        bytes.append(contentsOf: repeatElement(0, count: YAMLCursor.padding))
         var start = 0
         if count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         let scanner = YAMLScanner(paddedBytes: bytes, start: start, file: file)
-        let bytes = scanner.bytes
+        let bytes = scanner.cursor.bytes
         if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
-            throw scanner.failure("the file is UTF-16 encoded; save it as UTF-8", at: 0)
+            throw scanner.cursor.failure("the file is UTF-16 encoded; save it as UTF-8", at: 0)
         }
         if let offset = firstInvalidByte(bytes, from: start, end: count) {
             let byte = bytes[offset]
             if byte < 0x80 {
-                throw scanner.failure(
-                    "control character U+\(JSONParser.hex(UInt32(byte), digits: 4)) in the file; "
+                throw scanner.cursor.failure(
+                    "control character U+\(MessageText.hex(UInt32(byte), digits: 4)) in the file; "
                         + #"YAML allows only tabs and line breaks (write others as escapes such as \x01 in "…")"#,
                     at: offset)
             }
-            throw scanner.failure(
-                "invalid UTF-8 byte 0x\(JSONParser.hex(UInt32(byte), digits: 2)); save the file as UTF-8", at: offset)
+            throw scanner.cursor.failure(
+                "invalid UTF-8 byte 0x\(MessageText.hex(UInt32(byte), digits: 2)); save the file as UTF-8", at: offset)
         }
         if inParts, start == 0, let root = parseInParts(bytes, count: count, file: file) { return root }
         var parser = YAMLParser(scanner: scanner)

@@ -17,33 +17,33 @@ extension YAMLScanner {
     package mutating func oneLineFlow(on keyLine: Int) -> (mark: YAMLMark, isMapping: Bool)? {
         // `allowSimpleKey` is false after `key: `, so `{` starts no simple key; the token path
         // then leaves no key pending after the collection either.
-        guard head == tokens.count, !streamEnded, pendingSimpleKeys == 0, flowLevel == 0, !allowSimpleKey,
-            line == keyLine, position < end
+        guard queue.isEmpty, !streamEnded, pendingSimpleKeys == 0, flowLevel == 0, !allowSimpleKey,
+            cursor.line == keyLine, cursor.position < cursor.end
         else { return nil }
-        let opening = bytes[position]
+        let opening = cursor.bytes[cursor.position]
         guard opening == ASCII.openBrace || opening == ASCII.openBracket else { return nil }
         let isMapping = opening == ASCII.openBrace
-        let start = mark
+        let start = cursor.mark
         let adjacentValue = adjacentValueAllowed
         flowScalars.removeAll(keepingCapacity: true)
-        // What `fetchFlowCollectionStart` sets, for `scanPlain`'s flow rules.
+        // What `fetchFlowCollectionStart` sets, for `YAMLScalarReader.readPlain`'s flow rules.
         flowLevel = 1
-        position += 1
+        cursor.position += 1
         if readFlowEntries(isMapping: isMapping, line: start.line) {
             // As `fetchFlowCollectionEnd` leaves it.
             flowLevel = 0
             allowSimpleKey = false
             adjacentValueAllowed = true
-            position += 1
+            cursor.position += 1
             // Only differences between counts matter, and no simple key is pending.
-            tokensTaken += 2 + 2 * flowScalars.count
+            queue.taken += 2 + 2 * flowScalars.count
             return (start, isMapping)
         }
         flowScalars.removeAll(keepingCapacity: true)
         flowLevel = 0
-        position = start.offset
-        line = start.line
-        lineStart = start.lineStart
+        cursor.position = start.offset
+        cursor.line = start.line
+        cursor.lineStart = start.lineStart
         allowSimpleKey = false
         adjacentValueAllowed = adjacentValue
         return nil
@@ -55,39 +55,35 @@ extension YAMLScanner {
         let closing = isMapping ? ASCII.closeBrace : ASCII.closeBracket
         while true {
             guard let key = flowPlain(on: keyLine) else { return false }
-            skipSpaces()
+            cursor.skipSpaces()
             if isMapping {
                 // A key further than 1,024 bytes from its `:` is no simple key for the token path.
-                guard bytes[position] == ASCII.colon, bytes[position + 1] == ASCII.space,
-                    position - key.mark.offset <= 1024
+                guard cursor.bytes[cursor.position] == ASCII.colon, cursor.bytes[cursor.position + 1] == ASCII.space,
+                    cursor.position - key.mark.offset <= 1024
                 else { return false }
-                position += 1
-                skipSpaces()
+                cursor.position += 1
+                cursor.skipSpaces()
                 flowScalars.append(key)
                 guard let value = flowPlain(on: keyLine) else { return false }
                 flowScalars.append(value)
-                skipSpaces()
+                cursor.skipSpaces()
             } else {
                 flowScalars.append(key)
             }
-            let byte = bytes[position]
+            let byte = cursor.bytes[cursor.position]
             if byte == closing { return true }
             guard byte == ASCII.comma else { return false }
-            position += 1
-            skipSpaces()
+            cursor.position += 1
+            cursor.skipSpaces()
         }
     }
 
     /// A plain scalar starting at `position` that the line path reads and that ends on `line`.
     private mutating func flowPlain(on keyLine: Int) -> LineScalar? {
-        guard Self.startsLinePath(bytes[position]) else { return nil }
-        let start = mark
-        guard let text = try? scanPlain(), line == keyLine else { return nil }
+        guard YAMLByte.startsLinePath(cursor.bytes[cursor.position]) else { return nil }
+        let start = cursor.mark
+        guard let text = try? scalars.readPlain(&cursor, indent: indent, flowLevel: flowLevel), cursor.line == keyLine
+        else { return nil }
         return LineScalar(text: text, mark: start)
-    }
-
-    /// Steps over spaces (not tabs, which the token path treats apart).
-    @inline(__always) private mutating func skipSpaces() {
-        while bytes[position] == ASCII.space { position += 1 }
     }
 }

@@ -24,34 +24,37 @@ extension YAMLScanner {
     /// - Parameter opening: Whether the key is instead the first of a mapping nested in
     ///   the innermost block collection, deeper than it; the mapping is then opened.
     /// - Returns: The key, and the mark of its `:` (where an empty value is placed).
-    package mutating func blockMappingKey(opening: Bool = false) throws(Diagnostic) -> (key: LineScalar, colon: YAMLMark)? {
-        guard head == tokens.count, !streamEnded, pendingSimpleKeys == 0, flowLevel == 0 else { return nil }
+    package mutating func blockMappingKey(opening: Bool = false) throws(Diagnostic) -> (
+        key: LineScalar, colon: YAMLMark
+    )? {
+        guard queue.isEmpty, !streamEnded, pendingSimpleKeys == 0, flowLevel == 0 else { return nil }
         // What `fetchMoreTokens()` does first; doing it twice changes nothing.
         try scanToNextToken()
-        let column = position - lineStart
-        guard position < end, allowSimpleKey, opening ? column > indent : column == indent,
-            Self.startsLinePath(bytes[position])
+        let column = cursor.position - cursor.lineStart
+        guard cursor.position < cursor.end, allowSimpleKey, opening ? column > indent : column == indent,
+            YAMLByte.startsLinePath(cursor.bytes[cursor.position])
         else { return nil }
-        let start = mark
+        let start = cursor.mark
         let adjacentValue = adjacentValueAllowed
         allowSimpleKey = false
         adjacentValueAllowed = false
-        let text = try scanPlain()
-        let colon = position
-        guard line == start.line, bytes[colon] == ASCII.colon, YAMLByte.isBlankOrEnd(bytes[colon + 1]),
+        let text = try scalars.readPlain(&cursor, indent: indent, flowLevel: flowLevel)
+        let colon = cursor.position
+        guard cursor.line == start.line, cursor.bytes[colon] == ASCII.colon,
+            YAMLByte.isBlankOrEnd(cursor.bytes[colon + 1]),
             colon - start.offset <= 1024
         else {
             // Not a one-line key: back to where the token path starts.
-            position = start.offset
-            line = start.line
-            lineStart = start.lineStart
+            cursor.position = start.offset
+            cursor.line = start.line
+            cursor.lineStart = start.lineStart
             allowSimpleKey = true
             adjacentValueAllowed = adjacentValue
             return nil
         }
-        let colonMark = mark
-        position += 1
-        tokensTaken += 3
+        let colonMark = cursor.mark
+        cursor.position += 1
+        queue.taken += 3
         // As `fetchValue()` does for a key deeper than the innermost collection.
         if opening { _ = addIndent(column) }
         return (LineScalar(text: text, mark: start), colonMark)
@@ -60,29 +63,25 @@ extension YAMLScanner {
     /// Reads a plain or quoted value on the line of its key, after `blockMappingKey()`, or
     /// returns `nil` (nothing taken but spaces and a comment) when the value is anything else.
     package mutating func blockMappingValue() throws(Diagnostic) -> LineScalar? {
-        let keyLine = line
+        let keyLine = cursor.line
         try scanToNextToken()
-        guard line == keyLine, position < end else { return nil }
-        let byte = bytes[position]
-        let start = mark
-        if Self.startsLinePath(byte) {
+        guard cursor.line == keyLine, cursor.position < cursor.end else { return nil }
+        let byte = cursor.bytes[cursor.position]
+        let start = cursor.mark
+        if YAMLByte.startsLinePath(byte) {
             adjacentValueAllowed = false
-            let text = try scanPlain()
-            tokensTaken += 1
+            let text = try scalars.readPlain(&cursor, indent: indent, flowLevel: flowLevel)
+            // A plain scalar over more than one line ends where a simple key may start.
+            if cursor.line != start.line { allowSimpleKey = true }
+            queue.taken += 1
             return LineScalar(text: text, mark: start)
         }
         guard byte == ASCII.apostrophe || byte == ASCII.quote else { return nil }
         // As `fetchFlowScalar(double:)`: no simple key can start after `: ` on the line.
         let double = byte == ASCII.quote
-        let text = try scanFlowScalar(double: double)
+        let text = try scalars.readQuoted(&cursor, double: double, indent: indent, flowLevel: flowLevel)
         adjacentValueAllowed = true
-        tokensTaken += 1
+        queue.taken += 1
         return LineScalar(text: text, mark: start, style: double ? .doubleQuoted : .singleQuoted)
-    }
-
-    /// Whether a plain scalar starting with `byte` is read by the line path: letters,
-    /// digits, `$`, `_` and `/`, which start no indicator, directive or document marker.
-    @inline(__always) package static func startsLinePath(_ byte: UInt8) -> Bool {
-        (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 || byte == 0x24 || byte == 0x5F || byte == 0x2F
     }
 }

@@ -7,7 +7,7 @@ extension YAMLScanner {
         unwindIndent(column: -1)
         try removeSimpleKey()
         allowSimpleKey = false
-        tokens.append(YAMLToken(kind: .streamEnd, mark: mark))
+        queue.append(YAMLToken(kind: .streamEnd, mark: cursor.mark))
         streamEnded = true
     }
 
@@ -15,101 +15,111 @@ extension YAMLScanner {
         unwindIndent(column: -1)
         try removeSimpleKey()
         allowSimpleKey = false
-        let start = mark
-        var index = position + 1
-        while !YAMLByte.isBlankOrEnd(bytes[index]) { index += 1 }
-        let name = String(decoding: bytes[(position + 1)..<index], as: UTF8.self)
+        let start = cursor.mark
+        var index = cursor.position + 1
+        while !YAMLByte.isBlankOrEnd(cursor.bytes[index]) { index += 1 }
+        let name = String(decoding: cursor.bytes[(cursor.position + 1)..<index], as: UTF8.self)
         guard name == "YAML" else {
-            throw failure("the directive '%\(name)' is not supported; only %YAML is", at: position)
+            throw cursor.failure("the directive '%\(name)' is not supported; only %YAML is", at: cursor.position)
         }
-        while bytes[index] == ASCII.space || bytes[index] == ASCII.tab { index += 1 }
+        while cursor.bytes[index] == ASCII.space || cursor.bytes[index] == ASCII.tab { index += 1 }
         let versionStart = index
-        while !YAMLByte.isBlankOrEnd(bytes[index]) { index += 1 }
-        let version = String(decoding: bytes[versionStart..<index], as: UTF8.self)
+        while !YAMLByte.isBlankOrEnd(cursor.bytes[index]) { index += 1 }
+        let version = String(decoding: cursor.bytes[versionStart..<index], as: UTF8.self)
         guard version == "1.2" || version == "1.1" else {
-            throw failure("the YAML version \(quoted(version)) is not supported; write %YAML 1.2", at: versionStart)
+            throw cursor.failure(
+                "the YAML version \(quoted(version)) is not supported; write %YAML 1.2", at: versionStart)
         }
-        position = index
-        tokens.append(YAMLToken(kind: .directive, mark: start))
+        cursor.position = index
+        queue.append(YAMLToken(kind: .directive, mark: start))
     }
 
     package mutating func fetchDocumentIndicator(_ kind: YAMLToken.Kind) throws(Diagnostic) {
         if flowLevel > 0 {
-            throw failure("a document marker inside a flow collection; close the collection first", at: position)
+            throw cursor.failure(
+                "a document marker inside a flow collection; close the collection first", at: cursor.position)
         }
         unwindIndent(column: -1)
         try removeSimpleKey()
         allowSimpleKey = false
-        tokens.append(YAMLToken(kind: kind, mark: mark))
-        position += 3
+        queue.append(YAMLToken(kind: kind, mark: cursor.mark))
+        cursor.position += 3
     }
 
     package mutating func fetchFlowCollectionStart(_ kind: YAMLToken.Kind) throws(Diagnostic) {
         try saveSimpleKey()
-        guard flowLevel < YAMLReader.maximumDepth else { throw tooDeep(at: position) }
+        guard flowLevel < YAMLReader.maximumDepth else { throw tooDeep(at: cursor.position) }
         flowLevel += 1
         simpleKeys.append(nil)
         allowSimpleKey = true
-        tokens.append(YAMLToken(kind: kind, mark: mark))
-        position += 1
+        queue.append(YAMLToken(kind: kind, mark: cursor.mark))
+        cursor.position += 1
     }
 
     package mutating func fetchFlowCollectionEnd(_ kind: YAMLToken.Kind) throws(Diagnostic) {
         guard flowLevel > 0 else {
-            throw failure("'\(Character(Unicode.Scalar(bytes[position])))' closes nothing; remove it", at: position)
+            throw cursor.failure(
+                "'\(Character(Unicode.Scalar(cursor.bytes[cursor.position])))' closes nothing; remove it",
+                at: cursor.position)
         }
         try removeSimpleKey()
         flowLevel -= 1
         simpleKeys.removeLast()
         while let level = explicitKeyLevels.last, level > flowLevel { explicitKeyLevels.removeLast() }
         allowSimpleKey = false
-        tokens.append(YAMLToken(kind: kind, mark: mark))
-        position += 1
+        queue.append(YAMLToken(kind: kind, mark: cursor.mark))
+        cursor.position += 1
         adjacentValueAllowed = true
     }
 
     package mutating func fetchFlowEntry() throws(Diagnostic) {
         guard flowLevel > 0 else {
-            throw failure("',' outside a flow collection; quote the value if the comma belongs to it", at: position)
+            throw cursor.failure(
+                "',' outside a flow collection; quote the value if the comma belongs to it", at: cursor.position)
         }
         allowSimpleKey = true
         try removeSimpleKey()
-        tokens.append(YAMLToken(kind: .flowEntry, mark: mark))
-        position += 1
+        queue.append(YAMLToken(kind: .flowEntry, mark: cursor.mark))
+        cursor.position += 1
     }
 
     package mutating func fetchBlockEntry() throws(Diagnostic) {
         guard flowLevel == 0 else {
-            throw failure("'- ' entries are not allowed inside a flow collection; separate items with ','", at: position)
+            throw cursor.failure(
+                "'- ' entries are not allowed inside a flow collection; separate items with ','", at: cursor.position)
         }
         guard allowSimpleKey else {
-            throw failure("a sequence entry ('- ') is not allowed here; start it on a new line", at: position)
+            throw cursor.failure(
+                "a sequence entry ('- ') is not allowed here; start it on a new line", at: cursor.position)
         }
-        if !isOnlyWhitespace(from: lineStart, to: position, allowing: ASCII.minus, tabs: false) {
-            throw failure("a tab separates this '- ' from the one before it; use spaces", at: position)
+        if !cursor.isOnlyWhitespace(from: cursor.lineStart, to: cursor.position, allowing: ASCII.minus, tabs: false) {
+            throw cursor.failure("a tab separates this '- ' from the one before it; use spaces", at: cursor.position)
         }
-        if addIndent(position - lineStart) {
-            tokens.append(YAMLToken(kind: .blockSequenceStart, mark: mark))
+        if addIndent(cursor.position - cursor.lineStart) {
+            queue.append(YAMLToken(kind: .blockSequenceStart, mark: cursor.mark))
         }
         allowSimpleKey = true
         try removeSimpleKey()
-        tokens.append(YAMLToken(kind: .blockEntry, mark: mark))
-        position += 1
+        queue.append(YAMLToken(kind: .blockEntry, mark: cursor.mark))
+        cursor.position += 1
     }
 
     /// `? `: an explicit key, whose `:` may follow on a later line (`? key` / `: value`).
     package mutating func fetchExplicitKey() throws(Diagnostic) {
         if flowLevel == 0 {
             guard allowSimpleKey else {
-                throw failure("an explicit key ('? ') is not allowed here; start it on a new line", at: position)
+                throw cursor.failure(
+                    "an explicit key ('? ') is not allowed here; start it on a new line", at: cursor.position)
             }
-            if addIndent(position - lineStart) { tokens.append(YAMLToken(kind: .blockMappingStart, mark: mark)) }
+            if addIndent(cursor.position - cursor.lineStart) {
+                queue.append(YAMLToken(kind: .blockMappingStart, mark: cursor.mark))
+            }
         }
         try removeSimpleKey()
         allowSimpleKey = flowLevel == 0
         explicitKeyLevels.append(flowLevel)
-        tokens.append(YAMLToken(kind: .key, mark: mark))
-        position += 1
+        queue.append(YAMLToken(kind: .key, mark: cursor.mark))
+        cursor.position += 1
     }
 
     package mutating func fetchValue() throws(Diagnostic) {
@@ -118,10 +128,9 @@ extension YAMLScanner {
             pendingSimpleKeys -= 1
             // The key's token is still queued; the key (and a mapping it opens) are marked
             // on it rather than inserted before it, which would move the tokens after it.
-            let index = head + key.tokenNumber - tokensTaken
-            tokens[index].implied |= YAMLToken.impliesKey
+            queue.imply(YAMLToken.impliesKey, before: key.tokenNumber)
             if flowLevel == 0, addIndent(key.mark.column) {
-                tokens[index].implied |= YAMLToken.impliesMappingStart
+                queue.imply(YAMLToken.impliesMappingStart, before: key.tokenNumber)
             }
             allowSimpleKey = false
         } else if explicitKeyLevels.last == flowLevel {
@@ -129,46 +138,52 @@ extension YAMLScanner {
             explicitKeyLevels.removeLast()
             if flowLevel == 0 {
                 guard allowSimpleKey else {
-                    throw failure("':' is not allowed here; start the value of an explicit key on a new line", at: position)
+                    throw cursor.failure(
+                        "':' is not allowed here; start the value of an explicit key on a new line", at: cursor.position
+                    )
                 }
-                if addIndent(position - lineStart) { tokens.append(YAMLToken(kind: .blockMappingStart, mark: mark)) }
+                if addIndent(cursor.position - cursor.lineStart) {
+                    queue.append(YAMLToken(kind: .blockMappingStart, mark: cursor.mark))
+                }
             }
             allowSimpleKey = flowLevel == 0
         } else if flowLevel == 0 && !allowSimpleKey {
-            throw failure("':' is not allowed here; quote the value if it contains ': '", at: position)
+            throw cursor.failure("':' is not allowed here; quote the value if it contains ': '", at: cursor.position)
         } else {
-            throw failure("':' with no key before it on the same line; write 'key: value' on one line", at: position)
+            throw cursor.failure(
+                "':' with no key before it on the same line; write 'key: value' on one line", at: cursor.position)
         }
-        tokens.append(YAMLToken(kind: .value, mark: mark))
-        position += 1
+        queue.append(YAMLToken(kind: .value, mark: cursor.mark))
+        cursor.position += 1
     }
 
     package mutating func fetchAnchorOrAlias(_ kind: YAMLToken.Kind) throws(Diagnostic) {
         try saveSimpleKey()
         allowSimpleKey = false
-        let start = mark
-        var index = position + 1
-        while !YAMLByte.isBlankOrEnd(bytes[index]), !YAMLByte.isFlowIndicator(bytes[index]) { index += 1 }
-        guard index > position + 1 else {
+        let start = cursor.mark
+        var index = cursor.position + 1
+        while !YAMLByte.isBlankOrEnd(cursor.bytes[index]), !YAMLByte.isFlowIndicator(cursor.bytes[index]) { index += 1 }
+        guard index > cursor.position + 1 else {
             let what = kind == .alias ? "an alias ('*')" : "an anchor ('&')"
-            throw failure("\(what) needs a name, as in \(kind == .alias ? "*name" : "&name")", at: position)
+            throw cursor.failure(
+                "\(what) needs a name, as in \(kind == .alias ? "*name" : "&name")", at: cursor.position)
         }
-        let name = String(decoding: bytes[(position + 1)..<index], as: UTF8.self)
-        position = index
-        tokens.append(YAMLToken(kind: kind, mark: start, text: name))
+        let name = String(decoding: cursor.bytes[(cursor.position + 1)..<index], as: UTF8.self)
+        cursor.position = index
+        queue.append(YAMLToken(kind: kind, mark: start, text: name))
     }
 
     package mutating func fetchTag() throws(Diagnostic) {
         try saveSimpleKey()
         allowSimpleKey = false
-        let start = mark
-        var index = position + 1
-        while !YAMLByte.isBlankOrEnd(bytes[index]),
-            !(flowLevel > 0 && YAMLByte.isFlowIndicator(bytes[index]))
+        let start = cursor.mark
+        var index = cursor.position + 1
+        while !YAMLByte.isBlankOrEnd(cursor.bytes[index]),
+            !(flowLevel > 0 && YAMLByte.isFlowIndicator(cursor.bytes[index]))
         {
             index += 1
         }
-        let written = String(decoding: bytes[position..<index], as: UTF8.self)
+        let written = String(decoding: cursor.bytes[cursor.position..<index], as: UTF8.self)
         let tag: YAMLTag?
         if written == "!" {
             tag = .nonSpecific
@@ -180,37 +195,39 @@ extension YAMLScanner {
             tag = nil
         }
         guard let tag else {
-            throw failure(
-                "the tag '\(excerpt(written))' is not supported; only !!str, !!int, !!float, !!bool, !!null, "
-                    + "!!map, !!seq and ! are",
-                at: position)
+            throw cursor.failure(
+                "the tag '\(MessageText.excerpt(written))' is not supported; "
+                    + "only !!str, !!int, !!float, !!bool, !!null, !!map, !!seq and ! are",
+                at: cursor.position)
         }
-        position = index
-        tokens.append(YAMLToken(kind: .tag, mark: start, tag: tag))
+        cursor.position = index
+        queue.append(YAMLToken(kind: .tag, mark: start, tag: tag))
     }
 
     package mutating func fetchBlockScalar(folded: Bool) throws(Diagnostic) {
         allowSimpleKey = true
         try removeSimpleKey()
-        let start = mark
-        let text = try scanBlockScalar(folded: folded)
-        tokens.append(YAMLToken(kind: .scalar, mark: start, text: text, style: folded ? .folded : .literal))
+        let start = cursor.mark
+        let text = try scalars.readBlock(&cursor, folded: folded, indent: indent)
+        queue.append(YAMLToken(kind: .scalar, mark: start, text: text, style: folded ? .folded : .literal))
     }
 
     package mutating func fetchFlowScalar(double: Bool) throws(Diagnostic) {
         try saveSimpleKey()
         allowSimpleKey = false
-        let start = mark
-        let text = try scanFlowScalar(double: double)
-        tokens.append(
+        let start = cursor.mark
+        let text = try scalars.readQuoted(&cursor, double: double, indent: indent, flowLevel: flowLevel)
+        queue.append(
             YAMLToken(kind: .scalar, mark: start, text: text, style: double ? .doubleQuoted : .singleQuoted))
     }
 
     package mutating func fetchPlain() throws(Diagnostic) {
         try saveSimpleKey()
         allowSimpleKey = false
-        let start = mark
-        let text = try scanPlain()
-        tokens.append(YAMLToken(kind: .scalar, mark: start, text: text, style: .plain))
+        let start = cursor.mark
+        let text = try scalars.readPlain(&cursor, indent: indent, flowLevel: flowLevel)
+        // A plain scalar over more than one line ends where a simple key may start.
+        if cursor.line != start.line { allowSimpleKey = true }
+        queue.append(YAMLToken(kind: .scalar, mark: start, text: text, style: .plain))
     }
 }

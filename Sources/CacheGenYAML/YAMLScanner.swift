@@ -4,27 +4,26 @@ import CacheGenReading
 /// libyaml do: block collections open and close as columns change, and a key is only
 /// known to be a key when the `:` after it is seen, so its token is inserted afterwards.
 ///
+/// The scanner keeps that state (simple keys, indentation, flow levels) and decides which
+/// token comes next; where it is in the bytes is its `YAMLCursor`, the text of scalars is read
+/// by its `YAMLScalarReader`, and the tokens wait in its `YAMLTokenQueue` until taken.
+///
 /// Nothing here recurses; the queue holds at most one line (1,024 bytes of simple key) ahead.
 package struct YAMLScanner {
-    /// The input, followed by four zero bytes so look-ahead needs no bounds checks
-    /// (the input itself holds no zero byte: `YAMLReader` rejects control characters).
-    package let bytes: [UInt8]
-    /// The length of the input.
-    package let end: Int
-    /// The path to put in locations.
-    package let file: String
+    /// Where the scanner is in the bytes.
+    package var cursor: YAMLCursor
+    /// Reads the scalars of every style at the cursor.
+    package var scalars = YAMLScalarReader()
+    /// The tokens scanned and not yet taken.
+    package var queue = YAMLTokenQueue()
 
-    package var position: Int
-    package var line = 1
-    package var lineStart: Int
-
-    /// How many flow collections are open around `position`.
+    /// How many flow collections are open around the cursor.
     package var flowLevel = 0
     /// The column of the innermost block collection, -1 outside all of them.
     package var indent = -1
     /// The enclosing block collections' columns.
     package var indents: [Int] = []
-    /// Whether a simple key may start at `position`.
+    /// Whether a simple key may start at the cursor.
     package var allowSimpleKey = true
     /// The possible simple key per flow level.
     package var simpleKeys: [SimpleKey?] = [nil]
@@ -40,34 +39,17 @@ package struct YAMLScanner {
     /// `:` is a value indicator even without a space (`{"a":b}`).
     package var adjacentValueAllowed = false
 
-    /// Tokens scanned and not yet taken: `tokens[head...]`.
-    package var tokens: [YAMLToken] = []
-    package var head = 0
-    /// Tokens taken so far.
-    package var tokensTaken = 0
     /// Whether the stream-end token has been queued.
     package var streamEnded = false
-    /// Reused storage for scalars that need decoding.
-    package var scratch: [UInt8] = []
     /// The scalars of the last collection read by `oneLineFlow(on:)`, in order.
     package var flowScalars: [LineScalar] = []
-    /// The last located mark's line start, offset and column, for `nodeLocation(_:)`.
-    package var columnCache = (lineStart: -1, offset: 0, column: 1)
 
-    /// The number of zero bytes `bytes` must end with.
-    package static let padding = 4
-
-    /// Makes a scanner for `bytes`, which end with `padding` zero bytes that are not part
-    /// of the input.
+    /// Makes a scanner for `bytes`, which end with `YAMLCursor.padding` zero bytes that are
+    /// not part of the input.
     /// - Parameter line: the number of the input's first line: 1, or for a part of a file
     ///   (`YAMLReader+Parts.swift`) the line of the file it starts at.
     package init(paddedBytes bytes: [UInt8], start: Int, file: String, line: Int = 1) {
-        self.bytes = bytes
-        end = bytes.count - Self.padding
-        self.file = file
-        self.line = line
-        position = start
-        lineStart = start
+        cursor = YAMLCursor(paddedBytes: bytes, start: start, file: file, line: line)
     }
 
     // MARK: - Taking tokens
@@ -75,88 +57,47 @@ package struct YAMLScanner {
     /// The next token, without taking it.
     package mutating func peek() throws(Diagnostic) -> YAMLToken {
         try fill()
-        return peeked
+        return queue.peeked
     }
 
     /// The kind of the next token, without taking it.
     @inline(__always)
     package mutating func peekKind() throws(Diagnostic) -> YAMLToken.Kind {
         try fill()
-        return Self.kind(of: tokens[head])
-    }
-
-    /// The kind a queued token reads as: one of the tokens implied before it, if any are left.
-    @inline(__always) private static func kind(of token: YAMLToken) -> YAMLToken.Kind {
-        if token.implied == 0 { return token.kind }
-        return token.implied & YAMLToken.impliesMappingStart != 0 ? .blockMappingStart : .key
+        return queue.headKind
     }
 
     /// The next token, after `peekKind()`.
-    package var peeked: YAMLToken {
-        let token = tokens[head]
-        if token.implied == 0 { return token }
-        return YAMLToken(kind: Self.kind(of: token), mark: token.mark)
-    }
+    package var peeked: YAMLToken { queue.peeked }
 
     /// Where the next token starts, after `peekKind()`.
-    package var peekedMark: YAMLMark { tokens[head].mark }
+    package var peekedMark: YAMLMark { queue.peekedMark }
 
-    /// Takes the next token, moving it out of the queue; the stream-end token is returned
-    /// again and again.
+    /// Takes the next token; the stream-end token is returned again and again.
     @inline(__always)
     package mutating func next() throws(Diagnostic) -> YAMLToken {
         try fill()
-        if tokens[head].implied != 0 {
-            let token = peeked
-            takeImplied()
-            return token
-        }
-        guard tokens[head].kind != .streamEnd else { return tokens[head] }
-        var token = YAMLToken(kind: .streamEnd, mark: tokens[head].mark)
-        swap(&token, &tokens[head])
-        advance()
-        return token
+        return queue.take()
     }
 
     /// Takes the next token without returning it.
     @inline(__always)
     package mutating func skip() throws(Diagnostic) {
         try fill()
-        if tokens[head].implied != 0 {
-            takeImplied()
-        } else if tokens[head].kind != .streamEnd {
-            advance()
-        }
+        queue.drop()
     }
 
-    /// Takes the first implied token before the queue's head.
-    @inline(__always)
-    private mutating func takeImplied() {
-        let implied = tokens[head].implied
-        tokens[head].implied =
-            implied & YAMLToken.impliesMappingStart != 0 ? implied & ~YAMLToken.impliesMappingStart : 0
-    }
-
-    @inline(__always)
-    private mutating func advance() {
-        head += 1
-        tokensTaken += 1
-        // Emptied in batches: clearing after every token costs more than the tokens.
-        if head == tokens.count && head >= 64 {
-            tokens.removeAll(keepingCapacity: true)
-            head = 0
-        }
-    }
-
+    /// Scans until the next token is known: queued, and no simple key pending could still
+    /// imply a token before it.
     @inline(__always) private mutating func fill() throws(Diagnostic) {
         while try needMoreTokens() { try fetchMoreTokens() }
     }
 
     @inline(__always) private mutating func needMoreTokens() throws(Diagnostic) -> Bool {
-        if head == tokens.count { return !streamEnded || tokens.isEmpty }
+        if queue.isEmpty { return !streamEnded || queue.tokens.isEmpty }
         if streamEnded || pendingSimpleKeys == 0 { return false }
         try staleSimpleKeys()
-        return nextPossibleSimpleKey() == tokensTaken
+        return nextPossibleSimpleKey() == queue.taken
     }
 
     private func nextPossibleSimpleKey() -> Int? {
@@ -172,19 +113,19 @@ package struct YAMLScanner {
     private mutating func fetchMoreTokens() throws(Diagnostic) {
         try scanToNextToken()
         try staleSimpleKeys()
-        unwindIndent(column: position - lineStart)
+        unwindIndent(column: cursor.position - cursor.lineStart)
         let adjacentValue = adjacentValueAllowed
         adjacentValueAllowed = false
-        guard position < end else { return try fetchStreamEnd() }
-        let byte = bytes[position]
-        let next = bytes[position + 1]
-        let column = position - lineStart
+        guard cursor.position < cursor.end else { return try fetchStreamEnd() }
+        let byte = cursor.bytes[cursor.position]
+        let next = cursor.bytes[cursor.position + 1]
+        let column = cursor.position - cursor.lineStart
         switch byte {
         case YAMLByte.percent where column == 0:
             try fetchDirective()
-        case ASCII.minus where column == 0 && isDocumentMarker(ASCII.minus):
+        case ASCII.minus where column == 0 && cursor.isDocumentMarker(ASCII.minus):
             try fetchDocumentIndicator(.documentStart)
-        case ASCII.dot where column == 0 && isDocumentMarker(ASCII.dot):
+        case ASCII.dot where column == 0 && cursor.isDocumentMarker(ASCII.dot):
             try fetchDocumentIndicator(.documentEnd)
         case ASCII.openBracket:
             try fetchFlowCollectionStart(.flowSequenceStart)
@@ -216,7 +157,7 @@ package struct YAMLScanner {
             try fetchFlowScalar(double: byte == ASCII.quote)
             adjacentValueAllowed = true
         default:
-            guard canStartPlain(byte, next) else { throw unexpectedCharacter(at: position) }
+            guard canStartPlain(byte, next) else { throw unexpectedCharacter(at: cursor.position) }
             try fetchPlain()
         }
     }
@@ -236,95 +177,63 @@ package struct YAMLScanner {
         }
     }
 
-    /// Whether `---` or `...` (three of `byte`) starts at `position` and is followed by a blank.
-    package func isDocumentMarker(_ byte: UInt8) -> Bool {
-        isDocumentMarker(byte, at: position)
-    }
-
-    /// Whether `---` or `...` (three of `byte`) starts at `offset` and is followed by a blank.
-    package func isDocumentMarker(_ byte: UInt8, at offset: Int) -> Bool {
-        bytes[offset] == byte && bytes[offset + 1] == byte && bytes[offset + 2] == byte
-            && YAMLByte.isBlankOrEnd(bytes[offset + 3])
-    }
-
     // MARK: - Whitespace, comments, line breaks
 
     /// Skips to the next token: spaces, comments and line breaks, and tabs where they do
     /// not indent a block.
     package mutating func scanToNextToken() throws(Diagnostic) {
         var crossedLine = false
-        var spacesEnd = position
+        var spacesEnd = cursor.position
         while true {
-            while bytes[position] == ASCII.space { position += 1 }
-            spacesEnd = position
-            if bytes[position] == ASCII.tab {
-                while bytes[position] == ASCII.space || bytes[position] == ASCII.tab { position += 1 }
-                let byte = bytes[position]
-                let onlyIndentation = isOnlyWhitespace(from: lineStart, to: spacesEnd)
-                if flowLevel == 0, onlyIndentation, byte != YAMLByte.hash, !YAMLByte.isBreak(byte), position < end {
-                    throw failure("a tab indents this line; indent with spaces", at: spacesEnd)
+            while cursor.bytes[cursor.position] == ASCII.space { cursor.position += 1 }
+            spacesEnd = cursor.position
+            if cursor.bytes[cursor.position] == ASCII.tab {
+                while cursor.bytes[cursor.position] == ASCII.space || cursor.bytes[cursor.position] == ASCII.tab {
+                    cursor.position += 1
+                }
+                let byte = cursor.bytes[cursor.position]
+                let onlyIndentation = cursor.isOnlyWhitespace(from: cursor.lineStart, to: spacesEnd)
+                if flowLevel == 0, onlyIndentation, byte != YAMLByte.hash, !YAMLByte.isBreak(byte),
+                    cursor.position < cursor.end
+                {
+                    throw cursor.failure("a tab indents this line; indent with spaces", at: spacesEnd)
                 }
             }
-            let byte = bytes[position]
+            let byte = cursor.bytes[cursor.position]
             if byte == YAMLByte.hash {
-                if position > lineStart, bytes[position - 1] != ASCII.space, bytes[position - 1] != ASCII.tab {
-                    throw failure("a comment must be separated from what comes before it by a space", at: position)
+                if cursor.position > cursor.lineStart, cursor.bytes[cursor.position - 1] != ASCII.space,
+                    cursor.bytes[cursor.position - 1] != ASCII.tab
+                {
+                    throw cursor.failure(
+                        "a comment must be separated from what comes before it by a space", at: cursor.position)
                 }
-                while position < end, !YAMLByte.isBreak(bytes[position]) { position += 1 }
+                while cursor.position < cursor.end, !YAMLByte.isBreak(cursor.bytes[cursor.position]) {
+                    cursor.position += 1
+                }
             }
-            if YAMLByte.isBreak(bytes[position]) {
-                consumeBreak()
+            if YAMLByte.isBreak(cursor.bytes[cursor.position]) {
+                cursor.consumeBreak()
                 crossedLine = true
                 if flowLevel == 0 { allowSimpleKey = true }
                 continue
             }
             break
         }
-        if crossedLine, flowLevel > 0, indent >= 0, position < end, spacesEnd - lineStart <= indent {
-            throw failure(
+        if crossedLine, flowLevel > 0, indent >= 0, cursor.position < cursor.end, spacesEnd - cursor.lineStart <= indent
+        {
+            throw cursor.failure(
                 "this line of a flow collection must be indented more than the block around it", at: spacesEnd)
         }
     }
-
-    /// Whether `bytes[from..<to]` holds only spaces and tabs.
-    package func isOnlyWhitespace(from: Int, to: Int, allowing other: UInt8 = ASCII.space, tabs: Bool = true) -> Bool {
-        var index = from
-        while index < to {
-            let byte = bytes[index]
-            if byte != ASCII.space && byte != other && !(tabs && byte == ASCII.tab) { return false }
-            index += 1
-        }
-        return true
-    }
-
-    /// Steps over the line break at `position` (LF, CRLF or CR) and starts a new line.
-    @inline(__always) package mutating func consumeBreak() {
-        if bytes[position] == ASCII.carriageReturn, bytes[position + 1] == ASCII.lineFeed {
-            position += 2
-        } else {
-            position += 1
-        }
-        line += 1
-        lineStart = position
-    }
-
-    /// The input's bytes `from..<to` as a string, read in place (a slice of the array
-    /// would retain and release it for each scalar).
-    @inline(__always) package func text(from start: Int, to end: Int) -> String {
-        bytes.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
-        }
-    }
-
-    /// The current position as a mark.
-    package var mark: YAMLMark { YAMLMark(offset: position, line: line, lineStart: lineStart) }
 
     // MARK: - Simple keys and indentation
 
     /// Drops the simple keys that can no longer be keys (on an earlier line, or more than
     /// 1,024 bytes back); throws for such a key that had to be one.
     @inline(__always) private mutating func staleSimpleKeys() throws(Diagnostic) {
-        guard pendingSimpleKeys > 0, line != simpleKeysLine || position - simpleKeysEarliest > 1024 else { return }
+        guard pendingSimpleKeys > 0, cursor.line != simpleKeysLine || cursor.position - simpleKeysEarliest > 1024 else {
+            return
+        }
         try dropStaleSimpleKeys()
     }
 
@@ -333,7 +242,7 @@ package struct YAMLScanner {
         var earliest = Int.max
         for level in simpleKeys.indices {
             guard let key = simpleKeys[level] else { continue }
-            if key.mark.line != line || position - key.mark.offset > 1024 {
+            if key.mark.line != cursor.line || cursor.position - key.mark.offset > 1024 {
                 if key.required { throw missingColon(key) }
                 simpleKeys[level] = nil
                 pendingSimpleKeys -= 1
@@ -341,19 +250,19 @@ package struct YAMLScanner {
                 earliest = min(earliest, key.mark.offset)
             }
         }
-        simpleKeysLine = line
+        simpleKeysLine = cursor.line
         simpleKeysEarliest = earliest
     }
 
     package mutating func saveSimpleKey() throws(Diagnostic) {
         guard allowSimpleKey else { return }
         try removeSimpleKey()
-        let required = flowLevel == 0 && indent == position - lineStart
-        simpleKeys[flowLevel] = SimpleKey(tokenNumber: tokensTaken + tokens.count - head, required: required, mark: mark)
+        let required = flowLevel == 0 && indent == cursor.position - cursor.lineStart
+        simpleKeys[flowLevel] = SimpleKey(tokenNumber: queue.nextNumber, required: required, mark: cursor.mark)
         if pendingSimpleKeys == 0 {
-            simpleKeysLine = line
-            simpleKeysEarliest = position
-        } else if simpleKeysLine != line {
+            simpleKeysLine = cursor.line
+            simpleKeysEarliest = cursor.position
+        } else if simpleKeysLine != cursor.line {
             // Not expected (keys are checked before each token), but then the next check looks at all.
             simpleKeysLine = -1
         }
@@ -368,7 +277,7 @@ package struct YAMLScanner {
     }
 
     package func missingColon(_ key: SimpleKey) -> Diagnostic {
-        failure(
+        cursor.failure(
             "expected ': ' after this key; a line at the indentation of a mapping must be 'key: value'",
             at: key.mark.offset)
     }
@@ -377,7 +286,7 @@ package struct YAMLScanner {
         guard flowLevel == 0 else { return }
         while indent > column {
             indent = indents.removeLast()
-            tokens.append(YAMLToken(kind: .blockEnd, mark: mark))
+            queue.append(YAMLToken(kind: .blockEnd, mark: cursor.mark))
         }
     }
 

@@ -1,9 +1,9 @@
 import Foundation
+import GeneratorTestSupport
 import Testing
 
 @testable import CacheGenReading
 @testable import CacheGenYAML
-import GeneratorTestSupport
 
 /// A large document read in parts on all cores (`YAMLReader+Parts.swift`) gives exactly what
 /// reading it whole gives: the same nodes at the same locations, or the same error.
@@ -17,7 +17,7 @@ import GeneratorTestSupport
         let bytes = Array(text.utf8)
         let parts = Result { () throws(Diagnostic) in try YAMLReader.parse(bytes: bytes, file: file) }
         let whole = Result { () throws(Diagnostic) in try YAMLReader.parse(bytes: bytes, file: file, inParts: false) }
-        let padded = bytes + Array(repeating: 0, count: YAMLScanner.padding)
+        let padded = bytes + Array(repeating: 0, count: YAMLCursor.padding)
         let usedParts = YAMLReader.parseInParts(padded, count: bytes.count, file: file) != nil
         return (parts, whole, usedParts)
     }
@@ -41,7 +41,9 @@ import GeneratorTestSupport
 
     /// Whether the two results are the same value or the same error (compared apart from
     /// `#expect`, which would print both documents when they differ).
-    private static func same(_ result: (parts: Result<JSONNode, Diagnostic>, whole: Result<JSONNode, Diagnostic>, usedParts: Bool)) -> Bool {
+    private static func same(
+        _ result: (parts: Result<JSONNode, Diagnostic>, whole: Result<JSONNode, Diagnostic>, usedParts: Bool)
+    ) -> Bool {
         switch (result.parts, result.whole) {
         case (.success(let parts), .success(let whole)): parts == whole
         case (.failure(let parts), .failure(let whole)): parts.description == whole.description

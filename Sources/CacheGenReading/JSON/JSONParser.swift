@@ -48,9 +48,9 @@ package enum JSONByte {
 ///
 /// Containers are tracked on an explicit stack rather than the call stack, so deep
 /// input can never overflow the thread's stack. Each open container collects its
-/// finished children and hands the array over, uncopied, when it closes. Line and column of the
-/// current position are tracked incrementally; error locations, which are rare, are
-/// recomputed from the start of the file.
+/// finished children and hands the array over, uncopied, when it closes. The parser keeps the
+/// grammar and the containers; where it is in the bytes is `JSONCursor`'s, and strings and
+/// numbers are read by `JSONStringReader` and `JSONNumberReader`.
 package struct JSONParser {
     /// An object or array that has been opened and not yet closed.
     package struct Frame {
@@ -78,51 +78,36 @@ package struct JSONParser {
     /// Fills a frame's key slot while no key is pending.
     package static let placeholderLocation = SourceLocation(file: "", line: 1, column: 1)
 
-    /// The whole file.
-    package let bytes: [UInt8]
-    /// The path to put in locations.
-    package let file: String
-    /// Where the content starts, after any byte order mark.
-    package let contentStart: Int
-    /// The next byte to read.
-    package var position: Int
-    /// The line of `position`, from 1.
-    package var line = 1
-    /// A byte offset on the current line whose column is `knownColumn`.
-    package var knownColumnOffset: Int
-    /// The column of `knownColumnOffset`, from 1.
-    package var knownColumn = 1
-
+    /// Where reading is in the file.
+    package var cursor: JSONCursor
+    /// Reads strings, keys and values alike.
+    package var strings = JSONStringReader()
     /// The open containers, innermost last.
     package var frames: [Frame] = []
-    /// Reused storage for strings that contain escapes.
-    package var scratch: [UInt8] = []
 
+    /// A parser at the start of `bytes`, a whole file.
     package init(bytes: [UInt8], file: String) {
-        self.bytes = bytes
-        self.file = file
-        let hasByteOrderMark = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
-        contentStart = hasByteOrderMark ? 3 : 0
-        position = contentStart
-        knownColumnOffset = contentStart
+        cursor = JSONCursor(bytes: bytes, file: file)
     }
 
     // MARK: - Document
 
     /// Reads the file's one value, then checks nothing but whitespace follows it.
     package mutating func parseDocument() throws(Diagnostic) -> JSONNode {
-        if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
-            throw failure("the file is UTF-16 encoded; save it as UTF-8", at: 0)
+        if cursor.bytes.count >= 2,
+            (cursor.bytes[0] == 0xFF && cursor.bytes[1] == 0xFE) || (cursor.bytes[0] == 0xFE && cursor.bytes[1] == 0xFF)
+        {
+            throw cursor.failure("the file is UTF-16 encoded; save it as UTF-8", at: 0)
         }
-        skipWhitespace()
-        guard position < bytes.count else {
-            throw failure("the file is empty; expected a JSON value", at: contentStart)
+        cursor.skipWhitespace()
+        guard cursor.position < cursor.bytes.count else {
+            throw cursor.failure("the file is empty; expected a JSON value", at: cursor.contentStart)
         }
         let root = try parseValue()
-        skipWhitespace()
-        if position < bytes.count {
-            throw specialProblem(at: position)
-                ?? failure("extra content after the top-level value; remove it", at: position)
+        cursor.skipWhitespace()
+        if cursor.position < cursor.bytes.count {
+            throw specialProblem(at: cursor.position)
+                ?? cursor.failure("extra content after the top-level value; remove it", at: cursor.position)
         }
         return root
     }
@@ -134,21 +119,25 @@ package struct JSONParser {
     package mutating func parseValue() throws(Diagnostic) -> JSONNode {
         var node: JSONNode
         readValue: while true {
-            guard position < bytes.count else { throw unexpected(at: position, expected: valueExpectation) }
-            let location = currentLocation()
-            let byte = bytes[position]
+            guard cursor.position < cursor.bytes.count else {
+                throw unexpected(at: cursor.position, expected: valueExpectation)
+            }
+            let location = cursor.currentLocation()
+            let byte = cursor.bytes[cursor.position]
             switch byte {
             case ASCII.openBrace, ASCII.openBracket:
                 guard frames.count < JSONReader.maximumDepth else {
-                    throw failure(
+                    throw cursor.failure(
                         "nesting is too deep; objects and arrays may nest at most \(JSONReader.maximumDepth) levels",
-                        at: position)
+                        at: cursor.position)
                 }
                 let isObject = byte == ASCII.openBrace
-                position += 1
-                skipWhitespace()
-                if position < bytes.count, bytes[position] == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
-                    position += 1
+                cursor.position += 1
+                cursor.skipWhitespace()
+                if cursor.position < cursor.bytes.count,
+                    cursor.bytes[cursor.position] == (isObject ? ASCII.closeBrace : ASCII.closeBracket)
+                {
+                    cursor.position += 1
                     node = JSONNode(value: isObject ? .object([]) : .array([]), location: location)
                 } else {
                     frames.append(Frame(isObject: isObject, start: location, keyLocation: location))
@@ -156,9 +145,9 @@ package struct JSONParser {
                     continue readValue
                 }
             case ASCII.quote:
-                node = JSONNode(value: .string(try parseString(opening: location)), location: location)
+                node = JSONNode(value: .string(try strings.read(&cursor, opening: location)), location: location)
             case ASCII.minus, JSONByte.zero...JSONByte.nine:
-                node = JSONNode(value: try parseNumber(), location: location)
+                node = JSONNode(value: try JSONNumberReader.read(&cursor), location: location)
             default:
                 node = JSONNode(value: try parseWord(), location: location)
             }
@@ -175,29 +164,29 @@ package struct JSONParser {
                 } else {
                     frames[top].elements.append(node)
                 }
-                skipWhitespace()
-                guard position < bytes.count else {
+                cursor.skipWhitespace()
+                guard cursor.position < cursor.bytes.count else {
                     let (close, kind) = isObject ? ("}", "object") : ("]", "array")
-                    throw failure(
+                    throw cursor.failure(
                         "unexpected end of file; expected '\(close)' to close the \(kind) that starts at "
                             + "\(frames[top].start.line):\(frames[top].start.column)",
-                        at: position)
+                        at: cursor.position)
                 }
-                let byte = bytes[position]
+                let byte = cursor.bytes[cursor.position]
                 if byte == ASCII.comma {
-                    let comma = position
-                    position += 1
-                    skipWhitespace()
+                    let comma = cursor.position
+                    cursor.position += 1
+                    cursor.skipWhitespace()
                     let close = isObject ? ASCII.closeBrace : ASCII.closeBracket
-                    if position < bytes.count, bytes[position] == close {
-                        throw failure(
+                    if cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == close {
+                        throw cursor.failure(
                             "trailing comma before '\(Character(Unicode.Scalar(close)))'; remove it", at: comma)
                     }
                     if isObject { try parseKey(afterComma: true) }
                     continue readValue
                 }
                 if byte == (isObject ? ASCII.closeBrace : ASCII.closeBracket) {
-                    position += 1
+                    cursor.position += 1
                     let frame = frames.removeLast()
                     node = JSONNode(
                         value: isObject ? .object(frame.members) : .array(frame.elements), location: frame.start)
@@ -211,18 +200,18 @@ package struct JSONParser {
 
     /// Reads `"key":` inside an object, leaving the key in the innermost frame.
     package mutating func parseKey(afterComma: Bool) throws(Diagnostic) {
-        guard position < bytes.count, bytes[position] == ASCII.quote else {
+        guard cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == ASCII.quote else {
             throw keyProblem(afterComma: afterComma)
         }
-        let location = currentLocation()
-        let key = try parseString(opening: location)
+        let location = cursor.currentLocation()
+        let key = try strings.read(&cursor, opening: location)
         try checkUnique(key, at: location)
-        skipWhitespace()
-        guard position < bytes.count, bytes[position] == ASCII.colon else {
-            throw unexpected(at: position, expected: "':' after key \(Self.quoted(key))")
+        cursor.skipWhitespace()
+        guard cursor.position < cursor.bytes.count, cursor.bytes[cursor.position] == ASCII.colon else {
+            throw unexpected(at: cursor.position, expected: "':' after key \(MessageText.quoted(key))")
         }
-        position += 1
-        skipWhitespace()
+        cursor.position += 1
+        cursor.skipWhitespace()
         let top = frames.count - 1
         frames[top].key = key
         frames[top].keyLocation = location
@@ -239,89 +228,20 @@ package struct JSONParser {
         if let first { throw duplicateKey(key, first: first, at: location) }
     }
 
-    /// Reads `true`, `false` or `null`, or explains what the word at `position` is.
+    /// Reads `true`, `false` or `null`, or explains what the word at `cursor.position` is.
     package mutating func parseWord() throws(Diagnostic) -> JSONNode.Value {
-        if matchesLiteral("true") {
-            position += 4
+        if cursor.matchesLiteral("true") {
+            cursor.position += 4
             return .bool(true)
         }
-        if matchesLiteral("false") {
-            position += 5
+        if cursor.matchesLiteral("false") {
+            cursor.position += 5
             return .bool(false)
         }
-        if matchesLiteral("null") {
-            position += 4
+        if cursor.matchesLiteral("null") {
+            cursor.position += 4
             return .null
         }
-        throw valueProblem(at: position)
-    }
-
-    /// Whether `literal` is at `position` and is not the start of a longer word.
-    package func matchesLiteral(_ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard position + count <= bytes.count else { return false }
-        let matches = literal.withUTF8Buffer { expected in
-            for offset in 0..<count where bytes[position + offset] != expected[offset] { return false }
-            return true
-        }
-        guard matches else { return false }
-        return position + count == bytes.count || !JSONByte.isWord(bytes[position + count])
-    }
-
-    // MARK: - Whitespace and locations
-
-    /// Skips spaces, tabs, carriage returns and line feeds, counting lines.
-    package mutating func skipWhitespace() {
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == ASCII.space || byte == ASCII.tab || byte == ASCII.carriageReturn {
-                position += 1
-            } else if byte == ASCII.lineFeed {
-                position += 1
-                line += 1
-                knownColumnOffset = position
-                knownColumn = 1
-            } else {
-                return
-            }
-        }
-    }
-
-    /// The location of `position`, counted on from the last location on this line so
-    /// long lines (minified files) stay linear.
-    package mutating func currentLocation() -> SourceLocation {
-        var column = knownColumn
-        var offset = knownColumnOffset
-        while offset < position {
-            if bytes[offset] & 0xC0 != 0x80 { column += 1 }
-            offset += 1
-        }
-        knownColumn = column
-        knownColumnOffset = position
-        return SourceLocation(file: file, line: line, column: column)
-    }
-
-    /// The location of any byte offset, counted from the start of the file; used for
-    /// errors only.
-    package func location(of offset: Int) -> SourceLocation {
-        let end = min(max(offset, 0), bytes.count)
-        let start = min(contentStart, end)
-        var line = 1
-        var lineStart = start
-        var index = start
-        while index < end {
-            if bytes[index] == ASCII.lineFeed {
-                line += 1
-                lineStart = index + 1
-            }
-            index += 1
-        }
-        var column = 1
-        index = lineStart
-        while index < end {
-            if bytes[index] & 0xC0 != 0x80 { column += 1 }
-            index += 1
-        }
-        return SourceLocation(file: file, line: line, column: column)
+        throw valueProblem(at: cursor.position)
     }
 }
