@@ -8,6 +8,6 @@ extension FileCacheStore: CustomStringConvertible {
         var limits: [String] = []
         if let maxBytes { limits.append("maxBytes \(maxBytes)") }
         if let maxAge { limits.append("maxAge \(Int(maxAge))s") }
-        return "FileCacheStore at \(rootPath)" + (limits.isEmpty ? "" : " (\(limits.joined(separator: ", ")))")
+        return "FileCacheStore at \(folder.rootPath)" + (limits.isEmpty ? "" : " (\(limits.joined(separator: ", ")))")
     }
 }

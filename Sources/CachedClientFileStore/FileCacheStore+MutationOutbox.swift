@@ -2,161 +2,42 @@ import CachedClientStore
 @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
-// The outbox of a `FileCacheStore`: one file per queued mutation in `.outbox` inside the
-// partition's folder (`<directory>/v2/<partition>/.outbox/<sequence>-<id>`), so that
-// sign-out's folder removal and `removeAll()` take it with the entries, while
-// invalidations, which remove endpoint folders, and sweeps, which skip names starting with
-// a dot, never touch it. `<sequence>` is 16 hex digits, so names sort in queue order, and
-// `<id>` a UUID: no user data in a name.
-//
-// A file is the JSON of `OutboxRecord` (a format number and the mutation), written to a
-// temporary file, flushed (`fsync`), made 0600 like entries and renamed into place, so a
-// reader, or the next launch after `kill -9`, sees the whole record or none. A record that
-// does not read back (torn by a power loss, damaged, of a later format) is listed as
-// failed, never thrown. A system call that fails (an I/O error, no permission, a full
-// disk) is thrown, never taken for an empty outbox, a missing record or a damaged one: the
-// record is still there, and is read again once the fault goes.
+// The outbox of a `FileCacheStore`: one durable file per queued mutation in the partition's
+// `.outbox` folder, kept by `Outbox` (see there for the layout and what survives a crash).
 extension FileCacheStore: MutationOutbox {
     /// Writes the mutation's file after every mutation of its partition; durable when it returns.
     public func enqueueMutation(_ mutation: QueuedMutation) async throws -> QueuedMutation {
-        let folder = outboxPath(partition: mutation.partition)
-        try Self.makeDirectories(folder)
-        var stored = mutation
-        stored.sequence = try nextSequence(in: folder)
-        try writeRecord(stored, in: folder)
-        return stored
+        try outbox.enqueue(mutation)
     }
 
     /// Reads the partition's outbox in order; damaged files come back as failed placeholders,
     /// and a folder or file that cannot be read throws.
     public func queuedMutations(partition: String?) async throws -> [QueuedMutation] {
-        let folder = outboxPath(partition: partition)
-        var found: [(sequence: UInt64, id: String, name: String)] = []
-        let abandonedBefore = Date().timeIntervalSince1970 - Self.abandonedFileAge
-        for name in try POSIX.names(in: folder, operation: "list the queued mutations in") {
-            if name.hasPrefix(".tmp-") {
-                // A writer killed before its rename; the change time is not set from `now()`.
-                if let info = try? POSIX.status(atPath: folder + "/" + name), info.changeTime < abandonedBefore {
-                    try? POSIX.removeFile(folder + "/" + name)
-                }
-                continue
-            }
-            guard let (sequence, id) = Self.parseOutboxName(name) else { continue }
-            found.append((sequence, id, name))
-        }
-        found.sort { ($0.sequence, $0.id) < ($1.sequence, $1.id) }
-        // A file removed since the listing (sent or discarded by another store) is left out.
-        var mutations: [QueuedMutation] = []
-        for file in found {
-            if let mutation = try readRecord(folder + "/" + file.name, sequence: file.sequence, id: file.id, partition: partition) {
-                mutations.append(mutation)
-            }
-        }
-        return mutations
+        try outbox.mutations(partition: partition)
     }
 
     /// Reads the mutation's one file; `nil` when it is gone.
     public func queuedMutation(_ mutation: QueuedMutation) async throws -> QueuedMutation? {
-        let path = outboxPath(partition: mutation.partition) + "/" + Self.outboxName(mutation)
-        return try readRecord(path, sequence: mutation.sequence, id: mutation.id, partition: mutation.partition)
+        try outbox.mutation(mutation)
     }
 
     /// Rewrites the mutation's file, unless it is gone (sent, discarded or signed out).
     public func updateMutation(_ mutation: QueuedMutation) async throws {
-        let folder = outboxPath(partition: mutation.partition)
-        guard try POSIX.isPresent(folder + "/" + Self.outboxName(mutation), operation: "update the queued mutation")
-        else { return }
-        try writeRecord(mutation, in: folder)
+        try outbox.update(mutation)
     }
 
     /// Deletes the mutation's file.
     public func removeMutation(_ mutation: QueuedMutation) async throws {
-        let path = outboxPath(partition: mutation.partition) + "/" + Self.outboxName(mutation)
-        do throws(FileCacheStoreError) {
-            try POSIX.removeFile(path)
-        } catch {
-            if error.isNoSuchPath { return }
-            throw error
-        }
+        try outbox.remove(mutation)
     }
 
-    /// The name of the outbox folder inside a partition's folder.
-    package static let outboxFolderName = ".outbox"
-
-    /// The outbox folder of a partition (`nil`: signed out, in `shared`).
+    /// The outbox folder of a partition (`nil`: signed out, in `shared`); for tests.
     package func outboxPath(partition: String?) -> String {
-        entriesPath + "/" + Self.partitionFolderName(partition) + "/" + Self.outboxFolderName
+        folder.outboxPath(partition: partition)
     }
 
-    /// `<sequence as 16 hex digits>-<id>`.
+    /// The name of a queued mutation's file; for tests.
     package static func outboxName(_ mutation: QueuedMutation) -> String {
-        let hex = String(mutation.sequence, radix: 16)
-        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex + "-" + mutation.id
-    }
-
-    /// The sequence and id of an outbox file's name; `nil` for any other name.
-    package static func parseOutboxName(_ name: String) -> (UInt64, String)? {
-        let utf8 = name.utf8
-        guard utf8.count > 17, let dash = name.firstIndex(of: "-"), name.distance(from: name.startIndex, to: dash) == 16,
-            let sequence = UInt64(name[..<dash], radix: 16)
-        else { return nil }
-        let id = String(name[name.index(after: dash)...])
-        guard id.utf8.allSatisfy({ $0 == 0x2D || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
-        else { return nil }
-        return (sequence, id)
-    }
-
-    /// One more than the largest sequence in the folder (listed once per folder and process);
-    /// a folder that cannot be listed throws, rather than restart the order at 1.
-    private func nextSequence(in folder: String) throws(FileCacheStoreError) -> UInt64 {
-        // Listed outside the lock (a slow disk must not hold every other folder's enqueue);
-        // a listing that lost a race with another enqueue here is not used.
-        let listed: UInt64? =
-            outboxSequences.withLock { $0[folder] } == nil
-            ? try POSIX.names(in: folder, operation: "list the queued mutations in").compactMap { Self.parseOutboxName($0)?.0 }.max() ?? 0
-            : nil
-        return outboxSequences.withLock { sequences in
-            let last = sequences[folder] ?? listed ?? 0
-            sequences[folder] = last + 1
-            return last + 1
-        }
-    }
-
-    /// Writes the record to a temporary file, flushes it and renames it over its name.
-    private func writeRecord(_ mutation: QueuedMutation, in folder: String) throws {
-        let bytes = try [UInt8](OutboxRecord.encode(mutation))
-        try Self.writePrivateRecord(
-            bytes, named: Self.outboxName(mutation), in: folder, operation: "create a queued mutation in")
-    }
-
-    /// The record in a file, or a failed placeholder naming why its content is not one;
-    /// `nil` when the file is gone. A system call that fails throws: the record may be
-    /// whole, and is read again later.
-    private func readRecord(
-        _ path: String, sequence: UInt64, id: String, partition: String?
-    ) throws(FileCacheStoreError) -> QueuedMutation? {
-        func unreadable(_ reason: String) -> QueuedMutation {
-            .unreadable(id: id, sequence: sequence, partition: partition, reason: reason)
-        }
-        let fd: Int32
-        do throws(FileCacheStoreError) {
-            fd = try POSIX.openForReading(path)
-        } catch {
-            if error.isNoSuchPath { return nil }
-            // A link (`ELOOP`), a socket and the like fail to open: what is there decides.
-            guard let info = try? POSIX.status(atPath: path), !info.isRegularFile else { throw error }
-            return unreadable("not a file")
-        }
-        defer { try? POSIX.closeFile(fd, path: path) }
-        let info = try POSIX.status(of: fd, path: path)
-        guard info.isRegularFile else { return unreadable("not a file") }
-        guard info.size <= OutboxRecord.maxSize else { return unreadable("larger than a record can be") }
-        let buffer = try POSIX.readAll(fd, capacity: info.size, path: path)
-        let data = Data(buffer.bytes)
-        guard let mutation = OutboxRecord.decode(data) else { return unreadable("damaged or of an unknown format") }
-        guard mutation.id == id, mutation.sequence == sequence, mutation.partition == partition else {
-            return unreadable("its name does not match its content")
-        }
-        return mutation
+        Outbox.fileName(of: mutation)
     }
 }

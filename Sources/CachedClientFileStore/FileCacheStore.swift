@@ -32,23 +32,26 @@ public final class FileCacheStore: CacheStore {
 
     package let now: @Sendable () -> Date
     package let events: (@Sendable (CacheEvent) -> Void)?
-    /// `directory` as a file system path, without a trailing slash.
-    package let rootPath: String
-    /// The folder of the current layout, which holds every entry.
-    package let entriesPath: String
-    /// Folder paths by partition, endpoint and path (see `folderPath(for:)`).
-    package let folders = Locked<[FolderKey: String]>([:])
-    /// The running count and the sweep bookkeeping.
-    package let state = Locked(State())
+    /// Where every file lives under `directory`.
+    package let folder: Folder
+    /// The running count and the sweeps that apply the limits.
+    package let sweeper: Sweeper
     /// The removal counter shared by every store on the folder, in any process.
     package let removals: RemovalCounter
-    /// The last sequence number given to a queued mutation, by outbox folder (see
-    /// `FileCacheStore+MutationOutbox.swift`).
-    package let outboxSequences = Locked<[String: UInt64]>([:])
-    /// The entry files the prefetch plans pin, as last read (see `FileCacheStore+Pinning.swift`).
-    package let pins = Locked<PinnedPaths?>(nil)
+    /// The `removeAll…` calls.
+    package let bulkRemoval: BulkRemoval
+    /// The queued mutations (`FileCacheStore+MutationOutbox.swift`).
+    package let outbox: Outbox
+    /// The prefetch plans and the entries they pin (`FileCacheStore+Pinning.swift`).
+    package let plans: PrefetchPlans
     /// The deletion of trash found when the store was opened, if there was any; for tests.
     package let trashCleanup: Task<Void, Never>?
+
+    /// The folder of the current layout under `directory`; for tests and tools.
+    package static let layoutFolderName = Folder.layoutFolderName
+    /// Bytes read before the header is checked: most entries are smaller, so most reads
+    /// take one `read`.
+    package static let firstReadSize = 64 * 1024
 
     /// Opens (creating if needed) a store; lists its folder but no entry and reads none, so
     /// opening is instant however many entries there are. Trash a crashed removal left is
@@ -78,37 +81,20 @@ public final class FileCacheStore: CacheStore {
         self.maxAge = maxAge
         self.events = events
         self.now = now
-        var root = directory.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? directory.path
-        while root.count > 1, root.hasSuffix("/") { root.removeLast() }
-        rootPath = root
-        entriesPath = root + "/" + Self.layoutFolderName
-        try Self.makeDirectories(rootPath)
-        try Self.makeDirectories(entriesPath)
-        removals = RemovalCounter(root: root)
-        Self.removeOlderLayouts(root: root)
-        trashCleanup = Self.startDeletingTrash(in: root)
-    }
-
-    /// Grows with every `removeAll…` through any store on this folder, in this process or
-    /// another: each adds one before it starts and one after it ends. One aligned
-    /// load from a shared mapping, no system call and no lock (see `RemovalCounter`).
-    public var removalCount: UInt64 { removals.value }
-
-    /// The scopes of the removals since `count` through any store on this folder, in this
-    /// process or another, from the log beside the count (`RemovalLog`: the last 63 removals
-    /// or so); `nil` when the log does not know them all. One shared `flock` and one read.
-    public func removals(since count: UInt64) -> [RemovalScope]? {
-        removals.scopes(since: count)
-    }
-
-    /// Runs a removal of `scope` between two increments of the removal count, so a reader
-    /// that saw the count before or during the removal sees it change, and finds the scope.
-    package func removing<T>(
-        _ scope: RemovalScope, _ body: () throws(FileCacheStoreError) -> T
-    ) throws(FileCacheStoreError) -> T {
-        removals.increment(scope)
-        defer { removals.increment(scope) }
-        return try body()
+        let folder = Folder(directory: directory)
+        self.folder = folder
+        try Folder.makeDirectories(folder.rootPath)
+        try Folder.makeDirectories(folder.entriesPath)
+        let removals = RemovalCounter(root: folder.rootPath)
+        self.removals = removals
+        folder.removeOlderLayouts()
+        let trash = Trash(rootPath: folder.rootPath)
+        trashCleanup = trash.startDeletingLeftovers()
+        outbox = Outbox(folder: folder)
+        plans = PrefetchPlans(folder: folder, events: events)
+        sweeper = Sweeper(
+            maxBytes: maxBytes, maxAge: maxAge, folder: folder, trash: trash, plans: plans, events: events, now: now)
+        bulkRemoval = BulkRemoval(folder: folder, trash: trash, removals: removals, sweeper: sweeper)
     }
 
     /// Its errors name hashed paths only, safe to log.
@@ -126,7 +112,7 @@ public final class FileCacheStore: CacheStore {
         // One `open`, one `fstat` and, for a file up to `firstReadSize`, one `read`; a header
         // parse, an XXH64 checksum and a comparison of the stored key text; the body is
         // handed out without a copy.
-        let path = entryPath(for: key)
+        let path = folder.entryPath(for: key)
         let fd: Int32
         do throws(FileCacheStoreError) {
             fd = try POSIX.openForReading(path)
@@ -169,7 +155,7 @@ public final class FileCacheStore: CacheStore {
         }
         // `maxAge` counts from the stored date here, and from the last use in sweeps.
         let age = now.timeIntervalSince(layout.date)
-        if let maxAge, age > maxAge, !isPinned(key) {
+        if let maxAge, age > maxAge, !plans.isPinned(key) {
             discard(path, opened: info, key: key, message: "expired entry removed: older than maxAge", age: age)
             return nil
         }
@@ -186,19 +172,19 @@ public final class FileCacheStore: CacheStore {
     public func setEntry(_ entry: CacheEntry, for key: CacheKey) async throws {
         // No `fsync`: this is a cache, and after a power loss or a crash the checksum turns a
         // half-flushed file into a miss.
-        let folder = folderPath(for: key)
-        let target = folder + "/" + key.digest
+        let entryFolder = folder.folderPath(for: key)
+        let target = entryFolder + "/" + key.digest
         guard let bytes = CacheFileFormat.encode(entry, key: key) else {
             throw FileCacheStoreError.tooLarge(operation: "encode", path: target)
         }
         let now = self.now()
         // `nil`: removals kept taking the folder away; the write loses to them.
-        guard let (fd, temporary) = try Self.createTemporaryFile(in: folder) else { return }
+        guard let (fd, temporary) = try Folder.createTemporaryFile(in: entryFolder) else { return }
         do {
             try POSIX.writeAll(fd, bytes, path: temporary)
             try? POSIX.setPermissions(fd, 0o600, path: temporary)
             try? POSIX.setTimes(fd, now, path: temporary)  // the last use, which sweeps read
-            Self.protect(temporary)
+            Folder.protect(temporary)
         } catch {
             try? POSIX.closeFile(fd, path: temporary)
             try? POSIX.removeFile(temporary)
@@ -223,20 +209,20 @@ public final class FileCacheStore: CacheStore {
             try POSIX.move(temporary, to: target)
         } catch {
             try? POSIX.removeFile(temporary)
-            if unlinkedOld, let replaced { record(Usage(bytes: -replaced, count: -1), isWrite: false) }
+            if unlinkedOld, let replaced { sweeper.record(Usage(bytes: -replaced, count: -1), isWrite: false) }
             // The folder was moved away while we wrote (a removal, a sign-out, maybe in another
             // process; it may have been made anew since): the write lost a race it should
             // lose, so it is dropped rather than resurrected.
             if error.isNoSuchFile { return }
             throw error
         }
-        record(Usage(bytes: bytes.count - (replaced ?? 0), count: replaced == nil ? 1 : 0), isWrite: true)
+        sweeper.record(Usage(bytes: bytes.count - (replaced ?? 0), count: replaced == nil ? 1 : 0), isWrite: true)
     }
 
     /// Deletes the entry's file. Not counted in `removalCount`: one key's housekeeping,
     /// which the client does itself (see `CacheStore.removalCount`).
     public func removeEntry(for key: CacheKey) async throws {
-        let path = entryPath(for: key)
+        let path = folder.entryPath(for: key)
         let info: POSIX.Status
         do throws(FileCacheStoreError) {
             info = try POSIX.status(atPath: path, operation: "remove")
@@ -245,7 +231,7 @@ public final class FileCacheStore: CacheStore {
             if error.isNoSuchPath { return }
             throw error
         }
-        record(Usage(bytes: -info.size, count: -1), isWrite: false)
+        sweeper.record(Usage(bytes: -info.size, count: -1), isWrite: false)
     }
 
     /// Removes an unreadable or expired file (or whatever else is at the path), unless
@@ -256,8 +242,8 @@ public final class FileCacheStore: CacheStore {
         // `unlink` removes a link, FIFO, socket or device node itself, never what a link points to.
         let removed = current.isFolder ? (try? POSIX.removeTree(path)) != nil : (try? POSIX.removeFile(path)) != nil
         if removed {
-            if isFile { record(Usage(bytes: -current.size, count: -1), isWrite: false) }
-            report(endpoint: key.endpoint, digest: key.digest, age: age, message: message)
+            if isFile { sweeper.record(Usage(bytes: -current.size, count: -1), isWrite: false) }
+            events?(.evicted(endpoint: key.endpoint, digest: key.digest, age: age, message: message))
         } else {
             events?(CacheEvent(
                 kind: .error, endpoint: key.endpoint, key: key.description, age: age,
@@ -265,57 +251,18 @@ public final class FileCacheStore: CacheStore {
         }
     }
 
-    /// Bytes read before the header is checked: most entries are smaller, so most reads
-    /// take one `read`.
-    package static let firstReadSize = 64 * 1024
-
-    /// Sends an `.evict` event naming the entry by the start of its digest.
-    package func report(endpoint: String, digest: String, age: Double?, message: String) {
-        events?(CacheEvent(kind: .evict, endpoint: endpoint, key: String(digest.prefix(16)), age: age, message: message))
+    /// The entry's file; for tests and tools.
+    package func entryPath(for key: CacheKey) -> String {
+        folder.entryPath(for: key)
     }
 
-    /// A new file named `.tmp-<random>` in `folder`, creating the folder if a sweep or a
-    /// removal took it away; `nil` if removals (in any process) took it away on every try,
-    /// which drops the write rather than failing it.
-    private static func createTemporaryFile(in folder: String) throws(FileCacheStoreError) -> (Int32, String)? {
-        for _ in 0..<8 {
-            let path = folder + "/.tmp-" + randomName()
-            do throws(FileCacheStoreError) {
-                let fd = try POSIX.createForWriting(path, operation: "create a temporary file in")
-                return (fd, path)
-            } catch {
-                let failure = FileCacheStoreError(operation: error.operation, path: folder, code: error.code)
-                if error.isNoSuchFile {
-                    do throws(FileCacheStoreError) {
-                        try makeDirectories(folder)
-                    } catch {
-                        // A removal took a parent away between two `mkdir`s: try again.
-                        guard error.isNoSuchFile else { throw error }
-                    }
-                } else if !error.isAlreadyThere {
-                    throw failure
-                }
-            }
-        }
-        return nil
-    }
-
-    /// Keeps entries readable by background refreshes after the first unlock, and encrypted
-    /// before it.
-    package static func protect(_ path: String) {
-        #if os(iOS) || os(watchOS) || os(visionOS)
-        try? FileManager.default.setAttributes(
-            [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: path)
-        #endif
+    /// The name of a partition's folder (`shared` for `nil`); for tests and tools.
+    package static func partitionFolderName(_ partition: String?) -> String {
+        Folder.partitionFolderName(partition)
     }
 
     private static func regularFileSize(at path: String) -> Int? {
         guard let info = try? POSIX.status(atPath: path), info.isRegularFile else { return nil }
         return info.size
-    }
-
-    /// A random name part for temporary files and trash folders.
-    package static func randomName() -> String {
-        String(UInt64.random(in: .min ... .max), radix: 16)
     }
 }

@@ -252,7 +252,7 @@ final class BlockingTransport: HTTPTransport {
             try await client.removeAll(partition: "user-1")
             #expect(try await store.prefetchPlans().isEmpty)
             for key in keys { #expect(try await store.entry(for: key) == nil) }
-            #expect(!FileManager.default.fileExists(atPath: store.prefetchPath(partition: "user-1")))
+            #expect(!FileManager.default.fileExists(atPath: store.folder.prefetchPath(partition: "user-1")))
             client.setPartition("user-1")
             #expect(try await client.resumePrefetch(named: "trip") == nil)
             #expect(try await client.prefetchPlans().isEmpty)
@@ -266,8 +266,8 @@ final class BlockingTransport: HTTPTransport {
             let store = try FileCacheStore(directory: directory, maxAge: 3_600, now: { clock.now })
             let client = client(store, clock: clock)
             await client.prefetch(named: "trip", try await calls(TripRepository(client: client, base: base), 1...2)).result()
-            let folder = store.prefetchPath(partition: "user-1")
-            let file = folder + "/" + FileCacheStore.prefetchFileName("trip")
+            let folder = store.folder.prefetchPath(partition: "user-1")
+            let file = folder + "/" + FileCacheStore.PrefetchPlans.fileName("trip")
             let whole = try Data(contentsOf: URL(fileURLWithPath: file))
 
             for damaged in [Data("{\"format\":1,\"plan\":{".utf8), whole.prefix(whole.count / 2), Data([0xFF, 0x00, 0x7B])] {

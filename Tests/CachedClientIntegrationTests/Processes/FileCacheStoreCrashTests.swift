@@ -89,9 +89,9 @@ struct FileCacheStoreCrashTests {
     /// Whether a write is under way in the writer's folders (the shared partition).
     static func hasTemporaryFile(in directory: URL) -> Bool {
         let shared = directory.path + "/" + FileCacheStore.layoutFolderName + "/shared"
-        let endpoint = shared + "/" + FileCacheStore.endpointFolderName(WriterFixture.endpoint)
+        let endpoint = shared + "/" + FileCacheStore.Folder.endpointFolderName(WriterFixture.endpoint)
         for item in 0..<10 {
-            let folder = endpoint + "/" + FileCacheStore.pathFolderName(WriterFixture.path(item))
+            let folder = endpoint + "/" + FileCacheStore.Folder.pathFolderName(WriterFixture.path(item))
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
             if names.contains(where: { $0.hasPrefix(".tmp-") }) { return true }
         }

@@ -50,7 +50,7 @@ struct FileCacheStoreManyProcessesTests {
             #expect(Int(signOut["aliceFilesBefore"] ?? "") ?? 0 > 0, "\(signOut)")
             // Every process ended normally, so no trash is left.
             let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            #expect(!names.contains { $0.hasPrefix(FileCacheStore.trashPrefix) }, "\(names)")
+            #expect(!names.contains { $0.hasPrefix(FileCacheStore.Trash.prefix) }, "\(names)")
             print(
                 "many processes (\(Self.seconds) s): sign-outs \(signOut["operations"] ?? "?"), "
                     + "churn operations \(churns.map { $0["operations"] ?? "?" }.joined(separator: " + ")), "

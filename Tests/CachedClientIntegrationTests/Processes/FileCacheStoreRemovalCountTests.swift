@@ -110,9 +110,9 @@ struct FileCacheStoreRemovalCountTests {
 
     /// A trash folder as a removal killed halfway leaves it: a partition's folders and an entry.
     private static func plantTrash(in directory: URL) throws -> String {
-        let trash = directory.path + "/" + FileCacheStore.trashPrefix + "1f2e3d"
-        let folder = trash + "/" + FileCacheStore.endpointFolderName("Accounts.get") + "/"
-            + FileCacheStore.pathFolderName("/items/1")
+        let trash = directory.path + "/" + FileCacheStore.Trash.prefix + "1f2e3d"
+        let folder = trash + "/" + FileCacheStore.Folder.endpointFolderName("Accounts.get") + "/"
+            + FileCacheStore.Folder.pathFolderName("/items/1")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: folder + "/" + storeKey("1").digest, contents: Data("secret".utf8)))
         return trash

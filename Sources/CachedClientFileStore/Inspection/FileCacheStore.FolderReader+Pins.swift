@@ -3,13 +3,13 @@ import CachedClientStore
 import Foundation
 
 // The pins of a folder an inspection reads: the prefetch plans in each partition's `.prefetch`
-// folder (`FileCacheStore+Pinning.swift`), read as the store reads them, but read-only: a plan
+// folder (`FileCacheStore.PrefetchPlans`), read as the store reads them, but read-only: a plan
 // that does not read back is left where it is (the store removes it on its next read) and
 // pins nothing.
 extension FileCacheStore.FolderReader {
     /// The digests of the entries the folder's prefetch plans pin, done or not.
     package func inspectionPinnedDigests() throws -> Set<String> {
-        let plans = FileCacheStore.plans(under: rootPath + "/" + FileCacheStore.layoutFolderName)
+        let plans = FileCacheStore.PrefetchPlans.plans(in: folder)
         return Set(plans.flatMap { $0.pinnedKeys.map(\.digest) })
     }
 }

@@ -2,60 +2,36 @@ import CachedClientStore
 @_spi(Generated) @_spi(RuntimeLayers) import CachedClientValues
 import Foundation
 
-// A look inside a store's folder (`CacheInspection`), for a debug screen and for
-// `cachegen-cache inspect`, which reads a folder another process writes. Read-only: it opens
-// no store (which would create folders and delete trash), takes no lock (an app's calls never
-// wait for it), removes nothing and never sets a file's last-use date. Every file is opened
-// without following links and without blocking, checked like a read checks it (header,
-// size, checksum) and reported as unreadable, with the reason a read would give, when it is
-// not a whole entry; so a damaged, foreign or hostile file (a link, a FIFO, a folder, a file
-// longer than its header says) is a row of the table, never a crash or a hang.
-extension FileCacheStore: InspectableCacheStore {
-    /// What the store holds; see `inspect(directory:options:)`.
-    public func inspect(_ options: CacheInspection.Options) async throws -> CacheInspection {
-        try Self.inspect(directory: directory, options: options)
-    }
-
-    /// What the store in `directory` holds, read without opening it, so another process
-    /// may use it meanwhile: per partition and endpoint, entries, bytes, ages, freshness and
-    /// pins; the queued mutations; the files that could not be read. A file written or
-    /// removed during the walk is counted or not, never an error.
-    ///
-    /// - Throws: `FileCacheStoreError` when `directory` holds no store (no `v2` folder) or
-    ///   its top folder cannot be listed.
-    public static func inspect(
-        directory: URL, options: CacheInspection.Options = CacheInspection.Options()
-    ) throws -> CacheInspection {
-        try FolderReader(directory: directory).inspect(options)
-    }
-
-    /// Reads one store folder for an inspection.
+extension FileCacheStore {
+    /// Reads one store folder for an inspection (`FileCacheStore+Inspection.swift`): the walk
+    /// of `v2/<partition>/<endpoint>/<path>/<digest>` and each partition's `.outbox`, every file
+    /// checked as a read checks it, nothing removed or touched.
     package struct FolderReader: CacheInspectionPins {
+        /// The folder read, laid out as a store lays it out.
+        package let folder: Folder
         /// The store's folder, without a trailing slash.
-        package let rootPath: String
+        package var rootPath: String { folder.rootPath }
 
         /// A reader of the store in `directory`.
         package init(directory: URL) {
-            var root = directory.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } } ?? directory.path
-            while root.count > 1, root.hasSuffix("/") { root.removeLast() }
-            rootPath = root
+            folder = Folder(directory: directory)
         }
 
         /// Walks `v2/<partition>/<endpoint>/<path>/<digest>` and each partition's `.outbox`.
         package func inspect(_ options: CacheInspection.Options) throws(FileCacheStoreError) -> CacheInspection {
-            let entries = rootPath + "/" + FileCacheStore.layoutFolderName
+            let entries = folder.entriesPath
             guard let info = try? POSIX.status(atPath: entries), info.isFolder else {
-                throw FileCacheStoreError.notFound(operation: "find a cache (a \(FileCacheStore.layoutFolderName) folder) in", path: rootPath)
+                throw FileCacheStoreError.notFound(operation: "find a cache (a \(Folder.layoutFolderName) folder) in", path: rootPath)
             }
             var builder = CacheInspection.Builder(options: options)
             builder.pinned = (try? inspectionPinnedDigests()) ?? []
-            let layout = FileCacheStore.layoutFolderName
+            let layout = Folder.layoutFolderName
             for partition in try POSIX.names(in: entries) where !partition.hasPrefix(".") {
                 let partitionPath = layout + "/" + partition
                 guard let endpoints = folderNames(partitionPath, into: &builder) else { continue }
                 let folderPartition = partition == "shared" ? nil : partition
                 for endpoint in endpoints {
-                    if endpoint == FileCacheStore.outboxFolderName {
+                    if endpoint == Folder.outboxFolderName {
                         readOutbox(partitionPath + "/" + endpoint, partitionFolder: partition, into: &builder)
                         continue
                     }
@@ -68,7 +44,7 @@ extension FileCacheStore: InspectableCacheStore {
                         // Dot names are a writer's temporary files.
                         for file in files where !file.hasPrefix(".") {
                             let relative = pathPath + "/" + file
-                            guard FileCacheStore.isDigest(file) else {
+                            guard Folder.isDigest(file) else {
                                 builder.addUnreadable(file: relative, reason: "not an entry's name")
                                 continue
                             }
@@ -151,7 +127,7 @@ extension FileCacheStore: InspectableCacheStore {
                 }
                 // A file the store would never read under its key (copied or moved here).
                 let digest = String(relative.split(separator: "/").last ?? "")
-                guard SHA256.hex(of: stored.text) == digest, FileCacheStore.endpointFolderName(stored.endpoint) == endpointFolder,
+                guard SHA256.hex(of: stored.text) == digest, Folder.endpointFolderName(stored.endpoint) == endpointFolder,
                     Self.partitionFolder(ofKeyText: stored.text).map({ $0 == partitionFolder }) ?? true
                 else {
                     builder.addUnreadable(file: relative, reason: CacheFileFormat.Problem.keyMismatch.reason)
@@ -173,7 +149,7 @@ extension FileCacheStore: InspectableCacheStore {
             guard let names = folderNames(relative, into: &builder) else { return }
             for name in names where !name.hasPrefix(".") {
                 let file = relative + "/" + name
-                guard let (sequence, id) = FileCacheStore.parseOutboxName(name) else {
+                guard let (sequence, id) = Outbox.parseFileName(name) else {
                     builder.addUnreadable(file: file, reason: "not a queued mutation's name")
                     continue
                 }
@@ -206,7 +182,7 @@ extension FileCacheStore: InspectableCacheStore {
                         continue
                     }
                     guard mutation.id == id, mutation.sequence == sequence,
-                        FileCacheStore.partitionFolderName(mutation.partition) == partitionFolder
+                        Folder.partitionFolderName(mutation.partition) == partitionFolder
                     else {
                         builder.addUnreadable(file: file, reason: "its name does not match its content")
                         continue
@@ -222,8 +198,8 @@ extension FileCacheStore: InspectableCacheStore {
         private static func partitionFolder(ofKeyText text: String) -> String? {
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("partition ") }) else { return nil }
             let value = String(line.dropFirst("partition ".count))
-            if value == "*shared*" || value == "*signed-out*" { return FileCacheStore.partitionFolderName(nil) }
-            return FileCacheStore.partitionFolderName(value.removingPercentEncoding ?? value)
+            if value == "*shared*" || value == "*signed-out*" { return Folder.partitionFolderName(nil) }
+            return Folder.partitionFolderName(value.removingPercentEncoding ?? value)
         }
 
         /// `cannot be read: Permission denied (errno 13)`: the system's reason, without the path.
