@@ -80,7 +80,7 @@ extension OpenAPIOperations {
     /// or `allOf` parts, so its properties can be parts.
     private func isObjectSchema(_ schema: JSONNode, file: String) -> Bool {
         guard let target = schemas.references.resolve(schema, in: file) else { return false }
-        let types = OpenAPISchemas.types(of: target.node)
+        let types = OpenAPISchemaShape.types(of: target.node)
         return types.contains("object") || target.node["properties"] != nil || target.node["allOf"] != nil
     }
 }

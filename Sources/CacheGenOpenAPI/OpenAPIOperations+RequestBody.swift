@@ -26,7 +26,7 @@ extension OpenAPIOperations {
         else {
             return (RequestBody(type: .scalar(.json), encoding: BodyEncoding(kind: .json), location: member.value.location), member.keyLocation)
         }
-        let hint = schemas.sharedHint(target, otherwise: hint)
+        let hint = OpenAPIPlaceName.sharedHint(target, otherwise: hint, references: schemas.references)
         let required = target.node["required"]?.value.boolValue == true
         guard let members = content(of: target.node["content"]?.value, file: target.file)?.members, !members.isEmpty else {
             return (nil, member.keyLocation)
@@ -149,7 +149,7 @@ extension OpenAPIOperations {
         let carried = objectProperties(json.value["schema"]?.value, file: file)
         return files.keys.contains { name in
             guard let property = carried[name], let target = schemas.references.resolve(property.node, in: property.file) else { return true }
-            return OpenAPISchemas.types(of: target.node) == ["string"]
+            return OpenAPISchemaShape.types(of: target.node) == ["string"]
         }
     }
 

@@ -153,7 +153,7 @@ extension OpenAPIOperations {
             return .type(.scalar(.string), item.location)
         }
         guard let data = properties["data"], let target = schemas.references.resolve(data.node, in: data.file) else {
-            if properties.isEmpty, OpenAPISchemas.types(of: schemas.references.resolve(item, in: file)?.node ?? item) == ["string"] {
+            if properties.isEmpty, OpenAPISchemaShape.types(of: schemas.references.resolve(item, in: file)?.node ?? item) == ["string"] {
                 return .type(.scalar(.string), item.location)
             }
             warn(
@@ -165,7 +165,7 @@ extension OpenAPIOperations {
         if let media = target.node["contentMediaType"]?.value.stringValue, Self.isJSON(media) {
             return .type(.scalar(.json), target.node.location)
         }
-        let types = OpenAPISchemas.types(of: target.node)
+        let types = OpenAPISchemaShape.types(of: target.node)
         if types.isEmpty || types == ["string"] { return .type(.scalar(.string), data.node.location) }
         // `data` written as the JSON it carries (an object, an array): that type.
         return mapped(data.node, hint: hint, file: data.file)
@@ -177,7 +177,7 @@ extension OpenAPIOperations {
         guard let target = references.resolve(node, in: file) else { return false }
         if target.node["contentSchema"] != nil { return true }
         if let media = target.node["contentMediaType"]?.value.stringValue, isJSON(media) { return true }
-        let types = OpenAPISchemas.types(of: target.node)
+        let types = OpenAPISchemaShape.types(of: target.node)
         return !(types.isEmpty || types == ["string"])
     }
 

@@ -239,7 +239,7 @@ package struct OpenAPIOperations {
         else {
             return (.scalar(.json), success.value.location)
         }
-        let hint = schemas.sharedHint(target, otherwise: hint)
+        let hint = OpenAPIPlaceName.sharedHint(target, otherwise: hint, references: schemas.references)
         let offered = content(of: target.node["content"]?.value, file: target.file)
         if let reading = Self.reading(of: offered) {
             switch reading.format {
