@@ -1,52 +1,45 @@
 import CacheGenSpec
 
-/// Turns a validated spec into the Swift code model. Each construct (models, enums, and
-/// per repository its protocol, convenience extension, live query factories, live
-/// implementation, endpoint constants and requests, and mock; the response shapes of all
-/// repositories) is made by its own extension and returns its own declarations, so they can
-/// be placed wherever the output needs them.
+/// The translation stage's entry: turns a validated spec into the Swift code model, one
+/// section at a time, so each can be made on its own core and placed wherever the output
+/// needs it. The work is done by one translator per job, which share a `TranslationContext`:
 ///
-/// All naming goes through `SwiftNaming`; this type decides structure only and never
-/// writes Swift text: `SwiftRenderer` does.
+/// - `ModelTranslator` (`Models/`): a type per model: structs, enums, tagged and untagged unions.
+/// - Per repository (`Repositories/`), each method described once as a `RepositoryMethod`:
+///   `RepositoryProtocolTranslator` (the protocol and its overloads), `QueryTranslator` (live
+///   query factories), `PagingTranslator` (`…Pages` methods), `LiveRepositoryTranslator`
+///   (`Live…`), `EndpointTranslator` (its `Endpoints`, `Requests` and response shapes) and
+///   `MockTranslator` (`Mock…`).
+///
+/// All naming goes through `SwiftNaming`; no translator writes Swift text: `SwiftRenderer` does.
 package struct Translator: Sendable {
-    package let spec: Spec
     /// The spec's file name without folders, for the header.
     package let sourceName: String
-    package let models: ModelIndex
-    /// Which model-typed properties are boxed (cycles, and past the inline depth limit).
-    package let storage: ModelStorage
-    /// The shape fingerprint of each cached response type, computed once per type.
-    package let fingerprints: [TypeRef: String]
-    /// The Swift name of each model, named once.
-    private let typeNames: [String: String]
-    /// The untagged unions sent as parameters (`ModelIndex.textUnions`), which conform to
-    /// `RequestParameterValue`.
-    package let parameterUnions: Set<String>
+    private let context: TranslationContext
+    private let models: ModelTranslator
+    private let protocols: RepositoryProtocolTranslator
+    private let queries: QueryTranslator
+    private let pages: PagingTranslator
+    private let liveRepositories: LiveRepositoryTranslator
+    private let endpoints: EndpointTranslator
+    private let mocks: MockTranslator
 
+    /// Indexes the spec for every translator: its models, which model-typed properties are
+    /// boxed, and the shape fingerprint of each cached response type.
     package init(spec: Spec, sourceName: String) {
-        self.spec = spec
         self.sourceName = sourceName
-        models = ModelIndex(spec)
-        storage = ModelStorage(spec: spec)
-        var shapes = ShapeFingerprint(spec: spec)
-        var fingerprints: [TypeRef: String] = [:]
-        for repository in spec.repositories {
-            for endpoint in repository.endpoints where endpoint.cache != nil {
-                guard let response = endpoint.response, fingerprints[response] == nil else { continue }
-                fingerprints[response] = shapes.of(response)
-            }
-        }
-        self.fingerprints = fingerprints
-        var unions: Set<String> = []
-        for repository in spec.repositories {
-            for endpoint in repository.endpoints {
-                for parameter in endpoint.parameters { models.textUnions(in: parameter.type, into: &unions) }
-            }
-        }
-        parameterUnions = unions
-        typeNames = Dictionary(
-            spec.models.map { ($0.name.name, SwiftNaming.typeName($0.name.name)) }, uniquingKeysWith: { first, _ in first })
+        context = TranslationContext(spec: spec)
+        models = ModelTranslator(context: context)
+        protocols = RepositoryProtocolTranslator(context: context)
+        queries = QueryTranslator(context: context)
+        pages = PagingTranslator(context: context)
+        endpoints = EndpointTranslator(context: context)
+        liveRepositories = LiveRepositoryTranslator(context: context, endpoints: endpoints)
+        mocks = MockTranslator(context: context)
     }
+
+    /// The spec being translated.
+    package var spec: Spec { context.spec }
 
     /// A file's header and imports, without sections; a file with no declarations (an empty
     /// shard) gets a header saying why it exists and no imports.
@@ -64,7 +57,7 @@ package struct Translator: Sendable {
 
     /// The section of `models`, in the order given.
     package func modelSection(_ models: [Model]) -> SwiftFile.Section {
-        SwiftFile.Section(title: "Models", declarations: models.map(model))
+        SwiftFile.Section(title: "Models", declarations: models.map(self.models.declaration))
     }
 
     /// A repository's two sections, its protocol, convenience extension and live type; and
@@ -74,46 +67,29 @@ package struct Translator: Sendable {
     package func repositorySections(
         _ repository: Repository, withMock: Bool = true
     ) -> (repository: SwiftFile.Section, mock: SwiftFile.Section, shapes: TypeDeclaration?) {
-        let methods = repository.endpoints.map { method($0, in: repository) }
+        let methods = repository.endpoints.map { RepositoryMethod($0, in: repository, context: context) }
         let title = SwiftNaming.typeName(repository.name.name)
         let constructs = spec.constructs
         let main = SwiftFile.Section(
             title: title,
-            declarations: [.type(repositoryProtocol(repository, methods))]
-                + (constructs.overloads ? [.type(repositoryExtension(repository, methods))] : [])
-                + (constructs.queries ? queryExtension(repository, methods).map { [.type($0)] } ?? [] : [])
-                + (constructs.pages ? pagesExtension(repository, methods).map { [.type($0)] } ?? [] : []) + [
-                .type(liveRepository(repository, methods)),
+            declarations: [.type(protocols.repositoryProtocol(repository, methods))]
+                + (constructs.overloads ? [.type(protocols.repositoryExtension(repository, methods))] : [])
+                + (constructs.queries ? queries.queryExtension(repository, methods).map { [.type($0)] } ?? [] : [])
+                + (constructs.pages ? pages.pagesExtension(repository, methods).map { [.type($0)] } ?? [] : []) + [
+                .type(liveRepositories.liveRepository(repository, methods)),
             ])
-        let mock = SwiftFile.Section(title: "\(title) mock", declarations: withMock ? [.type(mockRepository(repository, methods))] : [])
-        return (main, mock, shapeExtension(repository, methods))
+        let mock = SwiftFile.Section(title: "\(title) mock", declarations: withMock ? [.type(mocks.mockRepository(repository, methods))] : [])
+        return (main, mock, endpoints.shapeExtension(repository, methods))
     }
 
-    /// The Swift name of the model named `name`, made once in `init`.
-    package func typeName(of name: String) -> String {
-        typeNames[name] ?? SwiftNaming.typeName(name)
+    /// In an app's target whose mocks are generated where its tests are: the unusable
+    /// declaration that stands for a repository's mock (`MockTranslator.mockElsewhere(_:)`).
+    package func mockElsewhere(_ repository: Repository) -> TypeDeclaration {
+        mocks.mockElsewhere(repository)
     }
 
-    /// The Swift type of a spec type.
-    package func swiftType(_ type: TypeRef) -> SwiftType {
-        switch type {
-        case .scalar(let scalar):
-            switch scalar {
-            case .string: .named("String")
-            case .int: .named("Int")
-            case .double: .named("Double")
-            case .bool: .named("Bool")
-            case .date: .named("Date")
-            case .url: .named("URL")
-            case .uuid: .named("UUID")
-            case .json: .named("JSONValue")
-            case .data: .named("Data")
-            case .file: .named("MultipartFile")
-            }
-        case .model(let name): .named(typeName(of: name))
-        case .array(let element): .array(swiftType(element))
-        case .dictionary(let value): .dictionary(key: .named("String"), value: swiftType(value))
-        case .optional(let wrapped): .optional(swiftType(wrapped))
-        }
+    /// The section of the shapes file: the repositories' extensions, in spec order.
+    package func shapeSection(_ extensions: [TypeDeclaration]) -> SwiftFile.Section? {
+        extensions.isEmpty ? nil : SwiftFile.Section(title: "Response shapes", declarations: extensions.map { .type($0) })
     }
 }

@@ -9,13 +9,21 @@ import CacheGenSpec
 /// arguments (`CachedQuery.update(_:)`: the old value stays, a placeholder, until the new
 /// one arrives). A paged endpoint also gets a `…PagedQuery` factory, a `CachedPagedQuery`
 /// over its `…Pages` method.
-/// A streamed endpoint gets a `StreamedQuery` factory (`Translator+StreamedQueries.swift`).
-extension Translator {
+/// A streamed endpoint gets a `StreamedQuery` factory (`QueryTranslator+Streamed.swift`).
+package struct QueryTranslator: Sendable {
+    /// Makes the `…PagedQuery` factories.
+    private let pages: PagingTranslator
+
+    /// A translator over `context`'s spec.
+    package init(context: TranslationContext) {
+        pages = PagingTranslator(context: context)
+    }
+
     /// The attributes of the extension: where Observation is.
     package static let queryAvailability = ["@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)"]
 
     /// The extension, or `nil` for a repository without cached or streamed endpoints.
-    package func queryExtension(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration? {
+    package func queryExtension(_ repository: Repository, _ methods: [RepositoryMethod]) -> TypeDeclaration? {
         let members = methods.filter(\.isCached).flatMap { method -> [Declaration] in
             let forwarded = method.forwardedArguments + [.init(label: "policy", value: .identifier("policy"))]
             let call = Expression.call(Expression.selfValue.dot(method.name), forwarded)
@@ -32,7 +40,7 @@ extension Translator {
                     returnType: .generic("CachedQuery", [method.responseType ?? .void]),
                     body: [.expression(query)]))
             return [single] + (updatingQueryFactory(method).map { [.function($0)] } ?? [])
-                + (pagedQueryFactory(method).map { [.function($0)] } ?? [])
+                + (pages.pagedQueryFactory(method).map { [.function($0)] } ?? [])
         } + methods.compactMap(streamedQueryFactory).map { Declaration.function($0) }
         guard !members.isEmpty else { return nil }
         return TypeDeclaration(
@@ -42,7 +50,7 @@ extension Translator {
 
     /// `…Query(updating: query, …)` for an endpoint with parameters: `query.update(_:)` with
     /// the repository's method for the new arguments. `nil` without parameters.
-    package func updatingQueryFactory(_ method: Method) -> FunctionDeclaration? {
+    package func updatingQueryFactory(_ method: RepositoryMethod) -> FunctionDeclaration? {
         guard !method.arguments.isEmpty else { return nil }
         let taken = Set(method.arguments.map(\.name))
         let name = SwiftNaming.numbered("query") { taken.contains($0) }

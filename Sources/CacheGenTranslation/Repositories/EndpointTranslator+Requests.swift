@@ -1,89 +1,15 @@
 import CacheGenSpec
 
-/// What the live repository sends: an `Endpoint` constant per endpoint (its name, cache
-/// rule, coding and response shape) and a function building each request from the
-/// method's arguments.
-extension Translator {
-    /// The private `Endpoints` enum of `Live…` (named `live`).
-    package func endpoints(_ methods: [Method], of live: String) -> TypeDeclaration {
-        TypeDeclaration(
-            visibility: .hidden, kind: .enum, name: "Endpoints", members: methods.map { .property(endpointConstant($0, of: live)) })
-    }
-
+/// The private `Requests` enum of `Live…`: per endpoint, a function building its
+/// `EndpointRequest` from the method's arguments: the path, the query items and headers,
+/// each marked as in the cache key or not, and the body as its encoding says.
+extension EndpointTranslator {
     /// The private `Requests` enum of `Live…`.
-    package func requests(_ methods: [Method]) -> TypeDeclaration {
+    package func requestsEnum(_ methods: [RepositoryMethod]) -> TypeDeclaration {
         TypeDeclaration(visibility: .hidden, kind: .enum, name: "Requests", members: methods.map { .function(requestBuilder($0)) })
     }
 
-    private func endpointConstant(_ method: Method, of live: String) -> PropertyDeclaration {
-        var arguments: [Expression.Argument] = [
-            .init(label: "name", value: .string("\(method.repository).\(method.endpoint.name.name)"))
-        ]
-        if method.isCached, let cache = method.endpoint.cache {
-            var rule: [Expression.Argument] = [
-                .init(label: "ttl", value: .literal(.integer(cache.settings.ttl))),
-                .init(label: "maxStale", value: .literal(.integer(cache.settings.maxStale))),
-                .init(label: "policy", value: .implicitMember(cache.settings.policy.rawValue)),
-                .init(label: "scope", value: .implicitMember(cache.settings.scope.rawValue)),
-            ]
-            if cache.settings.ttlFromServer { rule.append(.init(label: "ttlFromServer", value: .literal(.boolean(true)))) }
-            arguments.append(.init(label: "cache", value: .call(.identifier("CacheRule"), rule, wrapping: .whenLong)))
-        } else {
-            arguments.append(.init(label: "cache", value: .literal(.nil)))
-        }
-        arguments.append(.init(label: "coding", value: codingExpression))
-        let format = method.endpoint.responseFormat
-        if method.endpoint.response != nil, method.isCached, format == .json || format == .multipart {
-            arguments.append(.init(label: "shape", value: Expression.identifier(live).dot(method.shapeName)))
-        } else if method.isCached {
-            arguments.append(.init(label: "shape", value: .string(format.rawValue)))
-        }
-        if let retry = method.endpoint.retry {
-            let rule: Expression = retry.max == 0
-                ? .implicitMember("never")
-                : .call(.identifier("RetryRule"), [.init(label: "max", value: .literal(.integer(retry.max)))])
-            arguments.append(.init(label: "retry", value: rule))
-        }
-        if method.isCached, let relation = method.linkRelation {
-            arguments.append(.init(label: "nextLinkRelation", value: .string(relation)))
-        }
-        if format != .json {
-            arguments.append(.init(label: "format", value: .implicitMember(format.rawValue)))
-        }
-        if let accept = method.endpoint.accept {
-            arguments.append(.init(label: "accept", value: .string(accept)))
-        }
-        if method.isQueued, let offline = method.endpoint.offline {
-            var fields: [Expression.Argument] = []
-            if offline.idempotencyHeader != SpecParser.standardIdempotencyHeader {
-                fields.append(.init(label: "idempotencyHeader", value: .string(offline.idempotencyHeader)))
-            }
-            if let scope = offline.scope { fields.append(.init(label: "scope", value: .string(scope))) }
-            let rule: Expression = fields.isEmpty ? .implicitMember("queue") : .call(.identifier("OfflineRule"), fields)
-            arguments.append(.init(label: "offline", value: rule))
-        }
-        if method.isChannel {
-            arguments.append(.init(label: "isChannel", value: .literal(.boolean(true))))
-        }
-        if let server = method.endpoint.server {
-            arguments.append(.init(label: "server", value: .string(server)))
-        }
-        // Computed, not a `static let`: a stored constant costs the compiler a lazy global
-        // (initialiser, token, accessor) per endpoint and is checked again by every build's
-        // module job, while building the value per call costs about 300 instructions (+2% on
-        // an in-memory hit; Benchmarks/LOG.md).
-        return PropertyDeclaration(
-            visibility: .none, isStatic: true, name: method.name, type: .named("Endpoint"),
-            getter: [.expression(.call(.identifier("Endpoint"), arguments, wrapping: .whenLong))])
-    }
-
-    /// `JSONCoding(dates: …)`: how the spec's bodies and JSON parameters are written.
-    private var codingExpression: Expression {
-        let dates = Expression.Argument(label: "dates", value: .implicitMember(spec.defaults.dates.rawValue))
-        return .call(.identifier("JSONCoding"), [dates], wrapping: .whenLong)
-    }
-
-    private func requestBuilder(_ method: Method) -> FunctionDeclaration {
+    private func requestBuilder(_ method: RepositoryMethod) -> FunctionDeclaration {
         let endpoint = method.endpoint
         let taken = Set(method.arguments.map { SwiftNaming.parameterValue($0.name) })
         let name = taken.contains("request") ? "request_" : "request"
@@ -144,7 +70,7 @@ extension Translator {
             }
             let isDeep = parameter.style == .deepObject
             if isDeep || parameter.style == .formObject {
-                if let properties = models.objectProperties(parameter.type) {
+                if let properties = context.models.objectProperties(parameter.type) {
                     // `filter[name]=value` (deepObject) or `name=value` (form), one item per
                     // property; a `nil` object or property sends none.
                     let object = parameter.type.isOptional ? Expression.optionalChaining(argument.value) : argument.value
@@ -192,7 +118,7 @@ extension Translator {
     /// `var body = body` and `body.stream = true`, for each of the endpoint's `bodyFlags`
     /// that is a property of its body model; nothing when it has none.
     private func bodyFlags(of endpoint: EndpointSpec) -> [Statement] {
-        guard case .model(let name)? = endpoint.body, case .object(let properties)? = models[name]?.kind else { return [] }
+        guard case .model(let name)? = endpoint.body, case .object(let properties)? = context.models[name]?.kind else { return [] }
         let body = Expression.identifier("body")
         let assignments: [Statement] = endpoint.bodyFlags.compactMap { flag in
             guard let property = properties.first(where: { $0.wireName == flag }) else { return nil }
@@ -247,9 +173,9 @@ extension Translator {
     private func parameterValue(_ value: Expression, type: TypeRef) -> Expression {
         let collection = type.isOptional ? Expression.optionalChaining(value) : value
         switch type.unwrapped {
-        case .array(.model(let model)) where models.isEnum(model):
+        case .array(.model(let model)) where context.models.isEnum(model):
             return .call(collection.dot("map"), [.init(value: .keyPath("rawValue"))])
-        case .dictionary(.model(let model)) where models.isEnum(model):
+        case .dictionary(.model(let model)) where context.models.isEnum(model):
             return .call(collection.dot("mapValues"), [.init(value: .keyPath("rawValue"))])
         default:
             return value

@@ -9,9 +9,20 @@ import CacheGenSpec
 /// protocol's methods do not return: its `…Pages` method is a requirement of the protocol,
 /// which `Live…` answers through the client (`CachedClient.linkedPages`) and `Mock…` with
 /// one page from its handler.
-extension Translator {
+///
+/// A paged endpoint also gets a `…PagedQuery` factory (`pagedQueryFactory(_:)`), a
+/// `CachedPagedQuery` over its `…Pages` method, which `QueryTranslator` places.
+package struct PagingTranslator: Sendable {
+    /// The spec (whether it makes pages), its model index and Swift types.
+    private let context: TranslationContext
+
+    /// A translator over `context`'s spec.
+    package init(context: TranslationContext) {
+        self.context = context
+    }
+
     /// The extension, or `nil` for a repository without cursor, page or offset paging.
-    package func pagesExtension(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration? {
+    package func pagesExtension(_ repository: Repository, _ methods: [RepositoryMethod]) -> TypeDeclaration? {
         let members = methods.compactMap { method -> Declaration? in
             guard method.isCached, let paging = method.endpoint.paging, let response = method.responseType else { return nil }
             let pagingArgument: String
@@ -52,7 +63,7 @@ extension Translator {
 
     /// The `…Pages` method of a paged endpoint, without a body: the method's arguments but the
     /// paging parameter (link paging keeps them all), optional ones defaulted, and the policy.
-    package func pagesDeclaration(_ method: Method, response: SwiftType, visibility: Visibility = .api)
+    private func pagesDeclaration(_ method: RepositoryMethod, response: SwiftType, visibility: Visibility = .api)
         -> FunctionDeclaration
     {
         var parameters = pagesArguments(method).map { argument in
@@ -73,7 +84,7 @@ extension Translator {
     }
 
     /// The method's arguments that its `…Pages` method takes: all but the paging parameter.
-    package func pagesArguments(_ method: Method) -> [Method.Argument] {
+    private func pagesArguments(_ method: RepositoryMethod) -> [RepositoryMethod.Argument] {
         let pagingArgument: String? =
             switch method.endpoint.paging?.kind {
             case .cursor(_, let parameter)?, .page(let parameter)?, .offset(let parameter, _)?: parameter.name
@@ -84,8 +95,8 @@ extension Translator {
 
     /// The `…Pages` method of a cached endpoint with link paging, for the protocol (`body` nil),
     /// `Live…` (through the client) or `Mock…` (one page from its handler); `nil` for others.
-    package func linkPages(_ method: Method, in place: LinkPagesPlace) -> FunctionDeclaration? {
-        guard spec.constructs.pages, method.isCached, method.linkRelation != nil, let response = method.responseType else { return nil }
+    package func linkPages(_ method: RepositoryMethod, in place: LinkPagesPlace) -> FunctionDeclaration? {
+        guard context.spec.constructs.pages, method.isCached, method.linkRelation != nil, let response = method.responseType else { return nil }
         var declaration = pagesDeclaration(method, response: response, visibility: place == .requirement ? .none : .api)
         // As the protocol's other requirements: no defaults (the extension has the short form).
         declaration.parameters = declaration.parameters.map { parameter in
@@ -128,7 +139,7 @@ extension Translator {
 
     /// The short form of a link-paged endpoint's `…Pages` requirement, for the protocol's
     /// extension: the required arguments only, the optional ones and the policy `nil`.
-    package func linkPagesShorthand(_ method: Method) -> FunctionDeclaration? {
+    package func linkPagesShorthand(_ method: RepositoryMethod) -> FunctionDeclaration? {
         guard var declaration = linkPages(method, in: .requirement) else { return nil }
         let required = method.arguments.filter { !$0.isOptional }
         declaration.doc = ["Calls `\(method.baseName)Pages` without the optional arguments, with the spec's policy."]
@@ -147,8 +158,8 @@ extension Translator {
 
     /// The paged live query factory of a paged endpoint, for the query extension: a
     /// `CachedPagedQuery` over its `…Pages` method.
-    package func pagedQueryFactory(_ method: Method) -> FunctionDeclaration? {
-        guard spec.constructs.pages, method.isCached, method.endpoint.paging != nil, let response = method.responseType,
+    package func pagedQueryFactory(_ method: RepositoryMethod) -> FunctionDeclaration? {
+        guard context.spec.constructs.pages, method.isCached, method.endpoint.paging != nil, let response = method.responseType,
             let responseRef = method.endpoint.response
         else { return nil }
         if case .cursor(let path, _)? = method.endpoint.paging?.kind, cursorKeyPath(path, in: responseRef) == nil { return nil }
@@ -182,12 +193,12 @@ extension Translator {
     /// (`items`, `data`, `results`); otherwise the page itself is the one item.
     private func pageItems(_ page: TypeRef, response: SwiftType) -> (item: SwiftType, items: Expression) {
         if case .array(let element) = page {
-            return (swiftType(element), .closure(.init(body: [.expression(.identifier("$0"))])))
+            return (context.swiftType(element), .closure(.init(body: [.expression(.identifier("$0"))])))
         }
-        if case .model(let name) = page, case .object(let properties)? = models[name]?.kind {
+        if case .model(let name) = page, case .object(let properties)? = context.models[name]?.kind {
             let arrays = properties.filter { if case .array = $0.type { true } else { false } }
             if arrays.count == 1, case .array(let element) = arrays[0].type {
-                return (swiftType(element), .keyPath(SwiftNaming.escaped(SwiftNaming.memberName(arrays[0].name.name))))
+                return (context.swiftType(element), .keyPath(SwiftNaming.escaped(SwiftNaming.memberName(arrays[0].name.name))))
             }
         }
         return (response, .closure(.init(body: [.expression(.array([.identifier("$0")]))])))
@@ -198,7 +209,7 @@ extension Translator {
         guard var type = response else { return nil }
         var text = ""
         for step in path {
-            guard case .model(let name) = type.unwrapped, case .object(let properties)? = models[name]?.kind,
+            guard case .model(let name) = type.unwrapped, case .object(let properties)? = context.models[name]?.kind,
                 let property = properties.first(where: { $0.wireName == step || $0.name.name == step })
             else { return nil }
             if !text.isEmpty { text += type.isOptional ? "?." : "." }

@@ -9,14 +9,14 @@ import CacheGenSpec
 ///
 /// A union sent as a parameter (every case text, such as `anyOf: [integer, string]`) also
 /// conforms to `RequestParameterValue`: its text is its case's.
-extension Translator {
+extension ModelTranslator {
     /// The enum for an untagged union model named `name` (already a Swift name);
     /// `isParameter`: it is sent as a parameter.
-    package func untaggedUnion(name: String, doc: DocComment, cases: [UntaggedUnionCase], isParameter: Bool = false) -> TypeDeclaration {
+    func untaggedUnion(name: String, doc: DocComment, cases: [UntaggedUnionCase], isParameter: Bool = false) -> TypeDeclaration {
         let choices = cases.map { choice in
             var isEnum = false
-            if case .model(let model) = choice.type { isEnum = models.isEnum(model) }
-            return (name: SwiftNaming.escaped(choice.name), type: swiftType(choice.type), isEnum: isEnum, spec: choice.type)
+            if case .model(let model) = choice.type { isEnum = context.models.isEnum(model) }
+            return (name: SwiftNaming.escaped(choice.name), type: context.swiftType(choice.type), isEnum: isEnum, spec: choice.type)
         }
         let taken = Set(cases.map(\.name))
         let other = ["other", "unknown", "undocumented"].first { !taken.contains($0) } ?? "otherValue"
@@ -97,9 +97,9 @@ extension Translator {
     /// by commas, any other value's `requestParameterText`.
     private func parameterText(_ value: Expression, type: TypeRef) -> Expression {
         switch type {
-        case .model(let model) where models.isEnum(model):
+        case .model(let model) where context.models.isEnum(model):
             return value.dot("rawValue")
-        case .array(.model(let model)) where models.isEnum(model):
+        case .array(.model(let model)) where context.models.isEnum(model):
             return .call(value.dot("map"), [.init(value: .keyPath("rawValue"))]).dot("requestParameterText")
         default:
             return value.dot("requestParameterText")

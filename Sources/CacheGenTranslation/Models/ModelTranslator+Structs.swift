@@ -1,38 +1,8 @@
 import CacheGenSpec
 
-/// Models: a `Codable` struct per object, with a memberwise initializer; enums are made by `Translator+Enums.swift`, unions of models
-/// by `Translator+TaggedUnions.swift` and `Translator+UntaggedUnions.swift`.
-extension Translator {
-    package func model(_ model: Model) -> Declaration {
-        let name = typeName(of: model.name.name)
-        let doc = model.description.map(SwiftLiteral.commentLines) ?? []
-        switch model.kind {
-        case .enumeration(let values):
-            return .type(enumeration(name: name, doc: doc, values: values))
-        case .taggedUnion(let union):
-            return .type(taggedUnion(name: name, doc: doc, union: union))
-        case .untaggedUnion(let cases):
-            return .type(untaggedUnion(name: name, doc: doc, cases: cases, isParameter: parameterUnions.contains(model.name.name)))
-        case .object(let properties):
-            var type = structure(
-                name: name, doc: doc, properties: properties, extra: model.additionalProperties,
-                indirect: storage.indirectProperties(of: model))
-            if let identity = model.identity,
-                let property = properties.first(where: { $0.name.name == identity.name || $0.wireName == identity.name })
-            {
-                // The runtime finds the model in cached JSON by this key (`CachedEntity`).
-                type.conformances.append("CachedEntity")
-                type.members.append(
-                    .property(
-                        PropertyDeclaration(
-                            doc: ["The JSON name of the property that identifies a value (the spec's `identity`)."],
-                            isStatic: true, name: "identityKey", type: .named("String"),
-                            getter: [.expression(.string(property.wireName))])))
-            }
-            return .type(type)
-        }
-    }
-
+/// Object models: a `Codable` struct per object, with a memberwise initializer, `Codable`
+/// written out, properties in a cycle boxed (`ModelStorage`) and the other keys kept.
+extension ModelTranslator {
     /// A part's type with its header fields: `MultipartValue<T>`, for each element of an
     /// array (one part each), inside an optional.
     private static func headed(_ type: SwiftType) -> SwiftType {
@@ -52,11 +22,11 @@ extension Translator {
 
     /// `indirect`: the spec names of properties stored out of line (`ModelStorage`); `extra`:
     /// the keys other than the properties, kept in a dictionary after them.
-    private func structure(
+    func structure(
         name: String, doc: DocComment, properties: [Property], extra: AdditionalProperties?, indirect: Set<String>
     ) -> TypeDeclaration {
         let names = properties.map { SwiftNaming.memberName($0.name.name) }
-        let types = properties.map { $0.partHeaders.isEmpty ? swiftType($0.type) : Self.headed(swiftType($0.type)) }
+        let types = properties.map { $0.partHeaders.isEmpty ? context.swiftType($0.type) : Self.headed(context.swiftType($0.type)) }
         let boxed = properties.map { indirect.contains($0.name.name) }
         var members: [Declaration] = properties.indices.flatMap { index -> [Declaration] in
             let described = properties[index].description.map(SwiftLiteral.commentLines) ?? []
@@ -101,7 +71,7 @@ extension Translator {
 
     /// `[String: T]`, the type of the property holding the other keys.
     private func extraType(_ extra: AdditionalProperties) -> SwiftType {
-        .dictionary(key: .named("String"), value: swiftType(extra.type))
+        .dictionary(key: .named("String"), value: context.swiftType(extra.type))
     }
 
     /// `_parent`: where a property stored out of line keeps its box.
@@ -167,7 +137,7 @@ extension Translator {
                         .call(
                             container.dot("decodeAdditionalProperties"),
                             [
-                                .init(value: .identifier(OneLine.text(swiftType(extra.type)) + ".self")),
+                                .init(value: .identifier(OneLine.text(context.swiftType(extra.type)) + ".self")),
                                 .init(label: "excluding", value: wireNames(properties)),
                             ], wrapping: .whenLong)))
             ]

@@ -4,13 +4,13 @@ import CacheGenSpec
 /// the repository protocol's query extension that wraps the protocol's own stream method in a
 /// `StreamedQuery`, which reduces its events into a value of the caller's choosing and keeps
 /// the finished one for offline (the runtime does the rest).
-extension Translator {
+extension QueryTranslator {
     /// The names a streamed query factory adds to the method's parameters.
     static let streamedQueryParameterNames: Set<String> = ["initial", "reduce"]
 
     /// `…Query(…, initial:reduce:)` for a streamed endpoint; `nil` for any other, and for one
     /// with a parameter named like the factory's own (its plain method serves it).
-    package func streamedQueryFactory(_ method: Method) -> FunctionDeclaration? {
+    package func streamedQueryFactory(_ method: RepositoryMethod) -> FunctionDeclaration? {
         guard method.isEventStream,
             !method.arguments.contains(where: { Self.streamedQueryParameterNames.contains($0.name) })
         else {

@@ -2,7 +2,15 @@ import CacheGenSpec
 
 /// `Mock…` repositories answering from closures, for previews and tests; a missing
 /// handler throws `MockNotImplemented` rather than inventing data.
-extension Translator {
+package struct MockTranslator: Sendable {
+    /// Makes link-paged endpoints' `…Pages` methods, one page from the handler.
+    private let pages: PagingTranslator
+
+    /// A translator over `context`'s spec.
+    package init(context: TranslationContext) {
+        pages = PagingTranslator(context: context)
+    }
+
     /// In an app's target, whose mocks are generated where its tests are: a declaration of
     /// the mock's name that cannot be used, whose message says where the mock went, so a test
     /// written before mocks moved fails with that message instead of "cannot find in scope".
@@ -16,7 +24,8 @@ extension Translator {
             kind: .struct, name: name, attributes: ["@available(*, unavailable, message: \(SwiftLiteral.string(message)))"])
     }
 
-    package func mockRepository(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration {
+    /// `Mock…`, conforming to the repository's protocol, with a handler per method.
+    package func mockRepository(_ repository: Repository, _ methods: [RepositoryMethod]) -> TypeDeclaration {
         let name = SwiftNaming.typeName(repository.name.name)
         var handlers: [Declaration] = []
         var initParameters: [FunctionDeclaration.Parameter] = []
@@ -70,7 +79,7 @@ extension Translator {
                                 .return(.call(Expression.identifier("MockStream").dot("once"), [], trailingClosure: once)),
                             ])))
             }
-            if let pages = linkPages(method, in: .mock) { functions.append(.function(pages)) }
+            if let paged = pages.linkPages(method, in: .mock) { functions.append(.function(paged)) }
         }
         let initializer = FunctionDeclaration(
             doc: ["Creates a mock; endpoints without a handler throw `MockNotImplemented`."], name: "init",

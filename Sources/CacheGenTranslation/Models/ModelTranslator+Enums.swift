@@ -2,8 +2,9 @@ import CacheGenSpec
 
 /// String enums that keep values the spec does not list, so a server that adds a value
 /// does not make older apps fail to decode the whole response.
-extension Translator {
-    package func enumeration(name: String, doc: DocComment, values: [EnumValue]) -> TypeDeclaration {
+extension ModelTranslator {
+    /// The enum for an enum model named `name` (already a Swift name).
+    func enumeration(name: String, doc: DocComment, values: [EnumValue]) -> TypeDeclaration {
         let cases = values.enumerated().map { (wire: $1.value, name: SwiftNaming.escaped($1.swiftName ?? SwiftNaming.caseName($1.value, position: $0))) }
         let taken = Set(cases.map(\.name))
         let unknown = ["unknown", "undocumented", "unlisted"].first { !taken.contains($0) } ?? "unknownValue"

@@ -1,15 +1,25 @@
 import CacheGenSpec
 
-/// A repository's protocol, the API an app codes against, and its extension of
+/// A repository's protocol, the API an app codes against (each endpoint's method, its
+/// `…Stream` twin and a link-paged endpoint's `…Pages` requirement), and its extension of
 /// overloads that leave out optional arguments and the policy.
-extension Translator {
-    package func repositoryProtocol(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration {
+package struct RepositoryProtocolTranslator: Sendable {
+    /// Makes the `…Pages` requirements and their short forms.
+    private let pages: PagingTranslator
+
+    /// A translator over `context`'s spec.
+    package init(context: TranslationContext) {
+        pages = PagingTranslator(context: context)
+    }
+
+    /// The protocol named after the repository.
+    package func repositoryProtocol(_ repository: Repository, _ methods: [RepositoryMethod]) -> TypeDeclaration {
         var members: [Declaration] = []
         for method in methods {
             members.append(
                 .function(
                     FunctionDeclaration(
-                        doc: endpointDoc(method), visibility: .none, name: method.name,
+                        doc: method.doc, visibility: .none, name: method.name,
                         parameters: method.parameters(policy: method.isCached ? .optional : .none, optionalDefaults: false),
                         isAsync: !method.isEventStream, isThrowing: !method.isEventStream, returnType: method.returnType)))
             if method.hasStream {
@@ -26,7 +36,7 @@ extension Translator {
                             parameters: method.parameters(policy: .none, optionalDefaults: false),
                             returnType: method.streamType)))
             }
-            if let pages = linkPages(method, in: .requirement) { members.append(.function(pages)) }
+            if let paged = pages.linkPages(method, in: .requirement) { members.append(.function(paged)) }
         }
         let name = SwiftNaming.typeName(repository.name.name)
         var doc = repository.description.map(SwiftLiteral.commentLines) ?? []
@@ -36,7 +46,7 @@ extension Translator {
     }
 
     /// Overloads that let callers leave out optional arguments and the policy.
-    package func repositoryExtension(_ repository: Repository, _ methods: [Method]) -> TypeDeclaration {
+    package func repositoryExtension(_ repository: Repository, _ methods: [RepositoryMethod]) -> TypeDeclaration {
         var members: [Declaration] = []
         for method in methods {
             if method.isCached {
@@ -57,12 +67,12 @@ extension Translator {
             if method.hasStream, method.arguments.contains(where: \.isOptional) {
                 members.append(.function(withoutOptionals(method, name: method.streamName, isAsync: false, returnType: method.streamType)))
             }
-            if let pages = linkPagesShorthand(method) { members.append(.function(pages)) }
+            if let paged = pages.linkPagesShorthand(method) { members.append(.function(paged)) }
         }
         return TypeDeclaration(kind: .extension, name: SwiftNaming.typeName(repository.name.name), members: members)
     }
 
-    private func withoutOptionals(_ method: Method, name: String, isAsync: Bool, returnType: SwiftType?) -> FunctionDeclaration {
+    private func withoutOptionals(_ method: RepositoryMethod, name: String, isAsync: Bool, returnType: SwiftType?) -> FunctionDeclaration {
         let required = method.parameters(policy: .none, optionalDefaults: false)
             .enumerated().filter { !method.arguments[$0.offset].isOptional }.map(\.element)
         let call = Expression.call(Expression.selfValue.dot(name), method.forwarding(omittingOptionals: true), wrapping: .whenLong)

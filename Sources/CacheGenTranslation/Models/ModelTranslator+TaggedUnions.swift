@@ -5,12 +5,12 @@ import CacheGenSpec
 /// an `indirect enum` with a case per value whose payload is the model, decoded from the
 /// same object, and an unknown case that keeps a value the spec does not list, so a
 /// server that adds a variant does not make older apps fail to decode the response.
-extension Translator {
+extension ModelTranslator {
     /// The enum for a union model named `name` (already a Swift name).
-    package func taggedUnion(name: String, doc: DocComment, union: TaggedUnion) -> TypeDeclaration {
+    func taggedUnion(name: String, doc: DocComment, union: TaggedUnion) -> TypeDeclaration {
         let cases = union.cases.enumerated().map { position, choice in
             (wire: choice.value, name: SwiftNaming.escaped(SwiftNaming.caseName(choice.value, position: position)),
-             type: swiftType(.model(choice.model)))
+             type: context.swiftType(.model(choice.model)))
         }
         let taken = Set(cases.map(\.name))
         let unknown = ["unknown", "undocumented", "unlisted"].first { !taken.contains($0) } ?? "unknownValue"
