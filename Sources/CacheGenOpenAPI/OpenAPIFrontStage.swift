@@ -125,11 +125,11 @@ package enum OpenAPIFrontStage {
             diagnostics.append(
                 .warning("\"webhooks\" are left out: they are requests the server makes, not calls the app makes", at: webhooks.keyLocation))
         }
-        schemas = mapper.schemas
+        schemas = mapper.context.schemas
         let models = schemas.finishModels()
         let index = ModelIndex(Spec(file: file, version: 1, baseURL: nil, defaults: .standard, models: models, repositories: []))
-        var operations = OpenAPIOperations.textParameters(mapper.operations, models: index, diagnostics: &diagnostics)
-        OpenAPIOperations.streamFlags(&operations, models: index)
+        var operations = OpenAPIParameters.textParameters(mapper.operations, models: index, diagnostics: &diagnostics)
+        OpenAPIEventStreams.streamFlags(&operations, models: index)
 
         var selection = OpenAPISelection()
         var chosen = Selection()
@@ -185,7 +185,7 @@ package enum OpenAPIFrontStage {
                 OpenAPIKeywordWalk().warnings(root, file: file, references: references, operations: narrowing?.keys)
             }
         let stages: [[Diagnostic]] = [
-            references.diagnostics, schemas.diagnostics, mapper.diagnostics, diagnostics, rules.diagnostics,
+            references.diagnostics, schemas.diagnostics, mapper.context.diagnostics, diagnostics, rules.diagnostics,
             selectionDiagnostics, schemas.names.diagnostics, keywords,
         ]
         let all = stages.joined().filter { seen.insert($0).inserted }

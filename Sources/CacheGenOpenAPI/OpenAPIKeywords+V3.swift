@@ -38,7 +38,7 @@ extension OpenAPIKeywords {
             keys: merged(
                 // The document's first server's URL is the base URL when it is absolute and has no
                 // variables; an operation's own takes each variable's default
-                // (`OpenAPIOperations+Servers.swift`).
+                // (`OpenAPIServers.swift`).
                 mapped([("url", .leaf)]), noEffect(["description", "name"], documentation),
                 noEffect(["variables"], "read where an operation's own server takes their defaults; the document's base URL is the app's to give"))),
         .serverVariable: Table(
@@ -67,7 +67,7 @@ extension OpenAPIKeywords {
                     // Left out with a warning of its own: cachegen does not call TRACE.
                     ("trace", .leaf),
                     ("additionalOperations", .map(.object(.operation))),
-                    // The endpoints' own server (`OpenAPIOperations+Servers.swift`).
+                    // The endpoints' own server (`OpenAPIServers.swift`).
                     ("servers", .array(.object(.server))),
                 ]),
                 noEffect(["summary", "description"], documentation))),
@@ -80,7 +80,7 @@ extension OpenAPIKeywords {
                     ("responses", .object(.responses)),
                     // Left out with a warning of its own, naming the operation.
                     ("callbacks", .leaf),
-                    // The endpoint's own server (`OpenAPIOperations+Servers.swift`).
+                    // The endpoint's own server (`OpenAPIServers.swift`).
                     ("servers", .array(.object(.server))),
                 ]),
                 noEffect(["externalDocs"], documentation),
@@ -118,7 +118,7 @@ extension OpenAPIKeywords {
             title: "an Encoding Object", schemaNames: ["encoding"],
             keys: merged(
                 // A part's `headers` are its header fields; the multipart mapping warns where it
-                // cannot carry them (`OpenAPIOperations+Multipart.swift`).
+                // cannot carry them (`OpenAPIMultipart.swift`).
                 mapped([("contentType", .leaf), ("style", .leaf), ("explode", .leaf), ("headers", .leaf)]),
                 noEffect(["allowReserved"], "a reserved character sent percent-encoded is the same value to the server"),
                 warned("encoding", "cachegen sends and reads nested multipart parts as one part"),

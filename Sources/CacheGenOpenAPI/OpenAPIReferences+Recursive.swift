@@ -31,7 +31,7 @@ extension OpenAPIReferences {
         guard let schemas = root["components"]?.value["schemas"]?.value.members else { return [:] }
         var targets: [SourceLocation: String] = [:]
         for component in schemas {
-            let pointer = "#/components/schemas/" + OpenAPISchemas.escaped(component.key)
+            let pointer = "#/components/schemas/" + Self.escaped(component.key)
             var stack = [component.value]
             while let node = stack.popLast() {
                 switch node.value {

@@ -230,7 +230,7 @@ package final class OpenAPIReferences {
             }
             node = child
             name = segment
-            key += "/" + OpenAPISchemas.escaped(segment)
+            key += "/" + Self.escaped(segment)
         }
         return (node, targetFile, key, name)
     }
@@ -318,6 +318,14 @@ package final class OpenAPIReferences {
         let file = String(hash.map { text[..<$0] } ?? text[...])
         let pointer = hash.map { String(text[text.index(after: $0)...]) } ?? ""
         return (file, pointer)
+    }
+
+    /// A key as a JSON pointer segment (`/` as `~1`, `~` as `~0`).
+    package static func escaped(_ key: String) -> String {
+        // The usual key, ASCII with neither, is itself (checked on bytes, which is quicker).
+        if key.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "/") }) { return key }
+        guard key.contains(where: { $0 == "~" || $0 == "/" }) else { return key }
+        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// The pointer's segments, unescaped (`~1` is `/`, `~0` is `~`, `%20` a space).

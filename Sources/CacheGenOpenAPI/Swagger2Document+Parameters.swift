@@ -154,9 +154,9 @@ extension Swagger2Document {
             if node["type"]?.value.stringValue == "array" { arrays.append((name, node, label)) }
         }
         let formTypes = ["application/x-www-form-urlencoded", "multipart/form-data"]
-        var types = scope.consumes.filter { formTypes.contains(OpenAPIOperations.essence($0)) }
+        var types = scope.consumes.filter { formTypes.contains(OpenAPIMediaTypes.essence($0)) }
         if hasFile { types = ["multipart/form-data"] } else if types.isEmpty { types = ["application/x-www-form-urlencoded"] }
-        let isMultipart = types.allSatisfy { OpenAPIOperations.essence($0) == "multipart/form-data" }
+        let isMultipart = types.allSatisfy { OpenAPIMediaTypes.essence($0) == "multipart/form-data" }
         for (name, node, label) in arrays {
             let text = name.value.stringValue ?? ""
             if isMultipart {
@@ -181,7 +181,7 @@ extension Swagger2Document {
         }
         let content = types.map { type in
             var entry = [JSONMember(key: "schema", keyLocation: location, value: Self.object(schema, at: location))]
-            if !encoding.isEmpty, OpenAPIOperations.essence(type) != "multipart/form-data" {
+            if !encoding.isEmpty, OpenAPIMediaTypes.essence(type) != "multipart/form-data" {
                 entry.append(JSONMember(key: "encoding", keyLocation: location, value: Self.object(encoding, at: location)))
             }
             return JSONMember(key: type, keyLocation: location, value: Self.object(entry, at: location))
@@ -208,7 +208,7 @@ extension Swagger2Document {
                 continue
             case "schema":
                 let schema = Self.schema(member.value, rebase: rebase(from: scope.file))
-                let listed = consumes.filter { !formTypes.contains(OpenAPIOperations.essence($0)) }
+                let listed = consumes.filter { !formTypes.contains(OpenAPIMediaTypes.essence($0)) }
                 let types = Self.mediaTypes(listed, isFile: Self.isFile(member.value), fallbackFile: "application/octet-stream")
                 let content = types.map { type in
                     JSONMember(

@@ -219,9 +219,9 @@ package struct Swagger2Document {
     /// The media types a body or response is offered in: those listed, JSON for none or
     /// only ranges (bytes in `fallbackFile` for a file).
     static func mediaTypes(_ listed: [String], isFile: Bool, fallbackFile: String) -> [String] {
-        let concrete = listed.filter { !OpenAPIOperations.essence($0).hasPrefix("*/") && !OpenAPIOperations.essence($0).hasSuffix("/*") }
+        let concrete = listed.filter { !OpenAPIMediaTypes.essence($0).hasPrefix("*/") && !OpenAPIMediaTypes.essence($0).hasSuffix("/*") }
         if isFile { return listed.isEmpty ? [fallbackFile] : listed }
-        return concrete.isEmpty ? ["application/json"] + listed.filter { OpenAPIOperations.essence($0) != "*/*" } : listed
+        return concrete.isEmpty ? ["application/json"] + listed.filter { OpenAPIMediaTypes.essence($0) != "*/*" } : listed
     }
 
     /// Whether a schema (or 2.0 parameter) is a file: `type: file`.

@@ -69,12 +69,12 @@ import Testing
     }
 
     @Test func caseNamesStartWithALowerCaseLetterAndAreNoKeywords() {
-        #expect(OpenAPISchemas.unionCaseName("_0") == "value0")
-        #expect(OpenAPISchemas.unionCaseName("_200Response") == "value200Response")
-        #expect(OpenAPISchemas.unionCaseName("default") == "defaultValue")
-        #expect(OpenAPISchemas.unionCaseName("self") == "selfValue")
-        #expect(OpenAPISchemas.unionCaseName("imagePart") == "imagePart")
-        #expect(OpenAPISchemas.unionCaseName("_") == "value")
+        #expect(OpenAPIModelBuilder.unionCaseName("_0") == "value0")
+        #expect(OpenAPIModelBuilder.unionCaseName("_200Response") == "value200Response")
+        #expect(OpenAPIModelBuilder.unionCaseName("default") == "defaultValue")
+        #expect(OpenAPIModelBuilder.unionCaseName("self") == "selfValue")
+        #expect(OpenAPIModelBuilder.unionCaseName("imagePart") == "imagePart")
+        #expect(OpenAPIModelBuilder.unionCaseName("_") == "value")
     }
 
     /// The name each kind of pointer gives, from its owner down; Swagger 2.0's parts too.
@@ -95,14 +95,13 @@ import Testing
         let parts = "{ \"Pet\": { \"properties\": { \"a\": {} } } }"
         let files = ["api.json": document, "parts.json": parts]
         let references = OpenAPIReferences(root: root, file: "api.json", read: { files[$0].map { Data($0.utf8) } })
-        let schemas = OpenAPISchemas(references: references)
         func name(_ pointer: String) -> String? {
             let reference = JSONNode(
                 value: .object([
                     JSONMember(
                         key: "$ref", keyLocation: root.location, value: JSONNode(value: .string(pointer), location: root.location))
                 ]), location: root.location)
-            return references.resolve(reference, in: "api.json").map(schemas.placeName(of:))
+            return references.resolve(reference, in: "api.json").map { OpenAPIPlaceName.name(of: $0, references: references) }
         }
         #expect(name("#/paths/~1a~1{id}/get/responses/200") == "GetAResponse")
         #expect(name("#/paths/~1a~1{id}/get/responses/404") == "GetAResponse404")

@@ -3,19 +3,19 @@ import CacheGenSpec
 
 /// Path, query and header parameters: the path item's and the operation's merged, typed
 /// by their schemas (or the schema of their `content`, sent as JSON text); cookies are left out.
-extension OpenAPIOperations {
+package enum OpenAPIParameters {
     /// Headers OpenAPI says a document's parameters cannot set.
     package static let ignoredHeaders: Set<String> = ["accept", "content-type", "authorization"]
 
     /// The operation's parameters; `nil` when a required one cannot be sent, so the
     /// operation is left out.
-    package mutating func parameters(
+    package static func read(
         of operation: JSONNode, shared: [(node: JSONNode, file: String)], path: JSONMember, what: String, name: String,
-        file: String
+        file: String, context: inout OpenAPIOperationContext
     ) -> [Parameter]? {
         var declared: [(node: JSONNode, file: String)] = []
         for (node, nodeFile) in shared + (operation["parameters"]?.value.elements ?? []).map({ (node: $0, file: file) }) {
-            guard let target = schemas.references.resolve(node, in: nodeFile, otherwise: "the parameter is left out of \(what)") else { continue }
+            guard let target = context.schemas.references.resolve(node, in: nodeFile, otherwise: "the parameter is left out of \(what)") else { continue }
             let key = (target.node["name"]?.value.stringValue, target.node["in"]?.value.stringValue)
             declared.removeAll { $0.node["name"]?.value.stringValue == key.0 && $0.node["in"]?.value.stringValue == key.1 }
             declared.append((target.node, target.file))
@@ -39,13 +39,13 @@ extension OpenAPIOperations {
                 // OpenAPI 3.2: the whole query string as one value of its `content` type.
                 let reason = "cachegen writes a query item by item, not as one serialized value (OpenAPI 3.2's querystring)"
                 guard !required else {
-                    leaveOut(what, "its required querystring parameter \(quoted(wireName)) cannot be sent: \(reason)", at: nameLocation)
+                    context.leaveOut(what, "its required querystring parameter \(quoted(wireName)) cannot be sent: \(reason)", at: nameLocation)
                     return nil
                 }
-                warn("\(label) is left out: \(reason)", at: nameLocation)
+                context.warn("\(label) is left out: \(reason)", at: nameLocation)
                 continue
             default:
-                warn(
+                context.warn(
                     "\(label) is left out: send cookies through the client's headers provider",
                     at: nameLocation)
                 continue
@@ -56,13 +56,13 @@ extension OpenAPIOperations {
             // JSON as JSON text, plain text as it is.
             var contentStyle: ParameterStyle?
             if let schema = node["schema"]?.value {
-                mapped = schemas.type(of: schema, in: parameterFile, hint: hint)
-            } else if let content = self.content(of: node["content"]?.value, file: parameterFile)?.members?.first {
+                mapped = context.schemas.type(of: schema, in: parameterFile, hint: hint)
+            } else if let content = context.content(of: node["content"]?.value, file: parameterFile)?.members?.first {
                 let isText = content.key.lowercased().hasPrefix("text/plain")
-                if !Self.isJSON(content.key), !isText {
+                if !OpenAPIMediaTypes.isJSON(content.key), !isText {
                     mapped = .leftOut("serialized as \(quoted(content.key)), which cachegen sends only as JSON or plain text")
                 } else if let schema = content.value["schema"]?.value {
-                    mapped = schemas.type(of: schema, in: parameterFile, hint: hint)
+                    mapped = context.schemas.type(of: schema, in: parameterFile, hint: hint)
                 } else {
                     mapped = .type(isText ? .scalar(.string) : .scalar(.json))
                 }
@@ -82,10 +82,10 @@ extension OpenAPIOperations {
                         style: node["schema"] == nil && node["content"] != nil ? contentStyle : Self.style(of: node, place: kind, type: type)))
             case .leftOut(let reason):
                 guard !required else {
-                    leaveOut(what, "its required \(place) parameter \(quoted(wireName)) is \(reason)", at: nameLocation)
+                    context.leaveOut(what, "its required \(place) parameter \(quoted(wireName)) is \(reason)", at: nameLocation)
                     return nil
                 }
-                warn("\(label) is left out: it is \(reason)", at: nameLocation)
+                context.warn("\(label) is left out: it is \(reason)", at: nameLocation)
             }
         }
         for segment in PathTemplate.parameterNames(path.key) where !segment.isEmpty {
@@ -96,7 +96,7 @@ extension OpenAPIOperations {
                         typeLocation: path.keyLocation))
             }
         }
-        return distinctArguments(parameters, what: what, operation: name)
+        return distinctArguments(parameters, what: what, operation: name, context: &context)
     }
 
     /// How the document asks a parameter to be written (`style`, `explode`), where that
@@ -151,7 +151,9 @@ extension OpenAPIOperations {
     /// `…OnOrAfter`; a name with no letter or digit is spelled out, and a name still taken
     /// gets a number, each with a warning saying how to choose another. Required parameters
     /// claim their names first.
-    private mutating func distinctArguments(_ parameters: [Parameter], what: String, operation: String) -> [Parameter] {
+    private static func distinctArguments(
+        _ parameters: [Parameter], what: String, operation: String, context: inout OpenAPIOperationContext
+    ) -> [Parameter] {
         var result = parameters
         let plain = parameters.map { OpenAPINames.shortened(SwiftNaming.argumentName($0.name.name)) }
         var taken: Set<String> = []
@@ -162,7 +164,7 @@ extension OpenAPIOperations {
             let wire = parameter.name.name
             var base = plain[index]
             var isArbitrary = false
-            if let rename = schemas.names.renamed(parameter: wire, of: operation) {
+            if let rename = context.schemas.names.renamed(parameter: wire, of: operation) {
                 base = rename
             } else if SwiftNaming.isNameless(wire) {
                 base = OpenAPINames.spelled(wire)
@@ -178,9 +180,9 @@ extension OpenAPIOperations {
             let label = { "\(parameter.place.rawValue) parameter \(quoted(wire)) of \(what)" }
             let advice = { OpenAPINames.advice(parameter: wire, of: operation) }
             if isArbitrary {
-                warn("\(label()) has no letter or digit to make a Swift name from, so it is the argument \(name); \(advice())", at: parameter.name.location)
+                context.warn("\(label()) has no letter or digit to make a Swift name from, so it is the argument \(name); \(advice())", at: parameter.name.location)
             } else if name != base {
-                warn("\(label()) becomes the argument \(base) like another parameter, so it is \(name); \(advice())", at: parameter.name.location)
+                context.warn("\(label()) becomes the argument \(base) like another parameter, so it is \(name); \(advice())", at: parameter.name.location)
             }
             if name != SwiftNaming.argumentName(wire) { result[index].swiftName = name }
         }
@@ -194,7 +196,9 @@ extension OpenAPIOperations {
     /// flat object outside an exploded query, any JSON) are left out with a warning, an
     /// optional one alone, a required one with its operation. Run once the models are built,
     /// as only then is it known which models are enums, objects or unions of text.
-    package static func textParameters(_ operations: [Operation], models: ModelIndex, diagnostics: inout [Diagnostic]) -> [Operation] {
+    package static func textParameters(
+        _ operations: [OpenAPIOperations.Operation], models: ModelIndex, diagnostics: inout [Diagnostic]
+    ) -> [OpenAPIOperations.Operation] {
         operations.compactMap { operation in
             var operation = operation
             var keep: [Parameter] = []

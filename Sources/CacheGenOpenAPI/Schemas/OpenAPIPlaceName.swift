@@ -6,8 +6,8 @@ import Foundation
 import CacheGenReading
 import CacheGenSpec
 
-/// Names for schemas reached by a JSON pointer into another object's inline parts, made
-/// from where they live, and the names of untagged unions' cases.
+/// The name of a schema reached by a JSON pointer into another object's inline parts, made
+/// from where it lives.
 ///
 /// A `$ref` may point anywhere in a document: into a component schema's properties
 /// (`#/components/schemas/Thing/properties/a~1b`), into a response's inline `oneOf`
@@ -15,14 +15,14 @@ import CacheGenSpec
 /// body, a parameter, an operation under `paths`, or another file. The schema there is
 /// named after its owner and the way down, never after the pointer's last segment alone (an
 /// array index would name a type `_0`, which the union using it also names its case).
-extension OpenAPISchemas {
+package struct OpenAPIPlaceName {
     /// A name for the schema a `$ref` leads to: a component's key (`Pet`); else the owner (a
     /// component schema `X`, a response `XResponse`, a request body `XRequest`, a parameter
     /// `XParameter`, an operation's `<OperationId>Request` or `<OperationId>Response`) and
     /// the parts on the way: a property's name, `Item` for `items`, `Value` for
     /// `additionalProperties`, and for the last `oneOf`/`anyOf` variant its title or
     /// `Variant` (`Part` for `allOf`). Media types, `content` and `schema` add nothing.
-    package func placeName(of target: OpenAPIReferences.Target) -> String {
+    package static func name(of target: OpenAPIReferences.Target, references: OpenAPIReferences) -> String {
         let key = target.key
         let utf8 = key.utf8
         guard let hash = utf8.firstIndex(of: UInt8(ascii: "#")) else { return target.name }
@@ -36,51 +36,30 @@ extension OpenAPISchemas {
         }
         // Swagger 2.0's `#/definitions/Pet` is a component too.
         guard segments.count > 1, !(segments.count == 2 && segments[0] == "definitions") else { return target.name }
-        var place = Place(segments: segments, file: target.file, last: target.node)
+        var place = OpenAPIPlaceName(segments: segments, file: target.file, last: target.node)
         return place.name(references: references)
     }
 
     /// The name for the schema of a response or request body that a `$ref` leads to among
     /// the document's components (`#/components/responses/Shipped` → `ShippedResponse`), which
     /// every operation using it shares; else `hint`, the operation's own.
-    package func sharedHint(_ target: OpenAPIReferences.Target, otherwise hint: String) -> String {
+    package static func sharedHint(_ target: OpenAPIReferences.Target, otherwise hint: String, references: OpenAPIReferences) -> String {
         let pointer = OpenAPIReferences.parts(of: target.key).pointer
         let segments = pointer.split(separator: "/")
         let isComponent =
             segments.count == 3 && segments[0] == "components" && (segments[1] == "responses" || segments[1] == "requestBodies")
             || segments.count == 2 && segments[0] == "responses"
-        return isComponent ? placeName(of: target) : hint
+        return isComponent ? name(of: target, references: references) : hint
     }
 
-    /// A union case's name that cannot be read as anything else in the enum: it starts with a
-    /// lower-case letter, so no type name (upper case, or `_` and a digit) is ever the same
-    /// (`_0` → `value0`), and it is no keyword (`default` → `defaultValue`).
-    package static func unionCaseName(_ name: String) -> String {
-        var name = name
-        if let first = name.utf8.first, !(first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z")) {
-            let rest = name.drop { $0 == "_" }
-            name = "value" + (rest.first.map { $0.uppercased() + rest.dropFirst() } ?? "")
-        }
-        return SwiftNaming.keywords.contains(name) ? name + "Value" : name
-    }
-
-    /// The Swift type names of the models a type uses, which a case name must not be.
-    package static func modelNames(in type: TypeRef) -> [String] {
-        switch type {
-        case .model(let name): [SwiftNaming.typeName(name)]
-        case .optional(let wrapped), .array(let wrapped), .dictionary(let wrapped): modelNames(in: wrapped)
-        default: []
-        }
-    }
-}
-
-/// The segments of a pointer, read from its owner down.
-private struct Place {
-    var segments: [String]
-    var file: String
+    /// The pointer's segments, unescaped.
+    private var segments: [String]
+    /// The file the pointer is into.
+    private var file: String
     /// The node the pointer leads to.
-    var last: JSONNode
-    var index = 0
+    private var last: JSONNode
+    /// The first segment not read yet.
+    private var index = 0
 
     /// `owner` in type case, with `word` after it unless it ends so already.
     private static func suffixed(_ owner: String, _ word: String) -> String {
@@ -93,7 +72,8 @@ private struct Place {
         segment.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } ? segment : SwiftNaming.typeName(segment)
     }
 
-    mutating func name(references: OpenAPIReferences) -> String {
+    /// The owner's name and a word for each step down.
+    private mutating func name(references: OpenAPIReferences) -> String {
         var name = owner(references: references)
         while index < segments.count {
             let segment = segments[index]

@@ -1,24 +1,8 @@
 import CacheGenReading
 
-/// What a schema node is, read from its keys alone: a model, a union's variants, annotations,
-/// null, its types.
-extension OpenAPISchemas {
-    /// Whether a schema needs a Swift type of its own.
-    package func isModelSchema(_ node: JSONNode, in file: String) -> Bool {
-        if Self.singleVariant(node) != nil { return false }
-        if Self.stringEnumValues(node) != nil { return true }
-        if node["discriminator"]?.value["propertyName"] != nil, node["oneOf"] != nil || node["anyOf"] != nil { return true }
-        if Self.untaggedVariants(node) != nil { return true }
-        if node["properties"]?.value.members?.isEmpty == false { return true }
-        guard let parts = node["allOf"]?.value.elements else { return false }
-        if node["properties"] != nil { return true }
-        return parts.contains { part in
-            guard let target = references.resolve(part, in: file) else { return false }
-            let shape = target.node
-            return shape["properties"] != nil || shape["allOf"] != nil || Self.types(of: shape) == ["object"]
-        }
-    }
-
+/// What a schema node is, read from its keys alone (no `$ref` followed): a union's variants,
+/// annotations and constraints, null, its types, a string enum's values.
+package enum OpenAPISchemaShape {
     /// The one non-null variant of a `oneOf`/`anyOf`/`allOf` that only adds `null` or
     /// nothing (`anyOf: [$ref, {type: null}]`), which is that variant, maybe optional.
     package static func singleVariant(_ node: JSONNode) -> JSONNode? {
@@ -54,6 +38,13 @@ extension OpenAPISchemas {
     package static func isAnnotationOnly(_ node: JSONNode) -> Bool {
         guard let members = node.members else { return false }
         return members.allSatisfy { annotationKeys.contains($0.key) || $0.key.hasPrefix("x-") }
+    }
+
+    /// A schema that only lists `required` names (with annotations), as the variants of a
+    /// `oneOf` that says which properties go together do: it adds no property.
+    package static func isConstraintOnly(_ node: JSONNode) -> Bool {
+        guard let members = node.members, members.contains(where: { $0.key == "required" }) else { return false }
+        return members.allSatisfy { $0.key == "required" || isAnnotationOnly(JSONNode(value: .object([$0]), location: node.location)) }
     }
 
     /// `{type: null}`, `{type: [null]}`, `{enum: [null]}`.

@@ -6,9 +6,10 @@ import Foundation
 import CacheGenReading
 import CacheGenSpec
 
-/// Turns OpenAPI schemas into cachegen types, and the schemas that need a Swift type of
-/// their own (objects, string enums, `oneOf`s and `anyOf`s) into models. Schemas without a
-/// fixed shape (a free-form object, no type at all) become `json`.
+/// Turns OpenAPI schemas into cachegen types. A schema that needs a Swift type of its own (an
+/// object, a string enum, a `oneOf` or `anyOf`) is a model: named here when first reached
+/// (`OpenAPIModelRegistry`) and built once the operations are mapped (`OpenAPIModelBuilder`).
+/// Schemas without a fixed shape (a free-form object, no type at all) become `json`.
 ///
 /// Component schemas are named once, by their key; a `$ref` to one becomes `.model(name)`
 /// at once and the model is built later from a queue, so recursive schemas become
@@ -30,94 +31,47 @@ package struct OpenAPISchemas {
     package var diagnostics: [Diagnostic] = []
     /// The overlay's renames; property names are chosen here, and the operations' too.
     package var names = OpenAPINames()
-    /// Models in the order they were named; `nil` until built.
-    private var slots: [Model?] = []
-    /// Model schemas named but not built yet.
-    private var pending: [(slot: Int, node: JSONNode, file: String)] = []
+    /// The models' names, and the schemas named but not built yet, which
+    /// `OpenAPIModelBuilder` builds.
+    var registry: OpenAPIModelRegistry
     /// The model name of each component schema, by reference key.
     private var componentNames: [String: String] = [:]
     /// What each renaming component schema maps to, by reference key.
     private var aliases: [String: Mapped] = [:]
     /// Renaming components being mapped, to end cycles among them.
     private var inProgress: Set<String> = []
-    /// The model each schema node became, by where the node is (with the node, to tell apart
-    /// nodes made in memory at the same place): one schema is one model, however it is reached
-    /// (inline, by pointers, from several operations).
-    private var placed: [SourceLocation: (node: JSONNode, name: String)] = [:]
-    /// Swift type names already taken, by models and by names reserved up front.
-    private var taken: Set<String> = []
     /// Models sent as multipart bodies, and the models first named inside them, whose
     /// `format: binary` strings are files.
     private var fileModels: Set<String> = []
     /// The header fields declared for the parts of multipart models: by model name, then by
     /// part (property wire name).
     private var partHeaders: [String: [String: [PartHeader]]] = [:]
-    /// Whether the model being built is one of `fileModels`.
-    private(set) var filesAllowed = false
-
-    /// Put before every model name.
-    private let prefix: String
+    /// Whether the model being built is one of `fileModels` (set by `OpenAPIModelBuilder`).
+    var filesAllowed = false
 
     /// - Parameter prefix: put before every model name.
     package init(references: OpenAPIReferences, prefix: String = "") {
         self.references = references
-        self.prefix = prefix
-        taken = SpecValidator.reservedTypeNames
+        registry = OpenAPIModelRegistry(prefix: prefix)
     }
 
-    /// Every model built so far, after building the ones still queued.
+    /// Every model built so far, after building the ones still queued (`OpenAPIModelBuilder`).
     package mutating func finishModels() -> [Model] {
-        // First in, first out, so models built later keep the order they were named in.
-        var index = 0
-        while index < pending.count {
-            let next = pending[index]
-            index += 1
-            filesAllowed = slots[next.slot].map { fileModels.contains($0.name.name) } ?? false
-            slots[next.slot] = buildModel(named: slots[next.slot]?.name ?? Named(name: "", location: next.node.location), next.node, in: next.file)
-        }
-        pending.removeAll()
-        filesAllowed = false
-        var models = slots.compactMap { $0 }
-        Self.breakUnionCycles(&models)
+        var builder = OpenAPIModelBuilder(schemas: consume self)
+        let models = builder.buildQueued()
+        self = builder.schemas
         return models
-    }
-
-    /// Leaves out a union's case whose type is a union that leads back to it through cases
-    /// alone (`A: anyOf [B, string]`, `B: anyOf [A, integer]`): trying it would decode the
-    /// same value again without end. Such values still decode through the other cases.
-    package static func breakUnionCycles(_ models: inout [Model]) {
-        var index: [String: Int] = [:]
-        for (position, model) in models.enumerated() where index[model.name.name] == nil { index[model.name.name] = position }
-        func unionCases(_ name: String) -> [UntaggedUnionCase] {
-            guard let position = index[name], case .untaggedUnion(let cases) = models[position].kind else { return [] }
-            return cases
-        }
-        func leadsBack(from start: String, to target: String) -> Bool {
-            var seen: Set<String> = []
-            var stack = [start]
-            while let name = stack.popLast() {
-                if name == target { return true }
-                guard seen.insert(name).inserted else { continue }
-                for choice in unionCases(name) {
-                    if case .model(let next) = choice.type { stack.append(next) }
-                }
-            }
-            return false
-        }
-        for position in models.indices {
-            guard case .untaggedUnion(let cases) = models[position].kind else { continue }
-            let name = models[position].name.name
-            let kept = cases.filter { choice in
-                guard case .model(let next) = choice.type, !unionCases(next).isEmpty else { return true }
-                return !leadsBack(from: next, to: name)
-            }
-            if kept.count != cases.count { models[position].kind = .untaggedUnion(kept) }
-        }
     }
 
     /// Marks a model as a multipart body's: its `format: binary` strings become files.
     package mutating func allowFiles(in model: String) {
         fileModels.insert(model)
+    }
+
+    /// Whether a model's `format: binary` strings are files: it is a multipart body's, or was
+    /// first named inside one.
+    func takesFiles(_ model: String) -> Bool {
+        fileModels.contains(model)
     }
 
     /// Records the header fields a multipart body's encoding declares for one of its model's
@@ -134,7 +88,7 @@ package struct OpenAPISchemas {
 
     /// Names a component schema ahead of its first use, so models follow document order.
     package mutating func declareComponent(_ member: JSONMember, in file: String) {
-        let key = file + "#/components/schemas/" + Self.escaped(member.key)
+        let key = file + "#/components/schemas/" + OpenAPIReferences.escaped(member.key)
         guard componentNames[key] == nil, isModelSchema(member.value, in: file) else { return }
         componentNames[key] = register(member.key, at: member.keyLocation, node: member.value, file: file)
     }
@@ -146,19 +100,11 @@ package struct OpenAPISchemas {
             value: .object([
                 JSONMember(
                     key: "$ref", keyLocation: member.keyLocation,
-                    value: JSONNode(value: .string("#/components/schemas/" + Self.escaped(member.key)), location: member.keyLocation))
+                    value: JSONNode(value: .string("#/components/schemas/" + OpenAPIReferences.escaped(member.key)), location: member.keyLocation))
             ]), location: member.keyLocation)
         if case .leftOut(let reason) = type(of: reference, in: file, hint: member.key) {
             warn("schema \(quoted(member.key))", reason, at: member.keyLocation)
         }
-    }
-
-    /// A key as a JSON pointer segment (`/` as `~1`, `~` as `~0`).
-    package static func escaped(_ key: String) -> String {
-        // The usual key, ASCII with neither, is itself (checked on bytes, which is quicker).
-        if key.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "/") }) { return key }
-        guard key.contains(where: { $0 == "~" || $0 == "/" }) else { return key }
-        return key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// The type of `node`; `hint` names a model made for an inline schema. (It is made only
@@ -170,7 +116,7 @@ package struct OpenAPISchemas {
             }
             return referencedType(target)
         }
-        let nullable = Self.isNullable(node)
+        let nullable = OpenAPISchemaShape.isNullable(node)
         let mapped = inlineType(of: node, in: file, hint: hint())
         guard nullable, case .type(let type) = mapped, !type.isOptional else { return mapped }
         return .type(.optional(type))
@@ -178,17 +124,19 @@ package struct OpenAPISchemas {
 
     /// A component reached through `$ref`: its model, or what it renames.
     private mutating func referencedType(_ target: OpenAPIReferences.Target) -> Mapped {
-        if let name = componentNames[target.key] { return .type(wrap(.model(name), Self.isNullable(target.node))) }
+        if let name = componentNames[target.key] { return .type(wrap(.model(name), OpenAPISchemaShape.isNullable(target.node))) }
         if isModelSchema(target.node, in: target.file) {
-            let name = model(of: target.node) ?? register(placeName(of: target), at: target.node.location, node: target.node, file: target.file)
+            let name =
+                registry.model(of: target.node)
+                ?? register(OpenAPIPlaceName.name(of: target, references: references), at: target.node.location, node: target.node, file: target.file)
             componentNames[target.key] = name
-            return .type(wrap(.model(name), Self.isNullable(target.node)))
+            return .type(wrap(.model(name), OpenAPISchemaShape.isNullable(target.node)))
         }
         if let known = aliases[target.key] { return known }
         guard inProgress.insert(target.key).inserted else {
             return .leftOut("a schema that contains itself with no object in between")
         }
-        let hint = placeName(of: target)
+        let hint = OpenAPIPlaceName.name(of: target, references: references)
         let mapped = type(of: target.node, in: target.file, hint: hint)
         inProgress.remove(target.key)
         aliases[target.key] = mapped
@@ -197,17 +145,17 @@ package struct OpenAPISchemas {
 
     /// An inline schema's type, without its nullability.
     private mutating func inlineType(of node: JSONNode, in file: String, hint: @autoclosure () -> String) -> Mapped {
-        if let single = Self.singleVariant(node) { return type(of: single, in: file, hint: hint()) }
+        if let single = OpenAPISchemaShape.singleVariant(node) { return type(of: single, in: file, hint: hint()) }
         if isModelSchema(node, in: file) {
-            return .type(.model(model(of: node) ?? register(hint(), at: node.location, node: node, file: file)))
+            return .type(.model(registry.model(of: node) ?? register(hint(), at: node.location, node: node, file: file)))
         }
-        if let parts = node["allOf"]?.value.elements, let first = parts.first(where: { !Self.isAnnotationOnly($0) }) {
+        if let parts = node["allOf"]?.value.elements, let first = parts.first(where: { !OpenAPISchemaShape.isAnnotationOnly($0) }) {
             return type(of: first, in: file, hint: hint())
         }
-        let types = Self.types(of: node)
+        let types = OpenAPISchemaShape.types(of: node)
         // A value of several types (`type: [string, integer]`) is kept whole.
         guard types.count <= 1 else { return .type(.scalar(.json)) }
-        switch types.first ?? Self.impliedType(of: node) {
+        switch types.first ?? OpenAPISchemaShape.impliedType(of: node) {
         case "string":
             let format = node["format"]?.value.stringValue
             if filesAllowed, format == "binary" { return .type(.scalar(.file)) }
@@ -245,57 +193,28 @@ package struct OpenAPISchemas {
         }
     }
 
-    // MARK: - Naming
-
-    /// The model `node` already became, when it did.
-    private func model(of node: JSONNode) -> String? {
-        guard let known = placed[node.location], known.node == node else { return nil }
-        return known.name
+    /// Whether a schema needs a Swift type of its own.
+    package func isModelSchema(_ node: JSONNode, in file: String) -> Bool {
+        if OpenAPISchemaShape.singleVariant(node) != nil { return false }
+        if OpenAPISchemaShape.stringEnumValues(node) != nil { return true }
+        if node["discriminator"]?.value["propertyName"] != nil, node["oneOf"] != nil || node["anyOf"] != nil { return true }
+        if OpenAPISchemaShape.untaggedVariants(node) != nil { return true }
+        if node["properties"]?.value.members?.isEmpty == false { return true }
+        guard let parts = node["allOf"]?.value.elements else { return false }
+        if node["properties"] != nil { return true }
+        return parts.contains { part in
+            guard let target = references.resolve(part, in: file) else { return false }
+            let shape = target.node
+            return shape["properties"] != nil || shape["allOf"] != nil || OpenAPISchemaShape.types(of: shape) == ["object"]
+        }
     }
 
-    /// Claims a unique Swift type name for a model and queues it to be built.
+    /// Names a model for a schema and queues it to be built (`OpenAPIModelRegistry`); while a
+    /// model that takes files is built, the models named inside it take files too.
     private mutating func register(_ hint: String, at location: SourceLocation, node: JSONNode, file: String) -> String {
-        var base = hint
-        if SwiftNaming.isNameless(base) { base = "Schema" }
-        // A schema named `file` or `json` is the model `File` or `Json`: the spec's type words
-        // are the built-in types.
-        if TypeRef.Scalar(rawValue: base) != nil { base = SwiftNaming.typeName(base) }
-        if SpecValidator.reservedTypeNames.contains(SwiftNaming.typeName(base)) { base = "Api" + SwiftNaming.typeName(base) }
-        // Names made from a model's name (`StorePetOwner`) carry the prefix already.
-        let carriesPrefix = base.hasPrefix(prefix) && base.dropFirst(prefix.count).first?.isUppercase == true
-        if !prefix.isEmpty, !carriesPrefix { base = prefix + SwiftNaming.typeName(base) }
-        base = Self.shortened(base)
-        var name = base
-        var swiftName = SwiftNaming.typeName(name)
-        var number = 2
-        while taken.contains(swiftName) {
-            name = base + String(number)
-            swiftName = SwiftNaming.typeName(name)
-            number += 1
-        }
-        taken.insert(swiftName)
-        if placed[node.location] == nil { placed[node.location] = (node, name) }
+        let name = registry.register(hint, at: location, node: node, file: file)
         if filesAllowed { fileModels.insert(name) }
-        slots.append(Model(name: Named(name: name, location: location), description: nil, kind: .object([])))
-        pending.append((slots.count - 1, node, file))
         return name
-    }
-
-    /// The longest model or case name made from a document's names.
-    package static let maximumNameLength = 60
-
-    /// `name` if it is short enough, else its start and a hash of the whole, so two long
-    /// names that share a start stay apart and the same name always shortens the same way.
-    package static func shortened(_ name: String) -> String {
-        // No more bytes than the limit means no more characters either.
-        guard name.utf8.count > maximumNameLength, name.count > maximumNameLength else { return name }
-        var hash: UInt32 = 0x811c_9dc5
-        for byte in name.utf8 {
-            hash ^= UInt32(byte)
-            hash = hash &* 0x0100_0193
-        }
-        let hex = String(hash, radix: 16, uppercase: true)
-        return String(name.prefix(maximumNameLength - 9)) + String(repeating: "0", count: 8 - hex.count) + hex
     }
 
     /// `type?` when `nullable`.

@@ -6,9 +6,11 @@ import Foundation
 import CacheGenReading
 import CacheGenSpec
 
-/// Turns `paths` into endpoints: parameters with their types, the request body (JSON, a
-/// form, multipart parts, bytes or text) and the 2xx response (JSON, bytes, text, or a stream
-/// of events, see `OpenAPIOperations+Responses.swift`). An operation that cannot be called
+/// Turns `paths` into endpoints, one step per part of an operation: its parameters with their
+/// types (`OpenAPIParameters`), the request body (JSON, a form, multipart parts, bytes or text:
+/// `OpenAPIRequestBodies`), the 2xx response (JSON, bytes, text, multipart parts or a stream of
+/// events: `OpenAPIResponses`), its own server (`OpenAPIServers`), and the event-stream method
+/// of an operation that also streams (`OpenAPIEventStreams`). An operation that cannot be called
 /// faithfully (a required body cachegen cannot send, a required parameter that cannot be sent
 /// as text) is left out with a warning naming it; a part that can be dropped safely is dropped
 /// with a warning.
@@ -42,8 +44,9 @@ package struct OpenAPIOperations {
     /// The HTTP methods a path item may hold, in OpenAPI's order (`query` since 3.2).
     package static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
 
-    /// The schema mapper; its models and warnings are read back when done.
-    package var schemas: OpenAPISchemas
+    /// The schema mapper and the warnings, which every step of mapping an operation shares;
+    /// read back when done.
+    package var context: OpenAPIOperationContext
     /// The document's path.
     package let file: String
     /// Operations mapped, in document order.
@@ -54,8 +57,6 @@ package struct OpenAPIOperations {
     private(set) var present: [Presence] = []
     /// Every tag operations carry, mapped or left out, each once, in document order.
     private(set) var tags: [String] = []
-    /// Warnings about what was left out.
-    private(set) var diagnostics: [Diagnostic] = []
     /// The URL of the document's first server as written, which the client's base URL stands
     /// for; an operation's own servers are resolved against it and compared with it.
     package var documentServer: String?
@@ -64,7 +65,7 @@ package struct OpenAPIOperations {
     ///   - schemas: the schema mapper, shared with the components.
     ///   - file: the document's path.
     package init(schemas: OpenAPISchemas, file: String) {
-        self.schemas = schemas
+        context = OpenAPIOperationContext(schemas: schemas)
         self.file = file
     }
 
@@ -73,7 +74,7 @@ package struct OpenAPIOperations {
     /// so an event stream's method keeps the name it has when everything is.
     package mutating func map(paths: JSONNode, only: Set<String>? = nil, wholeNames: [String] = []) {
         for pathMember in paths.members ?? [] {
-            guard let item = schemas.references.resolve(pathMember.value, in: file, otherwise: "the operations of \(quoted(pathMember.key)) are left out")
+            guard let item = context.schemas.references.resolve(pathMember.value, in: file, otherwise: "the operations of \(quoted(pathMember.key)) are left out")
             else { continue }
             let shared = (item.node["parameters"]?.value.elements ?? []).map { (node: $0, file: item.file) }
             // OpenAPI 3.2's `additionalOperations` name other methods as they are sent (`LINK`).
@@ -86,7 +87,7 @@ package struct OpenAPIOperations {
                 // An operation may itself be a `$ref` (to another file, as DigitalOcean's are):
                 // what it points to is read there, its own `$ref`s relative to that file.
                 guard
-                    let target = schemas.references.resolve(
+                    let target = context.schemas.references.resolve(
                         written.value, in: item.file, otherwise: "operation \(written.key.uppercased()) \(quoted(pathMember.key)) is left out")
                 else {
                     let name = Self.derivedName(written.key, pathMember.key)
@@ -111,13 +112,15 @@ package struct OpenAPIOperations {
                 {
                     endpoint.fixedQuery = parts.query
                     operations.append(Operation(endpoint: endpoint, node: member.value, tags: tags))
-                    if let events = eventsEndpoint(of: endpoint, responses: member.value["responses"]?.value, file: target.file) {
+                    if let events = OpenAPIEventStreams.endpoint(
+                        of: endpoint, responses: member.value["responses"]?.value, file: target.file, context: &context)
+                    {
                         operations.append(Operation(endpoint: events, node: member.value, tags: tags, streamOf: name))
                     }
                 }
             }
         }
-        Self.nameEventStreams(&operations, names: wholeNames + names)
+        OpenAPIEventStreams.nameEventStreams(&operations, names: wholeNames + names)
     }
 
     /// A path key without its fragment (`#…`) and its fixed query (`?beta=true`), the
@@ -164,31 +167,40 @@ package struct OpenAPIOperations {
         // as written, since methods are case-sensitive.
         let upper = isAdditional ? method.key : method.key.uppercased()
         if upper.uppercased() == "TRACE" {
-            leaveOut(what, "cachegen does not call TRACE", at: method.keyLocation)
+            context.leaveOut(what, "cachegen does not call TRACE", at: method.keyLocation)
             return nil
         }
         if isAdditional, let reason = Self.unsendable(method: upper) {
-            leaveOut(what, "the runtime cannot send the method \(quoted(upper)): \(reason)", at: method.keyLocation)
+            context.leaveOut(what, "the runtime cannot send the method \(quoted(upper)): \(reason)", at: method.keyLocation)
             return nil
         }
         if let callbacks = operation["callbacks"] {
-            diagnostics.append(
+            context.diagnostics.append(
                 .warning(
                     "callbacks of \(what) are left out: they are requests the server makes, not calls the app makes",
                     at: callbacks.keyLocation))
         }
-        guard var parameters = parameters(of: operation, shared: shared, path: path, what: what, name: name, file: file) else {
+        guard
+            var parameters = OpenAPIParameters.read(
+                of: operation, shared: shared, path: path, what: what, name: name, file: file, context: &context)
+        else {
             return nil
         }
         parameters.sort { Self.order($0.place) < Self.order($1.place) }
-        var body: RequestBody?
+        var body: OpenAPIRequestBodies.RequestBody?
         if let request = operation["requestBody"] {
-            guard let mapped = requestBody(request, what: what, hint: SwiftNaming.typeName(name) + "Request", method: upper, file: file) else { return nil }
+            guard
+                let mapped = OpenAPIRequestBodies.read(
+                    request, what: what, hint: SwiftNaming.typeName(name) + "Request", method: upper, file: file, context: &context)
+            else { return nil }
             body = mapped.body
         }
         let responses = operation["responses"]?.value
-        guard let response = self.response(responses, what: what, hint: SwiftNaming.typeName(name) + "Response", method: upper, file: file) else { return nil }
-        var reading = responseReading(responses, file: file)
+        guard
+            let response = OpenAPIResponses.read(
+                responses, what: what, hint: SwiftNaming.typeName(name) + "Response", method: upper, file: file, context: &context)
+        else { return nil }
+        var reading = OpenAPIResponses.reading(responses, file: file, context: &context)
         // A multipart response without an object of parts is read as its bytes (warned).
         if reading.format == .multipart, response.type == nil { reading.format = .data }
         let description = [operation["summary"], operation["description"]]
@@ -202,7 +214,8 @@ package struct OpenAPIOperations {
             accept: reading.accept)
         endpoint.bodyEncoding = body?.encoding ?? .json
         endpoint.methodIsExtension = !SpecValidator.methods.contains(upper)
-        endpoint.server = ownServer(of: operation, pathServers: pathServers, what: what)
+        endpoint.server = OpenAPIServers.server(
+            of: operation, pathServers: pathServers, documentServer: documentServer, what: what, context: &context)
         return endpoint
     }
 
@@ -223,85 +236,5 @@ package struct OpenAPIOperations {
         case .query: 1
         case .header: 2
         }
-    }
-
-    /// The 2xx response's type: 200, else 201, else the first 2xx; `nil` when the
-    /// operation must be left out (a GET or HEAD whose body cannot be decoded), `type: nil`
-    /// when there is no body or another method's body is dropped.
-    private mutating func response(_ responses: JSONNode?, what: String, hint: String, method: String, file: String)
-        -> (type: TypeRef?, location: SourceLocation?)?
-    {
-        let members = responses?.members ?? []
-        let success = members.first { $0.key == "200" } ?? members.first { $0.key == "201" }
-            ?? members.first { $0.key.hasPrefix("2") && $0.key.count == 3 }
-        guard let success else { return (nil, nil) }
-        guard let target = schemas.references.resolve(success.value, in: file, otherwise: "the response of \(what) is read as any JSON (JSONValue)")
-        else {
-            return (.scalar(.json), success.value.location)
-        }
-        let hint = schemas.sharedHint(target, otherwise: hint)
-        let offered = content(of: target.node["content"]?.value, file: target.file)
-        if let reading = Self.reading(of: offered) {
-            switch reading.format {
-            case .data, .text:
-                return (nil, offered?[reading.mediaType]?.value.location)
-            case .multipart:
-                return multipartResponse(reading, content: offered, hint: hint, what: what, file: target.file)
-            case .events, .jsonLines, .jsonSequence:
-                return streamItem(reading, content: offered, hint: hint, what: what, file: target.file)
-            case .json:
-                break
-            }
-        }
-        switch content(offered, hint: hint, file: target.file) {
-        case .none: return (nil, nil)
-        case .json(let type, let location): return (type, location)
-        case .unusable(let reason):
-            guard method == "GET" || method == "HEAD" else {
-                warn("the \(success.key) response body of \(what) is left out: it is \(reason); the call returns nothing", at: success.keyLocation)
-                return (nil, nil)
-            }
-            leaveOut(what, "its \(success.key) response is \(reason)", at: success.keyLocation)
-            return nil
-        }
-    }
-
-    /// What a `content` map offers a JSON client.
-    private enum Content {
-        /// No content, or JSON without a schema: no body to decode or send.
-        case none
-        /// JSON of this type, written here.
-        case json(TypeRef, SourceLocation)
-        /// Content that cannot be sent or decoded faithfully, and why.
-        case unusable(String)
-    }
-
-    /// The JSON entry of a `content` map and its type.
-    private mutating func content(_ node: JSONNode?, hint: String, file: String) -> Content {
-        guard let members = node?.members, !members.isEmpty else { return .none }
-        guard let json = members.first(where: { Self.isJSON($0.key) }) else {
-            return .unusable("only " + members.map(\.key).joined(separator: ", "))
-        }
-        guard let schema = json.value["schema"]?.value else { return .none }
-        switch schemas.type(of: schema, in: file, hint: hint) {
-        case .type(let type): return .json(type, schema.location)
-        case .leftOut(let reason): return .unusable(reason)
-        }
-    }
-
-    /// `application/json`, `application/problem+json`, with or without parameters.
-    package static func isJSON(_ mediaType: String) -> Bool {
-        let essence = mediaType.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
-        return essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
-    }
-
-    /// A warning that an operation is not generated, and why.
-    package mutating func leaveOut(_ what: String, _ reason: String, at location: SourceLocation) {
-        warn("\(what) is left out: \(reason)", at: location)
-    }
-
-    /// A warning from a part of the mapping.
-    package mutating func warn(_ message: String, at location: SourceLocation) {
-        diagnostics.append(.warning(message, at: location))
     }
 }
