@@ -12,8 +12,11 @@ import CacheGenSpec
 package enum OpenAPIRequestBodies {
     /// A mapped request body: its type, how it is sent, and where its schema is.
     package struct RequestBody {
+        /// The body's type.
         package var type: TypeRef
+        /// How it is sent: its media type and its properties' encodings.
         package var encoding: BodyEncoding
+        /// Where its schema is in the document.
         package var location: SourceLocation
     }
 

@@ -4,13 +4,19 @@ import CacheGenSpec
 /// method's name, arguments and return type, and how it is cached, queued or streamed.
 /// Made once per endpoint (`init(_:in:context:)`) and read by every repository translator.
 package struct RepositoryMethod {
+    /// The endpoint as the spec declares it.
     package let endpoint: EndpointSpec
+    /// The repository's name in the spec.
     package let repository: String
     /// The Swift method name before escaping; doc comments and derived names use it.
     package let baseName: String
+    /// The method's arguments, in order: the parameters, then the body and its media type.
     package let arguments: [Argument]
+    /// The decoded response's Swift type; `nil` when the endpoint answers with nothing.
     package let responseType: SwiftType?
+    /// Whether the endpoint's answers are cached (its `cache` rule is on).
     package let isCached: Bool
+    /// The `CachePolicy` case the method defaults to, without its dot.
     package let defaultPolicy: String
     /// Whether the method has a `…Stream` twin: a cached one, unless the spec turns streams off.
     package let hasStream: Bool
@@ -18,6 +24,7 @@ package struct RepositoryMethod {
     /// returns a `MutationResult`.
     package let isQueued: Bool
 
+    /// A method from parts already worked out; the return and stream types follow from them.
     package init(
         endpoint: EndpointSpec, repository: String, arguments: [Argument], responseType: SwiftType?, isCached: Bool,
         defaultPolicy: String, hasStream: Bool
@@ -42,11 +49,15 @@ package struct RepositoryMethod {
         streamType = .generic("AsyncThrowingStream", [cachedValue, .existential("Error")])
     }
 
+    /// One argument of the method: a parameter, the body or the body's media type.
     package struct Argument {
         /// The Swift name, unescaped.
         package let name: String
+        /// Its Swift type, optional already when `isOptional`.
         package let type: SwiftType
+        /// Whether a caller may leave it out.
         package let isOptional: Bool
+        /// The spec's parameter it carries; `nil` for the body and its media type.
         package let parameter: Parameter?
         /// Whether this is the media type of a body the caller names (`contentType`),
         /// not the body itself, when `parameter` is `nil`.
@@ -54,6 +65,7 @@ package struct RepositoryMethod {
         /// The declared parameter, without a default value.
         package let declaration: FunctionDeclaration.Parameter
 
+        /// An argument and its declaration.
         package init(name: String, type: SwiftType, isOptional: Bool, parameter: Parameter?, isContentType: Bool = false) {
             self.name = name
             self.type = type
@@ -81,6 +93,7 @@ package struct RepositoryMethod {
     }
     /// The method name, escaped where it is a keyword.
     package var name: String { SwiftNaming.escaped(baseName) }
+    /// The `…Stream` twin's name, escaped where it is a keyword.
     package var streamName: String { SwiftNaming.escaped(baseName + "Stream") }
     /// The static property of `Live…` holding the response's shape fingerprint.
     package var shapeName: String { SwiftNaming.escaped(baseName + "Shape") }
@@ -92,6 +105,8 @@ package struct RepositoryMethod {
     /// What the method returns: the response, in a `CachedValue` when cached.
     package let returnType: SwiftType?
 
+    /// The declared parameters, with the `policy` parameter as asked and, when
+    /// `optionalDefaults`, `= nil` for optional ones.
     package func parameters(policy: PolicyArgument, optionalDefaults: Bool) -> [FunctionDeclaration.Parameter] {
         var list = arguments.map { argument in
             var declaration = argument.declaration
@@ -118,6 +133,8 @@ package struct RepositoryMethod {
     /// Every parameter passed on under its own name.
     package var forwardedArguments: [Expression.Argument] { forwarding(omittingOptionals: false) }
 
+    /// Whether a method's declaration takes a `policy` parameter: none, optional or with the
+    /// endpoint's default.
     package enum PolicyArgument {
         case none, optional, defaulted
     }
