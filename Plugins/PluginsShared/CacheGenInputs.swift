@@ -35,12 +35,12 @@ struct CacheGenInputs: Sendable {
         ]
     }
 
-    /// The files the generator reads for `spec`: the spec, and for an overlay its document
-    /// and the files the document's `$ref`s name (and theirs), so editing any of them reruns
-    /// the build command.
+    /// The files the generator reads for `spec`: the spec; for an overlay its document and
+    /// the files the document's `$ref`s name (and theirs); for an OpenAPI document named as a
+    /// spec, the files its own `$ref`s name. Editing any of them reruns the build command.
     static func inputFiles(for spec: URL) -> [URL] {
-        guard let document = document(ofOverlay: spec) else { return [spec] }
-        return [spec] + referencedFiles(from: document)
+        if let document = document(ofOverlay: spec) { return [spec] + referencedFiles(from: document) }
+        return kind(of: spec)?.kind == .document ? referencedFiles(from: spec) : [spec]
     }
 
     /// `document` and every file its `$ref`s name, directly or through other files, that
@@ -84,24 +84,68 @@ struct CacheGenInputs: Sendable {
     }
 
     /// The document an overlay names (`"openapi": "api.yaml"`, relative to the overlay);
-    /// `nil` for a spec. Mirrors `Generator.documentPath(forOverlay:path:)`.
+    /// `nil` for a spec or a document. Mirrors `Generator.documentPath(forOverlay:path:)`.
     static func document(ofOverlay spec: URL) -> URL? {
-        guard let data = try? Data(contentsOf: spec),
-            let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let relative = root["openapi"] as? String, !relative.isEmpty
-        else { return nil }
+        guard case (.overlay, let relative?)? = kind(of: spec), !relative.isEmpty else { return nil }
         return URL(fileURLWithPath: relative, relativeTo: spec.deletingLastPathComponent()).standardizedFileURL
     }
 
-    /// A YAML or JSON file (not a spec) whose first kilobyte has a top-level `openapi` key.
+    /// A YAML or JSON file (not a spec) that `InputKind` calls a document: an OpenAPI 3.x or
+    /// Swagger 2.0 one. Only a file whose first kilobyte names `openapi` or `swagger` is read
+    /// whole, so a target's other resources cost one small read each.
     static func isOpenAPIDocument(_ file: URL) -> Bool {
         let name = file.lastPathComponent.lowercased()
         guard [".yaml", ".yml", ".json"].contains(where: name.hasSuffix), !name.hasSuffix(".cachegen.json"),
             let handle = try? FileHandle(forReadingFrom: file)
         else { return false }
-        defer { try? handle.close() }
         let head = String(decoding: (try? handle.read(upToCount: 1024)) ?? Data(), as: UTF8.self)
-        return head.split(whereSeparator: \.isNewline).contains { $0.hasPrefix("openapi:") || $0.contains("\"openapi\"") }
+        try? handle.close()
+        guard head.contains("openapi") || head.contains("swagger") else { return false }
+        return kind(of: file)?.kind == .document
+    }
+
+    /// What `file` is, by `InputKind`'s rule, and its `openapi` text: from its root keys, parsed
+    /// when it is JSON, and for YAML read from the lines that start a root key (`key: value`,
+    /// as documents write them; the generator's reader decides the rest when it runs). `nil`
+    /// when the file cannot be read or its root is no object.
+    static func kind(of file: URL) -> (kind: InputKind, openapi: String?)? {
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        let keys: [String: String?]
+        if data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") {
+            guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            keys = root.mapValues { $0 as? String }
+        } else {
+            keys = yamlRootKeys(String(decoding: data, as: UTF8.self))
+        }
+        let kind = InputKind(
+            openapi: keys["openapi"], hasSwagger: keys["swagger"] != nil, hasPaths: keys["paths"] != nil,
+            hasInfo: keys["info"] != nil)
+        return (kind, keys["openapi"] ?? nil)
+    }
+
+    /// The keys of a YAML text's root mapping with their values when those are strings on the
+    /// key's line (quoted, or plain and not a number); `nil` for any other value.
+    static func yamlRootKeys(_ text: String) -> [String: String?] {
+        var keys: [String: String?] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            guard let first = line.first, !" \t#-.[{".contains(first),
+                let colon = line.firstIndex(where: { $0 == ":" }),
+                line.index(after: colon) == line.endIndex || line[line.index(after: colon)] == " "
+            else { continue }
+            let key = unquoted(line[..<colon].trimmingCharacters(in: .whitespaces))
+            var value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if let comment = value.range(of: " #") { value = value[..<comment.lowerBound].trimmingCharacters(in: .whitespaces) }
+            let quoted = value.count >= 2 && (value.first == "\"" || value.first == "'") && value.last == value.first
+            let text: String? = quoted ? unquoted(value) : value.isEmpty || Double(value) != nil ? nil : value
+            if keys.index(forKey: key) == nil { keys[key] = .some(text) }
+        }
+        return keys
+    }
+
+    /// `text` without the quotes around it, if it has them.
+    private static func unquoted(_ text: String) -> String {
+        guard text.count >= 2, text.first == "\"" || text.first == "'", text.last == text.first else { return text }
+        return String(text.dropFirst().dropLast())
     }
 
     /// `petstore.yaml` → `petstore.cachegen.json`.

@@ -83,7 +83,7 @@ public enum Generator {
     /// The file an overlay names as its OpenAPI document, relative to the overlay's
     /// folder; `nil` for any other input. The build plugin declares it as an input.
     public static func documentPath(forOverlay data: Data, path: String) -> String? {
-        guard let root = try? JSONReader.parse(data, file: path), GeneratorPipeline.InputKind(of: root) == .overlay,
+        guard let root = try? JSONReader.parse(data, file: path), InputKind(of: root) == .overlay,
             let relative = root["openapi"]?.value.stringValue
         else { return nil }
         return OpenAPIReferences.path(relative, nextTo: path)

@@ -9,7 +9,8 @@ import Foundation
 ///
 /// 1. `readInput(_:path:)`: bytes → located JSON (`JSONReader` or `YAMLReader`, told
 ///    apart by name and content) and the `InputKind` of the file, decided here and only
-///    here: a spec, an OpenAPI document or an overlay.
+///    here (`InputKind.swift`, which the plugins compile too): a spec, an OpenAPI document
+///    or an overlay.
 /// 2. `makeSpec(_:data:path:read:)`: the front stage for that kind → a `Spec` and the
 ///    reading's diagnostics (`SpecParser`, or `OpenAPIFrontStage` for a document or an
 ///    overlay, which reads the files it names through `read`).
@@ -25,41 +26,12 @@ import Foundation
 /// `Generator` is the public face: the CLI and the plugin call `Generator.generate` and
 /// `Generator.validate`, which run these stages.
 package enum GeneratorPipeline {
-    /// What kind of input a file is, decided by its content.
-    package enum InputKind: Equatable, Sendable {
-        /// A cachegen spec (`"version": 1`).
-        case spec
-        /// An OpenAPI 3.x document, or a Swagger 2.0 one.
-        case document
-        /// A `*.cachegen.json` with `"openapi": "path/to/document.yaml"`.
-        case overlay
-
-        /// A document says `openapi: 3.x.y` (or `swagger: "2.0"`); an overlay names a file
-        /// there; a spec has neither. Without a file name, a root with neither `paths` nor
-        /// `info` whose `openapi` is no version number counts as an overlay, so its mistake is
-        /// reported as an overlay's.
-        package init(of root: JSONNode) {
-            guard let value = root["openapi"]?.value else {
-                self = root["swagger"] == nil ? .spec : .document
-                return
-            }
-            let text = value.stringValue?.lowercased()
-            if let text, [".json", ".yaml", ".yml"].contains(where: text.hasSuffix) {
-                self = .overlay
-            } else if root["paths"] == nil, root["info"] == nil, text?.first?.isNumber != true {
-                self = .overlay
-            } else {
-                self = .document
-            }
-        }
-    }
-
     /// Stage 1's result: the input's located nodes and what kind of input they are.
     package struct Input {
         /// The input's root, located.
         package var root: JSONNode
         /// What the input is.
-        package var kind: InputKind
+        var kind: InputKind
     }
 
     /// Runs every stage: the spec's files, or its located errors and warnings.
@@ -192,5 +164,13 @@ private final class CountingReader: @unchecked Sendable {
             lock.withLock { total += data?.count ?? 0 }
             return data
         }
+    }
+}
+
+extension InputKind {
+    /// The kind of the input whose root is `root`.
+    init(of root: JSONNode) {
+        let openapi = root["openapi"].map { $0.value.stringValue }
+        self.init(openapi: openapi, hasSwagger: root["swagger"] != nil, hasPaths: root["paths"] != nil, hasInfo: root["info"] != nil)
     }
 }

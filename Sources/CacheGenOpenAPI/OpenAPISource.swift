@@ -8,7 +8,7 @@ import CacheGenYAML
 
 /// How an input's bytes are read: as JSON or as YAML, into the same located nodes. (What
 /// kind of input a file is, a spec, a document or an overlay, is decided by the generator's
-/// pipeline, `GeneratorPipeline.InputKind` in `CacheGenCore`.)
+/// pipeline, `InputKind` in `CacheGenCore`.)
 package enum OpenAPISource {
     /// Reads JSON or YAML into located nodes: JSON when the name ends in `.json` or the
     /// first non-blank byte is `{`, else YAML (which reads JSON documents too, but with

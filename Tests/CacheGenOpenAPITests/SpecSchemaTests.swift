@@ -61,7 +61,7 @@ import Testing
         #expect(version["const"] as? Int == 1)
     }
 
-    /// The root picks the overlay when `openapi` is present, as `GeneratorPipeline.InputKind` does.
+    /// The root picks the overlay when `openapi` is present, as `InputKind` does.
     @Test func theRootChoosesOverlayOrSpec() throws {
         let condition = try #require(schema["if"] as? [String: Any])
         #expect(condition["required"] as? [String] == ["openapi"])

@@ -1,4 +1,4 @@
-import CacheGenCore
+@testable import CacheGenCore
 import CacheGenYAML
 import Foundation
 import Testing
@@ -110,6 +110,57 @@ import Testing
             inputs.warnings(targetName: "App", plugin: "CacheGenPlugin") == [
                 "CacheGenPlugin found no spec in target 'App'; add a file named Name.cachegen.json to its sources, or remove the plugin"
             ])
+    }
+
+    /// The plugins compile the generator's own rule (`InputKind.swift`); what they feed it, a
+    /// JSON file's parsed root or a YAML file's root lines, gives the kind the generator's
+    /// reader gives, for every kind of input and the ways documents write their keys.
+    @Test func theKindOfEachInputIsTheGenerators() throws {
+        let files = [
+            "Spec.cachegen.json": #"{ "version": 1, "endpoints": [] }"#,
+            "Overlay.cachegen.json": #"{ "openapi": "docs/api.yaml" }"#,
+            "Named.cachegen.json": #"{ "openapi": "petstore" }"#,
+            "Document.cachegen.json": #"{ "openapi": "3.1.0", "info": { "title": "T" }, "paths": {} }"#,
+            "swagger.json": #"{ "swagger": "2.0", "info": { "title": "T" }, "paths": {} }"#,
+            "settings.json": #"{ "theme": "dark", "openapi": 3 }"#,
+            "openapi.yaml": "openapi: 3.0.3\ninfo:\n  title: T\npaths: {}\n",
+            "swagger.yaml": "swagger: '2.0'\ninfo:\n  title: T\n",
+            "commented.yaml": "# an API\n\"openapi\": \"3.1.0\" # the version\npaths:\n  /a: {}\n",
+            "overlay.yaml": "openapi: api.yaml\n",
+            "number.yaml": "openapi: 3.1\n",
+            "numbered.yaml": "openapi: 3.1\ninfo:\n  title: T\n",
+            "block.yaml": "openapi:\n  version: 3\n",
+            "other.yaml": "title: settings\nitems:\n  - openapi: 3.0.0\n",
+        ]
+        let folder = try Self.folder(files)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in files.keys.sorted() {
+            let url = folder.appending(path: name)
+            let data = try Data(contentsOf: url)
+            let generators = try GeneratorPipeline.readInput(data, path: url.path).get().kind
+            let plugins = try #require(CacheGenInputs.kind(of: url), "\(name)").kind
+            #expect("\(plugins)" == "\(generators)", "\(name)")
+        }
+    }
+
+    /// A Swagger 2.0 document is a document too: without an overlay it gets the warning.
+    /// An OpenAPI document named as a spec is no overlay: its inputs are the files its own
+    /// `$ref`s name, never its version read as a file name.
+    @Test func swaggerDocumentsAndDocumentsNamedAsSpecsAreDocuments() throws {
+        let folder = try Self.folder([
+            "petstore.yaml": "swagger: \"2.0\"\ninfo:\n  title: Petstore\npaths: {}\n",
+            "Api.cachegen.json": #"{ "openapi": "3.1.0", "info": { "title": "T" }, "paths": { "/a": { "$ref": "paths/a.json" } } }"#,
+            "paths/a.json": #"{ "get": { "responses": {} } }"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = ["petstore.yaml", "Api.cachegen.json", "paths/a.json"].map { folder.appending(path: $0) }
+        let inputs = CacheGenInputs(files: files)
+        #expect(inputs.specs.map(\.lastPathComponent) == ["Api.cachegen.json"])
+        #expect(inputs.documentsWithoutOverlay.map(\.lastPathComponent) == ["petstore.yaml"])
+        #expect(CacheGenInputs.document(ofOverlay: files[1]) == nil)
+        #expect(
+            CacheGenInputs.inputFiles(for: files[1]).map(\.path)
+                == [files[1].standardizedFileURL.path, files[2].standardizedFileURL.path])
     }
 
     /// A temporary folder holding `files` (relative path → text).

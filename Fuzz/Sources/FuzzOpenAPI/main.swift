@@ -25,7 +25,7 @@ public func fuzzOpenAPI(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         return 0
     }
     func run() -> OpenAPIFrontStage.Result {
-        switch GeneratorPipeline.InputKind(of: root) {
+        switch InputKind(of: root) {
         case .overlay: OpenAPIFrontStage.spec(overlay: root, file: file, read: CompanionFiles.read)
         case .document, .spec: OpenAPIFrontStage.spec(document: root, file: file, read: CompanionFiles.read)
         }
