@@ -10,5 +10,5 @@ trap 'rm -rf "$stub"' EXIT
 swiftc -emit-module -parse-as-library -module-name XcodeProjectPlugin -package-description-version 6.0.0 \
   -I "$api" Scripts/check/xcode-plugin-stub/XcodeProjectPlugin.swift -emit-module-path "$stub/XcodeProjectPlugin.swiftmodule"
 swiftc -typecheck -parse-as-library -swift-version 6 -package-description-version 6.0.0 -I "$api" -I "$stub" \
-  Plugins/CacheGenPlugin/plugin.swift Plugins/PluginsShared/CacheGenInputs.swift
+  Plugins/CacheGenPlugin/plugin.swift Plugins/PluginsShared/*.swift
 echo "CacheGenPlugin's Xcode part type-checks against the XcodeProjectPlugin stub"
