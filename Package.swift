@@ -119,8 +119,6 @@ let package = Package(
             dependencies: [
                 "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientStore", "CachedClientValues",
                 "CachedClientTestSupport", "CachedClientTesting", "FixtureServerSupport",
-                // Only for the uncached calls and mutations some tests make (`response(for:endpoint:)`).
-                "CachedClientMutations",
             ],
             exclude: ["FuzzRegressions"]),
         .testTarget(
