@@ -79,21 +79,31 @@ let package = Package(
         .testTarget(name: "CacheGenTranslationTests", dependencies: ["CacheGenTranslation", "GeneratorTestSupport"]),
         .testTarget(
             name: "CacheGenCoreTests", dependencies: ["CacheGenCore", "GeneratorTestSupport"], exclude: ["Specs", "OpenAPI/Documents"]),
-        .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CachedClientInspect", "CacheGenCore", "FixtureServerSupport"]),
+        // The CLIs run as processes; `cachegen-cache`'s tests fill a cache folder through the
+        // runtime's layers below the mutations.
+        .testTarget(
+            name: "cachegenTests",
+            dependencies: [
+                "cachegen", "CachedClientInspect", "CacheGenCore", "CachedClientCalls", "CachedClientFileStore", "CachedClientStore",
+                "CachedClientValues", "FixtureServerSupport",
+            ]),
         // The plugins' shared file (Plugins/PluginsShared, by symlink) checked on Linux, and the
         // command plugin run by `swift package` on a scratch package.
         .testTarget(name: "CacheGenPluginTests", dependencies: ["CacheGenCore", "FixtureServerSupport"]),
         // A child process for the kill -9 test: it writes entries until it is killed.
         // Not a product; a test dependency so that `swift test` builds it.
-        .executableTarget(name: "StoreWriter", dependencies: ["CachedClientRuntime", "FixtureServerSupport"], path: "Tests/StoreWriter"),
+        .executableTarget(
+            name: "StoreWriter", dependencies: ["CachedClientRuntime", "CachedClientFileStore", "FixtureServerSupport"],
+            path: "Tests/StoreWriter"),
         // A child process for the cancellation-deadlock checks (`CancellationWindowTests`): a call
         // cancelled as its answer is handled, in a process of its own. Not a product.
         .executableTarget(
             name: "CancellationProbe", dependencies: ["CachedClientRuntime", "FixtureServerSupport"],
             path: "Tests/CancellationProbe"),
-        // Tests/Fixtures/fixture_server.py driven from Swift, for both test targets that need a
-        // real server. Not a product.
-        .target(name: "FixtureServerSupport", dependencies: ["CachedClientRuntime"], path: "Tests/FixtureServerSupport"),
+        // Tests/Fixtures/fixture_server.py driven from Swift, for every test target that needs a
+        // real server, with the child processes and the forwarding store. It needs only the HTTP
+        // and store layers, so a target using it reaches no more of the runtime. Not a product.
+        .target(name: "FixtureServerSupport", dependencies: ["CachedClientHTTP", "CachedClientStore"], path: "Tests/FixtureServerSupport"),
         // The runtime tests' shared helpers, written once: a scripted transport, clocks, gates,
         // stores that fail on purpose, nginx, the file store's folders. Not a product.
         .target(
