@@ -104,20 +104,32 @@ let package = Package(
         // real server, with the child processes and the forwarding store. It needs only the HTTP
         // and store layers, so a target using it reaches no more of the runtime. Not a product.
         .target(name: "FixtureServerSupport", dependencies: ["CachedClientHTTP", "CachedClientStore"], path: "Tests/FixtureServerSupport"),
-        // The runtime tests' shared helpers, written once: a scripted transport, clocks, gates,
-        // stores that fail on purpose, nginx, the file store's folders. Not a product.
+        // The store tests' shared helpers, written once, on the store layers alone: the file
+        // store's folders, keys and entries, an event log, a deadline for reads that may block,
+        // a queued mutation. Not a product.
         .target(
-            name: "CachedClientTestSupport", dependencies: ["CachedClientRuntime", "CachedClientValues", "FixtureServerSupport"],
+            name: "StoreTestSupport",
+            dependencies: ["CachedClientFileStore", "CachedClientStore", "CachedClientValues", "FixtureServerSupport"],
+            path: "Tests/StoreTestSupport"),
+        // The runtime tests' shared helpers, written once: a scripted transport, clocks, gates,
+        // stores that fail on purpose, the retry and write-behind checks both the call path's
+        // and the mutation layer's tests run, nginx, the offline doubles. Not a product.
+        .target(
+            name: "CachedClientTestSupport",
+            dependencies: ["CachedClientRuntime", "CachedClientValues", "FixtureServerSupport", "StoreTestSupport"],
             path: "Tests/CachedClientTestSupport"),
         // The runtime's tests, one target per source target, each depending on its layer and
         // those below it (ARCHITECTURE.md, "Tests"); what crosses a network or a process for
-        // real, or drives several layers end to end, is CachedClientIntegrationTests.
+        // real, or drives several layers end to end, is CachedClientIntegrationTests. From
+        // CachedClientCallsTests up, a client is made through CachedClientTestSupport (on the
+        // umbrella) with the mutation layer's public initializer, so those link the whole
+        // runtime; their dependencies say which layers they test and import.
         .testTarget(name: "CachedClientValuesTests", dependencies: ["CachedClientValues"]),
         .testTarget(name: "CachedClientStoreTests", dependencies: ["CachedClientStore", "CachedClientValues"]),
         .testTarget(
             name: "CachedClientFileStoreTests",
             dependencies: [
-                "CachedClientFileStore", "CachedClientStore", "CachedClientValues", "CachedClientTestSupport", "FixtureServerSupport",
+                "CachedClientFileStore", "CachedClientStore", "CachedClientValues", "FixtureServerSupport", "StoreTestSupport",
             ],
             // Inputs Fuzz/ found (issue 17), read by path by the regression tests (likewise below).
             exclude: ["FuzzRegressions"]),
@@ -128,14 +140,14 @@ let package = Package(
             name: "CachedClientCallsTests",
             dependencies: [
                 "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientStore", "CachedClientValues",
-                "CachedClientTestSupport", "CachedClientTesting", "FixtureServerSupport",
+                "CachedClientTestSupport", "CachedClientTesting", "FixtureServerSupport", "StoreTestSupport",
             ],
             exclude: ["FuzzRegressions"]),
         .testTarget(
             name: "CachedClientMutationsTests",
             dependencies: [
                 "CachedClientMutations", "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientQueries",
-                "CachedClientStore", "CachedClientValues", "CachedClientTestSupport", "FixtureServerSupport",
+                "CachedClientStore", "CachedClientValues", "CachedClientTestSupport", "FixtureServerSupport", "StoreTestSupport",
             ]),
         .testTarget(
             name: "CachedClientQueriesTests",
@@ -151,7 +163,7 @@ let package = Package(
             name: "CachedClientIntegrationTests",
             dependencies: [
                 "CachedClientRuntime", "CachedClientFileStore", "CachedClientValues", "CachedClientTestSupport",
-                "FixtureServerSupport", "StoreWriter", "CancellationProbe",
+                "FixtureServerSupport", "StoreTestSupport", "StoreWriter", "CancellationProbe",
             ]),
         // The code of every DocC article (one file per article), compiled and run against the
         // Accounts client (Generated/ links to its golden files: always the generator's output).

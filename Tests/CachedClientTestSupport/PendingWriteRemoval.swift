@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) import CachedClientRuntime
