@@ -79,35 +79,57 @@ let package = Package(
         .testTarget(name: "CacheGenTranslationTests", dependencies: ["CacheGenTranslation", "GeneratorTestSupport"]),
         .testTarget(
             name: "CacheGenCoreTests", dependencies: ["CacheGenCore", "GeneratorTestSupport"], exclude: ["Specs", "OpenAPI/Documents"]),
-        .testTarget(name: "cachegenTests", dependencies: ["cachegen", "CachedClientInspect", "CacheGenCore", "FixtureServerSupport"]),
+        // The CLIs run as processes; `cachegen-cache`'s tests fill a cache folder through the
+        // runtime's layers below the mutations.
+        .testTarget(
+            name: "cachegenTests",
+            dependencies: [
+                "cachegen", "CachedClientInspect", "CacheGenCore", "CachedClientCalls", "CachedClientFileStore", "CachedClientStore",
+                "CachedClientValues", "FixtureServerSupport",
+            ]),
         // The plugins' shared file (Plugins/PluginsShared, by symlink) checked on Linux, and the
         // command plugin run by `swift package` on a scratch package.
         .testTarget(name: "CacheGenPluginTests", dependencies: ["CacheGenCore", "FixtureServerSupport"]),
         // A child process for the kill -9 test: it writes entries until it is killed.
         // Not a product; a test dependency so that `swift test` builds it.
-        .executableTarget(name: "StoreWriter", dependencies: ["CachedClientRuntime", "FixtureServerSupport"], path: "Tests/StoreWriter"),
+        .executableTarget(
+            name: "StoreWriter", dependencies: ["CachedClientRuntime", "CachedClientFileStore", "FixtureServerSupport"],
+            path: "Tests/StoreWriter"),
         // A child process for the cancellation-deadlock checks (`CancellationWindowTests`): a call
         // cancelled as its answer is handled, in a process of its own. Not a product.
         .executableTarget(
             name: "CancellationProbe", dependencies: ["CachedClientRuntime", "FixtureServerSupport"],
             path: "Tests/CancellationProbe"),
-        // Tests/Fixtures/fixture_server.py driven from Swift, for both test targets that need a
-        // real server. Not a product.
-        .target(name: "FixtureServerSupport", dependencies: ["CachedClientRuntime"], path: "Tests/FixtureServerSupport"),
-        // The runtime tests' shared helpers, written once: a scripted transport, clocks, gates,
-        // stores that fail on purpose, nginx, the file store's folders. Not a product.
+        // Tests/Fixtures/fixture_server.py driven from Swift, for every test target that needs a
+        // real server, with the child processes and the forwarding store. It needs only the HTTP
+        // and store layers, so a target using it reaches no more of the runtime. Not a product.
+        .target(name: "FixtureServerSupport", dependencies: ["CachedClientHTTP", "CachedClientStore"], path: "Tests/FixtureServerSupport"),
+        // The store tests' shared helpers, written once, on the store layers alone: the file
+        // store's folders, keys and entries, an event log, a deadline for reads that may block,
+        // a queued mutation. Not a product.
         .target(
-            name: "CachedClientTestSupport", dependencies: ["CachedClientRuntime", "CachedClientValues", "FixtureServerSupport"],
+            name: "StoreTestSupport",
+            dependencies: ["CachedClientFileStore", "CachedClientStore", "CachedClientValues", "FixtureServerSupport"],
+            path: "Tests/StoreTestSupport"),
+        // The runtime tests' shared helpers, written once: a scripted transport, clocks, gates,
+        // stores that fail on purpose, the retry and write-behind checks both the call path's
+        // and the mutation layer's tests run, nginx, the offline doubles. Not a product.
+        .target(
+            name: "CachedClientTestSupport",
+            dependencies: ["CachedClientRuntime", "CachedClientValues", "FixtureServerSupport", "StoreTestSupport"],
             path: "Tests/CachedClientTestSupport"),
         // The runtime's tests, one target per source target, each depending on its layer and
         // those below it (ARCHITECTURE.md, "Tests"); what crosses a network or a process for
-        // real, or drives several layers end to end, is CachedClientIntegrationTests.
+        // real, or drives several layers end to end, is CachedClientIntegrationTests. From
+        // CachedClientCallsTests up, a client is made through CachedClientTestSupport (on the
+        // umbrella) with the mutation layer's public initializer, so those link the whole
+        // runtime; their dependencies say which layers they test and import.
         .testTarget(name: "CachedClientValuesTests", dependencies: ["CachedClientValues"]),
         .testTarget(name: "CachedClientStoreTests", dependencies: ["CachedClientStore", "CachedClientValues"]),
         .testTarget(
             name: "CachedClientFileStoreTests",
             dependencies: [
-                "CachedClientFileStore", "CachedClientStore", "CachedClientValues", "CachedClientTestSupport", "FixtureServerSupport",
+                "CachedClientFileStore", "CachedClientStore", "CachedClientValues", "FixtureServerSupport", "StoreTestSupport",
             ],
             // Inputs Fuzz/ found (issue 17), read by path by the regression tests (likewise below).
             exclude: ["FuzzRegressions"]),
@@ -118,16 +140,14 @@ let package = Package(
             name: "CachedClientCallsTests",
             dependencies: [
                 "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientStore", "CachedClientValues",
-                "CachedClientTestSupport", "CachedClientTesting", "FixtureServerSupport",
-                // Only for the uncached calls and mutations some tests make (`response(for:endpoint:)`).
-                "CachedClientMutations",
+                "CachedClientTestSupport", "CachedClientTesting", "FixtureServerSupport", "StoreTestSupport",
             ],
             exclude: ["FuzzRegressions"]),
         .testTarget(
             name: "CachedClientMutationsTests",
             dependencies: [
                 "CachedClientMutations", "CachedClientCalls", "CachedClientFileStore", "CachedClientHTTP", "CachedClientQueries",
-                "CachedClientStore", "CachedClientValues", "CachedClientTestSupport", "FixtureServerSupport",
+                "CachedClientStore", "CachedClientValues", "CachedClientTestSupport", "FixtureServerSupport", "StoreTestSupport",
             ]),
         .testTarget(
             name: "CachedClientQueriesTests",
@@ -143,7 +163,7 @@ let package = Package(
             name: "CachedClientIntegrationTests",
             dependencies: [
                 "CachedClientRuntime", "CachedClientFileStore", "CachedClientValues", "CachedClientTestSupport",
-                "FixtureServerSupport", "StoreWriter", "CancellationProbe",
+                "FixtureServerSupport", "StoreTestSupport", "StoreWriter", "CancellationProbe",
             ]),
         // The code of every DocC article (one file per article), compiled and run against the
         // Accounts client (Generated/ links to its golden files: always the generator's output).

@@ -3,7 +3,6 @@ import Foundation
 import Testing
 
 @_spi(Generated) import CachedClientCalls
-@_spi(Generated) import CachedClientMutations
 import CachedClientFileStore
 import CachedClientHTTP
 import CachedClientStore
@@ -467,7 +466,7 @@ struct CachedClientPolicyTests {
         #expect(try await harness.value().isCached)
         #expect(harness.transport.requestCount == 0)
         await #expect(throws: TokenRefreshFailed.self) {
-            let _: Account = try await harness.client.response(for: Fixtures.request(), endpoint: Fixtures.uncached)
+            let _: CachedValue<Account> = try await harness.client.value(for: Fixtures.request(), endpoint: Fixtures.uncached)
         }
     }
 
@@ -553,37 +552,6 @@ struct CachedClientPolicyTests {
 
     // MARK: cache: false endpoints
 
-    @Test func responseAndPerformNeverTouchTheStore() async throws {
-        let store = FlakyStore()
-        let harness = Harness(store: store)
-        var request = EndpointRequest(method: "POST", path: "/transfers")
-        request.setJSONBody(Fixtures.alice, isKey: false)
-
-        let account: Account = try await harness.client.response(for: request, endpoint: Fixtures.uncached)
-        try await harness.client.perform(request, endpoint: Fixtures.uncached)
-        // A cached endpoint called through `response` is not cached either.
-        let again: Account = try await harness.client.response(for: Fixtures.request(), endpoint: Fixtures.endpoint())
-
-        #expect(account == Fixtures.alice && again == Fixtures.alice)
-        #expect(store.operations == 0)
-        #expect(harness.events.all.isEmpty)
-        #expect(harness.transport.requests.first?.headers["Content-Type"] == "application/json")
-    }
-
-    @Test func responseAndPerformThrowTheStatusOfAFailure() async throws {
-        let harness = Harness()
-        harness.transport.respond(status: 422, body: Data("{\"error\":\"limit\"}".utf8))
-        let request = EndpointRequest(method: "DELETE", path: "/accounts/1")
-
-        await #expect(throws: CachedClientError.httpStatus(422, endpoint: "TransferRepository.createTransfer", body: Data("{\"error\":\"limit\"}".utf8))) {
-            try await harness.client.perform(request, endpoint: Fixtures.uncached)
-        }
-        harness.transport.respond(status: 500)
-        await #expect(throws: CachedClientError.httpStatus(500, endpoint: "TransferRepository.createTransfer", body: Data())) {
-            let _: Account = try await harness.client.response(for: request, endpoint: Fixtures.uncached)
-        }
-    }
-
     @Test func anEndpointWithoutACacheRuleIsFetchedThroughValue() async throws {
         let store = FlakyStore()
         let harness = Harness(store: store)
@@ -592,24 +560,5 @@ struct CachedClientPolicyTests {
 
         #expect(value == .fresh(value: Fixtures.alice))
         #expect(store.operations == 0)
-    }
-
-    @Test func aBodyThatCannotBeEncodedThrowsEncodingFailed() async throws {
-        struct Unencodable: Encodable, Sendable {
-            func encode(to encoder: any Encoder) throws {
-                throw EncodingError.invalidValue(Double.nan, .init(codingPath: [], debugDescription: "NaN"))
-            }
-        }
-        let harness = Harness()
-        var request = EndpointRequest(method: "POST", path: "/transfers")
-        request.setJSONBody(Unencodable(), isKey: false)
-
-        await #expect {
-            try await harness.client.perform(request, endpoint: Fixtures.uncached)
-        } throws: { error in
-            if case .encodingFailed = error as? CachedClientError { return true }
-            return false
-        }
-        #expect(harness.transport.requestCount == 0)
     }
 }

@@ -3,7 +3,6 @@ import Foundation
 import Testing
 
 @_spi(Generated) import CachedClientCalls
-@_spi(Generated) import CachedClientMutations
 import CachedClientFileStore
 import CachedClientHTTP
 import CachedClientStore
@@ -13,22 +12,13 @@ import CachedClientStore
 import FoundationNetworking
 #endif
 
+/// Retries of the call path: which answers and errors are retried, the backoff and
+/// `Retry-After`, the endpoint's rule, a host's backoff. A POST sent with `perform` is
+/// tested with the mutation layer's calls (`MutationCallTests`); both script their answers
+/// with `RetryScripting`.
 @Suite("CachedClient retries")
-struct CachedClientRetryTests {
+struct CachedClientRetryTests: RetryScripting {
     static let bob = Account(id: "2", balance: 20)
-    static let ok = Result<HTTPResponse, URLError>.success(HTTPResponse(statusCode: 200, body: Fixtures.body(Fixtures.alice)))
-    static func status(_ code: Int, _ headers: [String: String] = [:]) -> Result<HTTPResponse, URLError> {
-        .success(HTTPResponse(statusCode: code, headers: headers, body: Data("{}".utf8)))
-    }
-
-    func harness(_ answers: [Result<HTTPResponse, URLError>], configure: (RecordingSleeper) -> RetryPolicy = { $0.policy() })
-        -> (Harness, RecordingSleeper)
-    {
-        let clock = TestClock()
-        let sleeper = RecordingSleeper(clock: clock)
-        let harness = Harness(transport: StubTransport(scripted(answers)), retry: configure(sleeper), clock: clock)
-        return (harness, sleeper)
-    }
 
     @Test(arguments: [502, 503, 504, 429])
     func aGETIsRetriedOnATransientStatusWithBackoff(status: Int) async throws {
@@ -104,22 +94,6 @@ struct CachedClientRetryTests {
         #expect(try await more.value(endpoint: endpoint) == .fresh(value: Fixtures.alice))
         #expect(more.transport.requests.count == 4)
         #expect(moreSleeper.recorded.count == 3)
-    }
-
-    @Test func aPOSTIsRetriedOnlyWhenItsSpecSaysSo() async throws {
-        let request = EndpointRequest(method: "POST", path: "/transfers")
-        var endpoint = Endpoint(name: "AccountRepository.transfer", cache: nil)
-        let (once, _) = harness([Self.status(503), Self.ok])
-        await #expect(throws: CachedClientError.httpStatus(503, endpoint: endpoint.name, body: Data("{}".utf8))) {
-            try await once.client.perform(request, endpoint: endpoint)
-        }
-        #expect(once.transport.requests.count == 1)
-
-        endpoint.retry = RetryRule(max: 2)
-        let (retried, sleeper) = harness([.failure(URLError(.networkConnectionLost)), Self.ok])
-        try await retried.client.perform(request, endpoint: endpoint)
-        #expect(retried.transport.requests.count == 2)
-        #expect(sleeper.recorded == [.milliseconds(500)])
     }
 
     @Test(arguments: [503, 0])

@@ -4,7 +4,6 @@ import Foundation
 import Testing
 
 @_spi(Generated) import CachedClientCalls
-@_spi(Generated) import CachedClientMutations
 import CachedClientFileStore
 import CachedClientHTTP
 import CachedClientStore
@@ -171,47 +170,21 @@ struct CachedClientWriteBehindTests {
     }
 
     enum Removal: String, CaseIterable, Sendable {
-        case everything, partition, endpoint, invalidation, mutation
+        case everything, partition, endpoint, invalidation
     }
 
     /// One write of the key is under way (held at the gate) and a second waits behind it
-    /// when the removal starts; neither may be left in the store afterwards.
+    /// when the removal starts; neither may be left in the store afterwards. A mutation's
+    /// invalidation is checked the same way with the mutation layer (`MutationCallTests`).
     @Test(arguments: Removal.allCases)
     func aRemovalWhileWritesArePendingLeavesNothingBehind(_ removal: Removal) async throws {
-        let store = GatedStore()
-        let harness = Harness(store: store, memoryCacheLimit: 0)
-        let first = store.holdNextWrite()
-        _ = try await harness.value(policy: nil, flushing: false)
-        await first.started.wait()
-        harness.transport.respond(status: 200, body: Fixtures.body(Fixtures.aliceLater))
-        _ = try await harness.value(policy: nil, flushing: false)
-        #expect(harness.client.writes.pendingCount == 1)
-
-        let removing = Task {
+        try await PendingWriteRemoval.check { harness in
             switch removal {
             case .everything: try await harness.client.removeAll()
             case .partition: try await harness.client.removeAll(partition: "user-1")
             case .endpoint: try await harness.client.removeAll(endpoint: "AccountRepository.getAccount")
             case .invalidation: try await harness.client.invalidate([Invalidation(Fixtures.endpoint())])
-            case .mutation:
-                harness.transport.respond(status: 204)
-                try await harness.client.perform(
-                    EndpointRequest(method: "DELETE", path: "/accounts/1"), endpoint: Fixtures.uncached,
-                    invalidating: [Invalidation(Fixtures.endpoint(), path: "/accounts/{id}") { $0.setPathParameter("id", "1") }])
             }
-        }
-        // The removal drops the pending writes at once, then waits for the one under way.
-        while harness.client.writes.pendingCount > 0 { await Task.yield() }
-        first.gate.open()
-        try await removing.value
-        await harness.client.flush()
-
-        #expect(try await store.innerEntry(for: harness.key()) == nil)
-        #expect(try await store.inner.entryCount() == 0)
-        #expect(store.writes == 1)  // the second never went; the first was taken back out
-        #expect(!harness.events.kinds.contains(.store))
-        await #expect(throws: CachedClientError.notCached(endpoint: "AccountRepository.getAccount")) {
-            try await harness.value(policy: .cacheOnly)
         }
     }
 

@@ -1,4 +1,4 @@
-import CachedClientTestSupport
+import StoreTestSupport
 import FixtureServerSupport
 import Foundation
 import Testing

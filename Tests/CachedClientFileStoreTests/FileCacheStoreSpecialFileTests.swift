@@ -1,4 +1,4 @@
-import CachedClientTestSupport
+import StoreTestSupport
 import Foundation
 import Testing
 

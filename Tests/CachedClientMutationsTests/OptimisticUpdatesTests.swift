@@ -2,6 +2,7 @@ import CachedClientTestSupport
 import FixtureServerSupport
 import Foundation
 import Observation
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) import CachedClientCalls

@@ -1,5 +1,6 @@
 import FixtureServerSupport
 import Foundation
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) @testable import CachedClientRuntime
@@ -294,18 +295,6 @@ package final class FlakyStore: CacheStore {
     }
     package func totalSize() async throws -> Int { try await inner.totalSize() }
     package func entryCount() async throws -> Int { try await inner.entryCount() }
-}
-
-/// Collects events for assertions.
-package final class EventLog: Sendable {
-    package init() {}
-
-    private let events = Locked<[CacheEvent]>([])
-
-    package var all: [CacheEvent] { events.withLock { $0 } }
-    package var kinds: [CacheEvent.Kind] { all.map(\.kind) }
-
-    package var record: @Sendable (CacheEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
 }
 
 /// A client over test doubles, with everything a policy test looks at.

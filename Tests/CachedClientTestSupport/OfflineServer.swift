@@ -1,5 +1,6 @@
 import FixtureServerSupport
 import Foundation
+import StoreTestSupport
 
 @_spi(Generated) import CachedClientRuntime
 @_spi(RuntimeLayers) import CachedClientValues

@@ -1,4 +1,4 @@
-import CachedClientRuntime
+import CachedClientHTTP
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,4 +1,4 @@
-import CachedClientRuntime
+import CachedClientStore
 import Foundation
 
 /// A test store that changes reads or writes and passes everything else on to `inner`: the

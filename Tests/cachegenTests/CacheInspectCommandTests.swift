@@ -2,7 +2,10 @@ import FixtureServerSupport
 import Foundation
 import Testing
 
-@_spi(Generated) import CachedClientRuntime
+@_spi(Generated) import CachedClientCalls
+import CachedClientFileStore
+import CachedClientStore
+@_spi(Generated) import CachedClientValues
 
 /// `cachegen-cache inspect`, run as a child process on a cache folder a `FileCacheStore`
 /// wrote: its exact table, its JSON, bodies only with `--values` and never a credential,

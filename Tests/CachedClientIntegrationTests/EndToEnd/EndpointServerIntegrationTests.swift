@@ -1,6 +1,7 @@
 import CachedClientTestSupport
 import FixtureServerSupport
 import Foundation
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) @testable import CachedClientRuntime

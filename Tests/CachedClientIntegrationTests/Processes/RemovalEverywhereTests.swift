@@ -1,5 +1,6 @@
 import CachedClientTestSupport
 import Foundation
+import StoreTestSupport
 import Testing
 
 @_spi(Generated) @testable import CachedClientRuntime

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 
-@_spi(Generated) @testable import CachedClientRuntime
 @_spi(RuntimeLayers) import CachedClientValues
 
 /// Runs `body` with a deadline, for calls that might block a thread forever (a read of a

@@ -1,6 +1,6 @@
 import Foundation
 
-import CachedClientRuntime
+import CachedClientStore
 
 /// A queued mutation as the client makes one.
 package func queuedMutation(

@@ -2,7 +2,8 @@ import FixtureServerSupport
 import Foundation
 import Testing
 
-@_spi(Generated) @testable import CachedClientRuntime
+import CachedClientFileStore
+import CachedClientStore
 @_spi(RuntimeLayers) import CachedClientValues
 
 #if canImport(Darwin)
