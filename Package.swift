@@ -78,7 +78,8 @@ let package = Package(
         .testTarget(name: "CacheGenOpenAPITests", dependencies: ["CacheGenOpenAPI", "GeneratorTestSupport"]),
         .testTarget(name: "CacheGenTranslationTests", dependencies: ["CacheGenTranslation", "GeneratorTestSupport"]),
         .testTarget(
-            name: "CacheGenCoreTests", dependencies: ["CacheGenCore", "GeneratorTestSupport"], exclude: ["Specs", "OpenAPI/Documents"]),
+            name: "CacheGenCoreTests", dependencies: ["CacheGenCore", "GeneratorTestSupport"],
+            exclude: ["Specs", "OpenAPI/Documents", "FuzzRegressions"]),
         // The CLIs run as processes; `cachegen-cache`'s tests fill a cache folder through the
         // runtime's layers below the mutations.
         .testTarget(

@@ -49,7 +49,7 @@ package struct OpenAPINames {
                 let owners = values.object(node, "\"names.\(kind.rawValue)\"", allowed: nil)
             else { continue }
             for owner in owners.list {
-                guard let entries = values.object(owner.value, "\"names.\(kind.rawValue).\(owner.key)\"", allowed: nil) else { continue }
+                guard let entries = values.object(owner.value, quoted("names.\(kind.rawValue).\(owner.key)"), allowed: nil) else { continue }
                 for entry in entries.list { add(entry, kind: kind, owner: owner.key) }
             }
         }

@@ -94,7 +94,7 @@ struct FileCacheStoreSpecialFileTests {
     }
 
     private func expectMissRemovedAndReported(
-        _ store: FileCacheStore, _ key: CacheKey, events: StoreEventLog, reason: String,
+        _ store: FileCacheStore, _ key: CacheKey, events: EventLog, reason: String,
         release: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws {
         let path = store.entryPath(for: key)

@@ -36,7 +36,7 @@ struct FileCacheStoreSweepTests {
     @Test func overflowingMaxBytesEvictsLeastRecentlyUsedFirst() async throws {
         try await withStoreDirectory { directory in
             let clock = StoreTestClock()
-            let events = StoreEventLog()
+            let events = EventLog()
             let size = try #require(CacheFileFormat.encode(storeEntry("body"), key: storeKey("a"))).count
             let store = try FileCacheStore(
                 directory: directory, maxBytes: size * 3 + size / 2, events: events.record, now: { clock.now })
@@ -93,7 +93,7 @@ struct FileCacheStoreSweepTests {
     @Test func maxAgeDropsUnusedEntriesInSweepsAndOldEntriesOnRead() async throws {
         try await withStoreDirectory { directory in
             let clock = StoreTestClock()
-            let events = StoreEventLog()
+            let events = EventLog()
             let store = try FileCacheStore(directory: directory, maxAge: 100, events: events.record, now: { clock.now })
             try await store.setEntry(storeEntry("a", date: clock.now), for: storeKey("a"))
             await store.waitForSweep()
@@ -122,7 +122,7 @@ struct FileCacheStoreSweepTests {
     @Test func aWriteStartsASweepOnceAnHourHasPassed() async throws {
         try await withStoreDirectory { directory in
             let clock = StoreTestClock()
-            let events = StoreEventLog()
+            let events = EventLog()
             let store = try FileCacheStore(directory: directory, maxAge: 600, events: events.record, now: { clock.now })
             try await store.setEntry(storeEntry("old"), for: storeKey("old"))
             await store.waitForSweep()

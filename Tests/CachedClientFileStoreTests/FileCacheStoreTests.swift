@@ -87,7 +87,7 @@ struct FileCacheStoreTests {
             let garbage = Data("not an entry".utf8)
             for key in keys { try garbage.write(to: URL(fileURLWithPath: writer.entryPath(for: key))) }
 
-            let events = StoreEventLog()
+            let events = EventLog()
             let store = try FileCacheStore(
                 directory: directory, maxBytes: 1, maxAge: 1, events: events.record, now: { clock.now })
             #expect(events.all.isEmpty)

@@ -23,15 +23,6 @@ package final class StoreTestClock: Sendable {
     package func advance(_ seconds: TimeInterval) { value.withLock { $0 += seconds } }
 }
 
-/// Collects a store's events.
-package final class StoreEventLog: Sendable {
-    package init() {}
-
-    private let events = Locked<[CacheEvent]>([])
-    package var all: [CacheEvent] { events.withLock { $0 } }
-    package var record: @Sendable (CacheEvent) -> Void { { [events] event in events.withLock { $0.append(event) } } }
-}
-
 package func storeKey(
     _ id: String, endpoint: String = "Accounts.get", partition: String? = "user-1", path: String? = nil, query: String = ""
 ) -> CacheKey {
@@ -53,10 +44,10 @@ package func withStoreDirectory(_ body: (URL) async throws -> Void) async throws
 }
 
 /// A store without limits over a fresh folder, with its event log and clock.
-package func withStore(_ body: (FileCacheStore, URL, StoreEventLog, StoreTestClock) async throws -> Void) async throws {
+package func withStore(_ body: (FileCacheStore, URL, EventLog, StoreTestClock) async throws -> Void) async throws {
     try await withStoreDirectory { directory in
         let clock = StoreTestClock()
-        let events = StoreEventLog()
+        let events = EventLog()
         let store = try FileCacheStore(directory: directory, events: events.record, now: { clock.now })
         try await body(store, directory, events, clock)
     }

@@ -25,7 +25,7 @@ package enum OpenAPIMediaTypes {
 
     /// `application/json`, `application/problem+json`, with or without parameters.
     package static func isJSON(_ mediaType: String) -> Bool {
-        let essence = mediaType.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
+        let essence = essence(mediaType)
         return essence == "application/json" || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
     }
 
@@ -48,7 +48,7 @@ package enum OpenAPIMediaTypes {
     package static func format(of mediaType: String, schema: JSONNode?) -> SpecResponseFormat {
         if schema?["type"]?.value.stringValue == "string", schema?["format"]?.value.stringValue == "binary" { return .data }
         if isJSON(mediaType) { return .json }
-        let essence = mediaType.split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
+        let essence = essence(mediaType)
         switch essence {
         case "text/event-stream": return .events
         case "application/jsonl", "application/x-ndjson", "application/jsonlines", "application/x-jsonlines": return .jsonLines

@@ -17,7 +17,7 @@ package enum OpenAPIMultipart {
     {
         guard let entry = content?[reading.mediaType] else { return (nil, nil) }
         let location = entry.keyLocation
-        let asBytes = "the \(reading.mediaType) response of \(what) is read as bytes (Data)"
+        let asBytes = "the \(plainOrQuoted(reading.mediaType)) response of \(what) is read as bytes (Data)"
         for positional in ["itemSchema", "prefixEncoding", "itemEncoding"] {
             if let keyword = entry.value[positional] {
                 context.warn("\(asBytes): its parts are described by position (\(positional)), and cachegen reads parts by name", at: keyword.keyLocation)

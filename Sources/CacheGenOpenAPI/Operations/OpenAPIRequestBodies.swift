@@ -51,7 +51,7 @@ package enum OpenAPIRequestBodies {
             chosen = multipart
         }
         guard let chosen, let kind = OpenAPIMediaTypes.bodyKind(of: chosen) else {
-            return unusable("only " + members.map(\.key).joined(separator: ", "), required: required, what: what, at: member.keyLocation, context: &context)
+            return unusable("only " + members.map { plainOrQuoted($0.key) }.joined(separator: ", "), required: required, what: what, at: member.keyLocation, context: &context)
         }
         var encoding = BodyEncoding(kind: kind)
         switch kind {
@@ -73,7 +73,7 @@ package enum OpenAPIRequestBodies {
         }
         guard let schema = chosen.value["schema"]?.value else {
             guard kind == .json else {
-                return unusable("\(chosen.key) without a schema", required: required, what: what, at: member.keyLocation, context: &context)
+                return unusable("\(plainOrQuoted(chosen.key)) without a schema", required: required, what: what, at: member.keyLocation, context: &context)
             }
             return (nil, member.keyLocation)
         }
@@ -81,7 +81,7 @@ package enum OpenAPIRequestBodies {
         case .type(let type):
             guard kind != .json else { return (RequestBody(type: type, encoding: encoding, location: schema.location), member.keyLocation) }
             guard case .model(let model) = type else {
-                return unusable("\(chosen.key) of \(type), not an object", required: required, what: what, at: member.keyLocation, context: &context)
+                return unusable("\(plainOrQuoted(chosen.key)) of \(type), not an object", required: required, what: what, at: member.keyLocation, context: &context)
             }
             if kind == .multipart { context.schemas.allowFiles(in: model) }
             let properties = kind == .multipart ? context.objectProperties(schema, file: target.file) : [:]

@@ -45,10 +45,10 @@ package enum OpenAPIResponses {
         case .json(let type, let location): return (type, location)
         case .unusable(let reason):
             guard method == "GET" || method == "HEAD" else {
-                context.warn("the \(success.key) response body of \(what) is left out: it is \(reason); the call returns nothing", at: success.keyLocation)
+                context.warn("the \(plainOrQuoted(success.key)) response body of \(what) is left out: it is \(reason); the call returns nothing", at: success.keyLocation)
                 return (nil, nil)
             }
-            context.leaveOut(what, "its \(success.key) response is \(reason)", at: success.keyLocation)
+            context.leaveOut(what, "its \(plainOrQuoted(success.key)) response is \(reason)", at: success.keyLocation)
             return nil
         }
     }

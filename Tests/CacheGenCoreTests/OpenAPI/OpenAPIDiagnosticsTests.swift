@@ -148,6 +148,22 @@ import Testing
         #expect(output.source?.contains("func download(policy: CachePolicy?) async throws -> CachedValue<Data>") == true)
     }
 
+    /// A media type is document text: one that is no plain token (a line break, a quote, a
+    /// space) is quoted and escaped, so the message stays on one line (found by fuzzing: a
+    /// Swagger 2.0 `consumes` entry that was a block of prose).
+    @Test func aMediaTypeThatIsNoPlainTokenIsQuotedOnOneLine() {
+        let paths = #"""
+            "/upload": { "post": { "operationId": "upload",
+              "requestBody": { "required": true, "content": { "application/x\nSed \"tempus\"": { "schema": { "type": "object" } }, "application/xml": {} } },
+              "responses": { "204": { "description": "ok" } } } }
+            """#
+        let output = Support.generate(["api.json": Support.document(paths: paths)], main: "api.json")
+        #expect(
+            Support.messages(output) == [
+                #"api.json:5:3: warning: operation "upload" is left out: its request body is only "application/x\nSed \"tempus\"", application/xml"#
+            ])
+    }
+
     @Test func schemasThatCannotBeMappedFaithfullyAreNamed() {
         let schemas = """
             "Shape": { "oneOf": [{ "type": "string" }, { "type": "integer" }] },
