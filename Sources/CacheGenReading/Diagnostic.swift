@@ -62,12 +62,12 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(location): \(severity.rawValue): \(message)" }
 }
 
-/// Spec text shown as it is in a message when it is a plain token (printable ASCII without
-/// a space or a quote, 60 bytes at most: a media type, a status code), and `quoted` otherwise,
-/// so that whatever a document holds, a diagnostic stays on one line.
+/// Spec text shown as it is in a message when it is plain (printable ASCII without a quote,
+/// 60 bytes at most: a media type with its parameters, a status code), and `quoted`
+/// otherwise, so that whatever a document holds, a diagnostic stays on one line.
 package func plainOrQuoted(_ value: some CustomStringConvertible) -> String {
     let text = String(describing: value)
-    guard !text.isEmpty, text.utf8.count <= 60, text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 }) else {
+    guard !text.isEmpty, text.utf8.count <= 60, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 }) else {
         return quoted(text)
     }
     return text
