@@ -39,8 +39,9 @@ struct CacheGenInputs: Sendable {
     /// the files the document's `$ref`s name (and theirs); for an OpenAPI document named as a
     /// spec, the files its own `$ref`s name. Editing any of them reruns the build command.
     static func inputFiles(for spec: URL) -> [URL] {
-        if let document = document(ofOverlay: spec) { return [spec] + referencedFiles(from: document) }
-        return kind(of: spec)?.kind == .document ? referencedFiles(from: spec) : [spec]
+        let read = kind(of: spec)
+        if let document = read.flatMap({ document(of: $0, spec: spec) }) { return [spec] + referencedFiles(from: document) }
+        return read?.kind == .document ? referencedFiles(from: spec) : [spec]
     }
 
     /// `document` and every file its `$ref`s name, directly or through other files, that
@@ -86,7 +87,12 @@ struct CacheGenInputs: Sendable {
     /// The document an overlay names (`"openapi": "api.yaml"`, relative to the overlay);
     /// `nil` for a spec or a document. Mirrors `Generator.documentPath(forOverlay:path:)`.
     static func document(ofOverlay spec: URL) -> URL? {
-        guard case (.overlay, let relative?)? = kind(of: spec), !relative.isEmpty else { return nil }
+        kind(of: spec).flatMap { document(of: $0, spec: spec) }
+    }
+
+    /// The document an overlay names, from what `kind(of:)` read of `spec`.
+    private static func document(of read: (kind: InputKind, openapi: String?), spec: URL) -> URL? {
+        guard read.kind == .overlay, let relative = read.openapi, !relative.isEmpty else { return nil }
         return URL(fileURLWithPath: relative, relativeTo: spec.deletingLastPathComponent()).standardizedFileURL
     }
 
@@ -135,8 +141,8 @@ struct CacheGenInputs: Sendable {
             let key = unquoted(line[..<colon].trimmingCharacters(in: .whitespaces))
             var value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             if let comment = value.range(of: " #") { value = value[..<comment.lowerBound].trimmingCharacters(in: .whitespaces) }
-            let quoted = value.count >= 2 && (value.first == "\"" || value.first == "'") && value.last == value.first
-            let text: String? = quoted ? unquoted(value) : value.isEmpty || Double(value) != nil ? nil : value
+            let bare = unquoted(value)
+            let text: String? = bare != value ? bare : value.isEmpty || Double(value) != nil ? nil : value
             if keys.index(forKey: key) == nil { keys[key] = .some(text) }
         }
         return keys
