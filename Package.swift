@@ -73,12 +73,21 @@ let package = Package(
         // GeneratorTestSupport. Fixtures are read by path, not built.
         .target(name: "GeneratorTestSupport", path: "Tests/GeneratorTestSupport"),
         .testTarget(name: "CacheGenReadingTests", dependencies: ["CacheGenReading", "GeneratorTestSupport"]),
-        .testTarget(name: "CacheGenYAMLTests", dependencies: ["CacheGenYAML", "GeneratorTestSupport"], exclude: ["OpenAPIFixtures"]),
-        .testTarget(name: "CacheGenSpecTests", dependencies: ["CacheGenSpec"]),
-        .testTarget(name: "CacheGenOpenAPITests", dependencies: ["CacheGenOpenAPI", "GeneratorTestSupport"]),
-        .testTarget(name: "CacheGenTranslationTests", dependencies: ["CacheGenTranslation", "GeneratorTestSupport"]),
         .testTarget(
-            name: "CacheGenCoreTests", dependencies: ["CacheGenCore", "GeneratorTestSupport"],
+            name: "CacheGenYAMLTests", dependencies: ["CacheGenReading", "CacheGenYAML", "GeneratorTestSupport"],
+            exclude: ["OpenAPIFixtures"]),
+        .testTarget(name: "CacheGenSpecTests", dependencies: ["CacheGenSpec"]),
+        .testTarget(
+            name: "CacheGenOpenAPITests", dependencies: ["CacheGenOpenAPI", "CacheGenReading", "CacheGenSpec", "GeneratorTestSupport"]),
+        .testTarget(name: "CacheGenTranslationTests", dependencies: ["CacheGenTranslation", "GeneratorTestSupport"]),
+        // The generator as a whole: every stage's output through the pipeline, read in the
+        // stages' own terms where a test looks inside one.
+        .testTarget(
+            name: "CacheGenCoreTests",
+            dependencies: [
+                "CacheGenCore", "CacheGenOpenAPI", "CacheGenReading", "CacheGenSpec", "CacheGenTranslation", "CacheGenYAML",
+                "GeneratorTestSupport",
+            ],
             exclude: ["Specs", "OpenAPI/Documents", "FuzzRegressions"]),
         // The CLIs run as processes; `cachegen-cache`'s tests fill a cache folder through the
         // runtime's layers below the mutations.
@@ -90,7 +99,7 @@ let package = Package(
             ]),
         // The plugins' shared file (Plugins/PluginsShared, by symlink) checked on Linux, and the
         // command plugin run by `swift package` on a scratch package.
-        .testTarget(name: "CacheGenPluginTests", dependencies: ["CacheGenCore", "FixtureServerSupport"]),
+        .testTarget(name: "CacheGenPluginTests", dependencies: ["CacheGenCore", "CacheGenYAML", "FixtureServerSupport"]),
         // A child process for the kill -9 test: it writes entries until it is killed.
         // Not a product; a test dependency so that `swift test` builds it.
         .executableTarget(

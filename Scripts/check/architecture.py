@@ -4,12 +4,15 @@
 One table per pipeline, `| target | …`, one row per target of Package.swift in that part of
 the map. The third column must be the target's `dependencies` in Package.swift, and those must
 be exactly the package's modules its files import (none undeclared, none unused). A wrong
-arrow already fails to compile; this keeps the map saying so.
+arrow already fails to compile; this keeps the map saying so. Every other target of
+Package.swift, test and helper targets too, has no row but the same rule: its dependencies are
+exactly the modules it imports (an executable a test runs as a child process is depended on,
+not imported), so a test target says which layers it tests.
 
     Scripts/check/architecture.py           # exit 1, naming each row that differs
     Scripts/check/architecture.py --write   # rewrite the column from Package.swift
 
-It also fails when a target has no row or a row names no target, so the map covers the code.
+It also fails when a source target has no row or a row names no target, so the map covers the code.
 A dependency that should not be there is fixed in the code, not in the table.
 
 The map cannot drift either (issue 38 item 5). Every name in ARCHITECTURE.md, Benchmarks/README.md
@@ -36,7 +39,7 @@ PACKAGE = os.path.join(ROOT, "Package.swift")
 # The section of ARCHITECTURE.md that holds each table, and the targets it must list.
 TARGET_TABLES = [("## Pipeline 1", re.compile(r"^(CacheGen\w*|cachegen)$")), ("## Pipeline 2", re.compile(r"^CachedClient\w*$"))]
 TARGET = re.compile(
-    r'\.(?:target|executableTarget)\(\s*name:\s*"(\w+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?(?:,\s*path:\s*"([^"]+)")?')
+    r'\.(target|executableTarget|testTarget)\(\s*name:\s*"(\w+)"(?:,\s*dependencies:\s*\[([^\]]*)\])?(?:,\s*path:\s*"([^"]+)")?')
 IMPORT = re.compile(r"^(?:@\w+(?:\([^)]*\))?\s+)*import\s+(\w+)", re.M)
 
 
@@ -56,9 +59,10 @@ def cell(names):
 def package_targets():
     """Each target of Package.swift: its dependencies and its folder."""
     targets = {}
-    for name, dependencies, path in TARGET.findall(open(PACKAGE, encoding="utf-8").read()):
+    for kind, name, dependencies, path in TARGET.findall(open(PACKAGE, encoding="utf-8").read()):
         listed = set(re.findall(r'"(\w+)"', dependencies))
-        targets[name] = (listed, os.path.join(ROOT, path or os.path.join("Sources", name)))
+        folder = path or os.path.join("Tests" if kind == "testTarget" else "Sources", name)
+        targets[name] = (kind, listed, os.path.join(ROOT, folder))
     return targets
 
 
@@ -89,22 +93,29 @@ def check_targets(lines, heading, pattern, targets, problems, write):
         if name not in targets:
             problems.append(f"ARCHITECTURE.md:{i + 1}: error: {name} is not a target of Package.swift")
             continue
-        declared, folder = targets[name]
-        imported = set()
-        for path in swift_files(folder):
-            imported.update(m for m in IMPORT.findall(open(path, encoding="utf-8").read()) if m in targets)
-        for module in sorted(imported - declared):
-            problems.append(f"Package.swift: error: {name} imports {module} without depending on it")
-        for module in sorted(declared - imported):
-            problems.append(f"Package.swift: error: {name} depends on {module} and imports nothing of it")
+        _, declared, _ = targets[name]
         want = cell(declared)
         if listed != want:
             if write:
                 lines[i] = f"| `{name}` | {role} | {want} |"
             else:
                 problems.append(f"ARCHITECTURE.md:{i + 1}: error: {name} depends on {want}, not {listed}")
-    for name in sorted(n for n in targets if pattern.match(n) and n not in seen):
+    for name in sorted(n for n in targets if pattern.match(n) and targets[n][0] != "testTarget" and n not in seen):
         problems.append(f"ARCHITECTURE.md:{start + 1}: error: target {name} has no row in the table under \"{heading}\"")
+
+
+def check_imports(targets, problems):
+    """Every target's dependencies, test and helper targets' too, are exactly the package's modules
+    it imports. An executable is the exception: a test depends on one to have it built and runs it
+    as a child process, so it imports nothing of it."""
+    for name, (_, declared, folder) in sorted(targets.items()):
+        imported = set()
+        for path in swift_files(folder):
+            imported.update(m for m in IMPORT.findall(open(path, encoding="utf-8").read()) if m in targets)
+        for module in sorted(imported - declared):
+            problems.append(f"Package.swift: error: {name} imports {module} without depending on it")
+        for module in sorted(m for m in declared - imported if targets[m][0] != "executableTarget"):
+            problems.append(f"Package.swift: error: {name} depends on {module} and imports nothing of it")
 
 
 # --- every name the map gives must exist --------------------------------------------------------
@@ -225,7 +236,7 @@ def check_names(targets, problems):
     tails = tail_index(entries)
     file_names = {entry.rstrip("/").rsplit("/", 1)[-1] for entry in entries}
     packages, declared, used = known_names(entries)
-    target_folders = {name: os.path.relpath(folder, ROOT) for name, (_, folder) in targets.items()}
+    target_folders = {name: os.path.relpath(folder, ROOT) for name, (_, _, folder) in targets.items()}
     for document, names_types in NAMED_DOCUMENTS:
         path = os.path.join(ROOT, document)
         if not os.path.exists(path):
@@ -328,6 +339,7 @@ def main():
     targets = package_targets()
     for heading, pattern in TARGET_TABLES:
         check_targets(lines, heading, pattern, targets, problems, write)
+    check_imports(targets, problems)
     check_names(targets, problems)
     if write:
         open(MAP, "w", encoding="utf-8").write("\n".join(lines))
