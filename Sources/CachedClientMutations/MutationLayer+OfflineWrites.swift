@@ -233,7 +233,7 @@ extension MutationLayer {
         }
         if CallFetcher.allowsFallback(error) || error is RateLimitedError || CallFetcher.isCancellation(error) {
             var waiting = mutation
-            waiting.attempts += 1
+            waiting.attempts = mutation.attempts.addingClamped(1)  // a record read back may say anything
             try? await queue.outbox.updateMutation(waiting)
             await queue.finish(mutation, updated: waiting)
             emitMutation(.mutationQueued, waiting, message: client.callEvents.safeDescription(of: error))
@@ -241,7 +241,7 @@ extension MutationLayer {
             return .waiting
         }
         var failed = mutation
-        failed.attempts += 1
+        failed.attempts = mutation.attempts.addingClamped(1)
         if case .httpStatus(let status, _, let body) = error as? CachedClientError {
             failed.failure = MutationFailure(status: status, message: "refused by the server", body: body)
         } else {

@@ -126,12 +126,3 @@ extension CacheInspection {
         }
     }
 }
-
-extension CacheInspection.Builder {
-    /// Whether a stored date can be shown: finite and within ±3,000 years of 1970, so a
-    /// damaged file's date is never formatted.
-    package static func isPlausible(_ date: Date) -> Bool {
-        let seconds = date.timeIntervalSince1970
-        return seconds.isFinite && abs(seconds) < 1e11
-    }
-}

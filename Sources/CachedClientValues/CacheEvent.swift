@@ -66,10 +66,11 @@ public struct CacheEvent: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// One line for a log: `hit AccountRepository.getAccounts key=… age=12s`.
+    /// One line for a log: `hit AccountRepository.getAccounts key=… age=12s`; `age=?` for an
+    /// age no `Int` holds (NaN, infinite, or a stored date a damaged record made up).
     public var description: String {
         var text = "\(kind.rawValue) \(endpoint) key=\(key)"
-        if let age { text += " age=\(Int(age))s" }
+        if let age { text += " age=" + (Int(exactly: age.rounded(.towardZero)).map { "\($0)s" } ?? "?") }
         if let message { text += " \(message)" }
         return text
     }

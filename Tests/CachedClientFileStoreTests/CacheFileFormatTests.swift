@@ -26,4 +26,21 @@ struct CacheFileFormatTests {
         #expect(header?.endpoint == "Accounts.get")
         #expect(header?.date == stored.date)
     }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -4e11])
+    func aDateNoAppCouldShowIsMalformedAndReadsAsAMiss(_ seconds: Double) async throws {
+        let key = storeKey("1")
+        let entry = CacheEntry(body: Data("body".utf8), date: Date(timeIntervalSinceReferenceDate: seconds))
+        let bytes = try #require(CacheFileFormat.encode(entry, key: key))
+        #expect(bytes.withUnsafeBytes { CacheFileFormat.decode($0, keyText: key.text) } == .failure(.malformed))
+
+        try await withStoreDirectory { directory in
+            let events = EventLog()
+            let store = try FileCacheStore(directory: directory, events: events.record)
+            try await store.setEntry(entry, for: key)
+            #expect(try await store.entry(for: key) == nil)
+            #expect(try await store.entryCount() == 0)  // removed, not kept
+            #expect(events.all.map(\.description).contains { $0.hasPrefix("evict") && $0.contains("unreadable entry removed") })
+        }
+    }
 }

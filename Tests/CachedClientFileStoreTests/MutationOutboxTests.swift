@@ -154,6 +154,36 @@ import Musl
         }
     }
 
+    @Test func aRecordWithADateNoAppCouldShowIsListedAsFailed() async throws {
+        try await withStoreDirectory { directory in
+            let store = try FileCacheStore(directory: directory)
+            var mutation = queuedMutation("a")
+            mutation.createdAt = Date(timeIntervalSinceReferenceDate: 1e300)
+            let stored = try await store.enqueueMutation(mutation)
+            let listed = try await FileCacheStore(directory: directory).queuedMutations(partition: "user-1")
+            #expect(listed.map(\.id) == [stored.id])
+            #expect(listed.first?.failure?.message == "unreadable queued mutation: damaged or of an unknown format")
+        }
+    }
+
+    @Test func aStrayFileAtTheLastSequenceThereIsFailsTheEnqueueNeverTraps() async throws {
+        try await withStoreDirectory { directory in
+            let before = try FileCacheStore(directory: directory)
+            let first = try await before.enqueueMutation(queuedMutation("a"))
+            let folder = before.outboxPath(partition: "user-1")
+            try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/ffffffffffffffff-stray"))
+
+            // A new process lists the folder to learn the next number, and there is none.
+            let store = try FileCacheStore(directory: directory)
+            await #expect(throws: FileCacheStoreError(operation: "number a queued mutation in", path: folder, code: EOVERFLOW)) {
+                try await store.enqueueMutation(queuedMutation("b"))
+            }
+            let listed = try await store.queuedMutations(partition: "user-1")
+            #expect(listed.map(\.id) == [first.id, "stray"])
+            #expect(listed[1].failure != nil)
+        }
+    }
+
     @Test func sweepsLeaveTheOutboxAlone() async throws {
         try await withStoreDirectory { directory in
             let clock = StoreTestClock()

@@ -244,6 +244,34 @@ import FoundationNetworking
             #expect(try allPaths(under: directory).filter { $0.contains(".outbox/") }.isEmpty)
         }
     }
+
+    @Test func aRecordThatCountsTheMostAttemptsThereAreIsReplayedNeverACrash() async throws {
+        try await withStoreDirectory { directory in
+            let server = OfflineServer()
+            let client = OfflineFixtures.client(server, store: try FileCacheStore(directory: directory))
+            let id = try #require(
+                try await client.queueableResponse(for: OfflineFixtures.request("one"), endpoint: OfflineFixtures.create, as: Note.self)
+                    .queuedID)
+            let file = try #require(try allPaths(under: directory).first { $0.contains(".outbox/") })
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let count = try Regex(#""attempts"\s*:\s*[0-9]+"#)
+            #expect(text.matches(of: count).count == 1)
+            try text.replacing(count, with: #""attempts":9223372036854775807"#).write(toFile: file, atomically: true, encoding: .utf8)
+
+            // Still offline: the replay's attempt waits, and the count stays the largest there is.
+            let relaunched = OfflineFixtures.client(server, store: try FileCacheStore(directory: directory))
+            await relaunched.replayPendingMutations()
+            #expect(relaunched.pendingMutations.items.map(\.attempts) == [.max])
+            // Refused for good: recorded as failed, the count held there too.
+            server.online = true
+            server.answer { _ in HTTPResponse(statusCode: 422, body: Data(#"{"error":"too short"}"#.utf8)) }
+            await relaunched.replayPendingMutations()
+            #expect(relaunched.pendingMutations.items.map(\.id) == [id])
+            #expect(relaunched.pendingMutations.items.first?.isFailed == true)
+            let stored = try await relaunched.mutationLayer.queue.outbox.queuedMutations(partition: "user-1")
+            #expect(stored.map(\.attempts) == [.max])
+        }
+    }
 }
 
 @Suite struct MutationQueueTests {

@@ -69,7 +69,7 @@ package struct Prefetcher: Sendable {
             if let running = client.prefetches.job(named: plan.name, partition: partition) { return running.progress }
             let done = plan.calls.filter(\.isDone)
             return PrefetchProgress(
-                name: plan.name, completed: done.count, total: plan.calls.count, bytes: done.reduce(0) { $0 + $1.bytes },
+                name: plan.name, completed: done.count, total: plan.calls.count, bytes: done.reduce(0) { $0.addingClamped($1.bytes) },
                 state: done.count == plan.calls.count ? .finished : .stopped)
         }
     }
@@ -114,7 +114,8 @@ package struct Prefetcher: Sendable {
         let completedBefore = plan.calls.filter(\.isDone)
         job.update {
             $0.completed = completedBefore.count
-            $0.bytes = completedBefore.reduce(0) { $0 + $1.bytes }
+            // The plan's counts were read back from the store, which may say anything.
+            $0.bytes = completedBefore.reduce(0) { $0.addingClamped($1.bytes) }
         }
         var unsaved = true
         if !isInterrupted(job, state, since: removals) { unsaved = await !savePlan(plan, job) }
@@ -136,7 +137,7 @@ package struct Prefetcher: Sendable {
                     plan.calls[index] = result
                     job.update {
                         $0.completed += 1
-                        $0.bytes += result.bytes
+                        $0.bytes = $0.bytes.addingClamped(result.bytes)
                     }
                     sinceSave += 1
                     unsaved = true

@@ -37,7 +37,8 @@ import Foundation
 /// read as `unsupportedVersion`: a miss, removed, refetched. The magic starts with a
 /// non-ASCII byte and holds CR LF, SUB and LF, so text-mode mangling or a foreign file is
 /// caught before the lengths are trusted. The date is stored as the raw `Double` so an
-/// entry reads back equal to what was written. The checksum is XXH64 rather than SHA-256
+/// entry reads back equal to what was written; one no app could show (not finite, or not
+/// within ±3,000 years of 1970) is malformed. The checksum is XXH64 rather than SHA-256
 /// because it runs at memory speed and a cache hit must cost little more than reading the
 /// bytes; it guards against torn, truncated and bit-rotted files, not against an attacker
 /// (who could as well write a valid file, since the folder is the app's own).
@@ -231,8 +232,10 @@ package enum CacheFileFormat {
         let etagStart = textStart + textCount
         let lastModifiedStart = etagStart + etagCount
         let freshnessStart = lastModifiedStart + lastModifiedCount
-        // The freshness numbers are structure too: checked before the key, so a file with
-        // impossible ones reads as malformed under every key, never as another key's entry.
+        // The date and the freshness numbers are structure too: checked before the key, so a
+        // file with impossible ones reads as malformed under every key, never as another key's
+        // entry, and no NaN or year 10^290 reaches an app as a value's date.
+        guard date.isPlausible else { return .failure(.malformed) }
         var freshness: ServerFreshness?
         if freshnessCount > 0 {
             let values = (0..<4).map { Double(bitPattern: load(UInt64.self, base, freshnessStart + 8 * $0)) }

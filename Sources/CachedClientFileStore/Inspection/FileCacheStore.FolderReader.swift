@@ -121,10 +121,6 @@ extension FileCacheStore {
                 case .success(let found):
                     layout = found
                 }
-                guard CacheInspection.Builder.isPlausible(layout.date) else {
-                    builder.addUnreadable(file: relative, reason: CacheFileFormat.Problem.malformed.reason)
-                    return
-                }
                 // A file the store would never read under its key (copied or moved here).
                 let digest = String(relative.split(separator: "/").last ?? "")
                 guard SHA256.hex(of: stored.text) == digest, Folder.endpointFolderName(stored.endpoint) == endpointFolder,
@@ -175,9 +171,7 @@ extension FileCacheStore {
                         continue
                     }
                     let buffer = try POSIX.readAll(fd, capacity: info.size, path: path)
-                    guard let mutation = OutboxRecord.decode(Data(buffer.bytes)),
-                        CacheInspection.Builder.isPlausible(mutation.createdAt)
-                    else {
+                    guard let mutation = OutboxRecord.decode(Data(buffer.bytes)) else {
                         builder.addUnreadable(file: file, reason: "damaged or of an unknown format")
                         continue
                     }

@@ -109,7 +109,9 @@ extension FileCacheStore {
         }
 
         /// One more than the largest sequence in the folder (listed once per folder and process);
-        /// a folder that cannot be listed throws, rather than restart the order at 1.
+        /// a folder that cannot be listed throws, rather than restart the order at 1, and so
+        /// does one whose largest is the last there is (a stray or hostile file's name), rather
+        /// than trap: the mutation is then sent as an ordinary one, not queued.
         private func nextSequence(in path: String) throws(FileCacheStoreError) -> UInt64 {
             // Listed outside the lock (a slow disk must not hold every other folder's enqueue);
             // a listing that lost a race with another enqueue here is not used.
@@ -117,11 +119,14 @@ extension FileCacheStore {
                 sequences.withLock { $0[path] } == nil
                 ? try POSIX.names(in: path, operation: "list the queued mutations in").compactMap { Self.parseFileName($0)?.0 }.max() ?? 0
                 : nil
-            return sequences.withLock { sequences in
+            let next = sequences.withLock { sequences -> UInt64? in
                 let last = sequences[path] ?? listed ?? 0
+                guard last < .max else { return nil }
                 sequences[path] = last + 1
                 return last + 1
             }
+            guard let next else { throw FileCacheStoreError(operation: "number a queued mutation in", path: path, code: EOVERFLOW) }
+            return next
         }
 
         /// Writes the record to a temporary file, flushes it and renames it over its name.

@@ -22,7 +22,9 @@ package struct OutboxRecord: Codable {
 
     /// The mutation in a file's bytes; `nil` when they are not a whole record of this format.
     package static func decode(_ data: Data) -> QueuedMutation? {
-        guard let record = try? JSONDecoder().decode(OutboxRecord.self, from: data), record.format == currentFormat else {
+        guard let record = try? JSONDecoder().decode(OutboxRecord.self, from: data), record.format == currentFormat,
+            record.mutation.createdAt.isPlausible
+        else {
             return nil
         }
         return record.mutation

@@ -286,6 +286,29 @@ final class BlockingTransport: HTTPTransport {
             #expect(try await store.entryCount() == 0)  // no longer pinned: the age limit applies
         }
     }
+
+    @Test func aPlanWhoseByteCountsAddUpPastIntMaxIsReadNeverACrash() async throws {
+        try await withStoreDirectory { directory in
+            let base = try await serveItems(2)
+            let store = try FileCacheStore(directory: directory)
+            let first = client(store)
+            await first.prefetch(named: "trip", try await calls(TripRepository(client: first, base: base), 1...2)).result()
+            let file = store.folder.prefetchPath(partition: "user-1") + "/" + FileCacheStore.PrefetchPlans.fileName("trip")
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            let counts = try Regex(#""bytes"\s*:\s*[0-9]+"#)
+            #expect(text.matches(of: counts).count == 2)
+            try text.replacing(counts, with: #""bytes":9223372036854775807"#).write(toFile: file, atomically: true, encoding: .utf8)
+
+            // A later launch reads the plan's counts as they are, held at the largest there is.
+            let second = client(try FileCacheStore(directory: directory))
+            #expect(try await second.prefetchPlans() == [
+                PrefetchProgress(name: "trip", completed: 2, total: 2, bytes: .max, state: .finished)
+            ])
+            let resumed = try #require(try await second.resumePrefetch(named: "trip"))
+            let final = await resumed.result()
+            #expect(final.state == .finished && final.completed == 2 && final.bytes == .max)
+        }
+    }
 }
 
 extension JSONEncoder {
