@@ -15,7 +15,8 @@ import LibFuzzerDriver
 /// - a `keyMismatch` means the file is a sound entry of another key, which decodes under
 ///   that key;
 /// - an entry's parts lie inside the file, its freshness numbers are finite and not negative,
-///   and `header(of:)` names the same endpoint and date;
+///   its date is one an app can show (`Date.isPlausible`), and `header(of:)` names the same
+///   endpoint and date;
 /// - an entry written back with `encode` decodes to the same entry;
 /// - no read past the input (the input is an exact allocation under AddressSanitizer).
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -89,6 +90,8 @@ private func requireSound(_ layout: CacheFileFormat.Layout, in bytes: UnsafeRawB
         layout.bodyOffset >= CacheFileFormat.fixedHeaderSize && layout.bodyCount >= 0
             && layout.bodyOffset + layout.bodyCount + CacheFileFormat.checksumSize == count,
         "decode: body \(layout.bodyOffset)+\(layout.bodyCount) does not end before the checksum of a \(count)-byte file")
+    FuzzCheck.require(
+        layout.date.isPlausible, "decode: an entry dated \(layout.date.timeIntervalSinceReferenceDate), which no app could show")
     if let freshness = layout.freshness {
         let values = [freshness.lifetime, freshness.initialAge, freshness.staleIfError, freshness.staleWhileRevalidate]
         FuzzCheck.require(
