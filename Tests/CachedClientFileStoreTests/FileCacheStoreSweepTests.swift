@@ -33,6 +33,41 @@ struct FileCacheStoreSweepTests {
         }
     }
 
+    /// A sparse file can claim exabytes on tmpfs, XFS or btrfs (`/tmp` is tmpfs on many
+    /// distributions): a few in a cache folder, made by another program or by hand, add up past
+    /// `Int.max`. Sweeps and removals count them, held at the largest size there is, and never trap.
+    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/shm"), "sparse files of 2^62 bytes need tmpfs"))
+    func sparseFilesThatClaimExabytesAreCountedNeverATrap() async throws {
+        let directory = URL(fileURLWithPath: "/dev/shm/cachegen-sparse-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try FileCacheStore(directory: directory, maxBytes: 1 << 20)
+        let key = storeKey("1")
+        let sparse = ["a", "b", "c", "d"].map {
+            (store.folder.entryPath(for: key) as NSString).deletingLastPathComponent + "/" + String(repeating: $0, count: 64)
+        }
+        func placeSparseFiles() async throws {
+            try await store.setEntry(storeEntry("a"), for: key)
+            for path in sparse {
+                let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+                try #require(fd >= 0)
+                defer { close(fd) }
+                try #require(ftruncate(fd, 1 << 62) == 0)  // four of them: 2^64 bytes
+            }
+        }
+
+        try await placeSparseFiles()
+        await store.trim()  // over maxBytes: they go, least recently used first
+        #expect(sparse.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+        let size = try await store.totalSize()
+        #expect((0...(1 << 20)).contains(size))
+
+        try await placeSparseFiles()
+        try await store.removeAll(partition: "user-1")
+        #expect(try await store.totalSize() == 0)
+        #expect(try await store.entryCount() == 0)
+        #expect(sparse.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+    }
+
     @Test func overflowingMaxBytesEvictsLeastRecentlyUsedFirst() async throws {
         try await withStoreDirectory { directory in
             let clock = StoreTestClock()

@@ -124,7 +124,8 @@ extension FileCacheStore {
             let now = self.now()
             try? trash.deleteAll()
             let files = folder.entryFiles(abandonedBefore: Date().timeIntervalSince1970 - FileCacheStore.abandonedFileAge)
-            var bytes = files.reduce(0) { $0 + $1.size }
+            // Held at `Int.max`: a few sparse files (tmpfs, XFS, btrfs) can claim exabytes each.
+            var bytes = files.reduce(0) { $0.addingClamped($1.size) }
             var count = files.count
             var kept: [EntryFile] = []
             kept.reserveCapacity(files.count)
@@ -136,7 +137,7 @@ extension FileCacheStore {
                     if file.lastUse < cutoff, !pinned.contains(file.path),
                         evict(file, now: now, reason: "evicted: unused for longer than maxAge")
                     {
-                        bytes -= file.size
+                        bytes = bytes.addingClamped(-file.size)
                         count -= 1
                     } else {
                         kept.append(file)
@@ -151,7 +152,7 @@ extension FileCacheStore {
                 for file in kept where !pinned.contains(file.path) {
                     guard bytes > goal else { break }
                     if evict(file, now: now, reason: "evicted: over maxBytes") {
-                        bytes -= file.size
+                        bytes = bytes.addingClamped(-file.size)
                         count -= 1
                     }
                 }

@@ -5,7 +5,7 @@ extension FileCacheStore {
         package var count = 0
 
         package mutating func add(_ other: Usage) {
-            bytes += other.bytes
+            bytes = bytes.addingClamped(other.bytes)  // sparse files can claim exabytes each
             count += other.count
         }
 
