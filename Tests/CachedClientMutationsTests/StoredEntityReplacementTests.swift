@@ -212,6 +212,7 @@ struct StoredEntityReplacementTests {
             await after.replayPendingMutations()
             #expect(after.pendingMutations.items.isEmpty)
             #expect(try await read(after, root + "/s1").value == [Note(id: "s1", text: "edited")])
+            await after.flush()  // the read wrote the replaced entity back: it lands before the folder goes
         }
     }
 
@@ -227,6 +228,7 @@ struct StoredEntityReplacementTests {
             await reading?.value
             #expect(after.mutationLayer.replacedEntities.count == 1)
             #expect(try await read(after, root + "/s1").value == [Note(id: "s1", text: "edited")])
+            await after.flush()  // the read wrote the replaced entity back: it lands before the folder goes
         }
     }
 
