@@ -136,8 +136,9 @@ struct NetworkFaultIntegrationTests {
     func aTransportFaultStoresNothingAndNetworkFirstAnswersFromTheStore(_ fault: TransportFault) async throws {
         // A stall lasts as long as the transport's timeout: a few seconds, so that a busy
         // machine (every URLSession of the process shares one queue on Linux) never delays
-        // the bytes that did arrive past it.
-        let setup = try await Setup(timeout: 4)
+        // the bytes that did arrive past it. The other faults end the transfer themselves, and
+        // the default timeout keeps a busy queue from turning their end into a timeout.
+        let setup = try await Setup(timeout: fault.code == .timedOut ? 4 : 10)
         // Account 2 was never stored: the failure is the caller's, with the transport's error.
         try await setup.server.setFaultRoute(setup.path("2"), headers: Self.json, body: Self.good, fault: fault.fault)
         let missing = await setup.account(.networkFirst, id: "2")
@@ -190,11 +191,12 @@ struct NetworkFaultIntegrationTests {
     // MARK: - Slow but whole: a trickle
 
     @Test func aBodyThatTricklesInSlowerThanTheTimeoutInAllButNeverStopsArrivesWholeAndIsStored() async throws {
-        // 23 bytes 120 ms apart: 2.8 s in all, longer than the 2 s timeout, which bounds each wait
-        // for data (as `timeoutIntervalForRequest` does), not the whole response.
-        let setup = try await Setup(timeout: 2)
+        // 23 bytes 250 ms apart: 5.75 s in all, longer than the 4 s timeout, which bounds each wait
+        // for data (as `timeoutIntervalForRequest` does), not the whole response. Each wait has
+        // 3.75 s to spare, for a busy machine's delays.
+        let setup = try await Setup(timeout: 4)
         try await setup.server.setFaultRoute(
-            setup.path(), headers: Self.json, body: Self.good, fault: .trickle(intervalMilliseconds: 120))
+            setup.path(), headers: Self.json, body: Self.good, fault: .trickle(intervalMilliseconds: 250))
         #expect(try await setup.account(.networkFirst).get() == .fresh(value: Fixtures.alice))
         #expect(try await setup.stored() == .cached(value: Fixtures.alice, date: Fixtures.start))
     }
