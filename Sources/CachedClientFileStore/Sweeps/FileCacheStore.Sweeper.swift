@@ -124,8 +124,10 @@ extension FileCacheStore {
             let now = self.now()
             try? trash.deleteAll()
             let files = folder.entryFiles(abandonedBefore: Date().timeIntervalSince1970 - FileCacheStore.abandonedFileAge)
-            // Held at `Int.max`: a few sparse files (tmpfs, XFS, btrfs) can claim exabytes each.
-            var bytes = files.reduce(0) { $0.addingClamped($1.size) }
+            // A `Double` holds any total: a few sparse files (tmpfs, XFS, btrfs) can claim exabytes
+            // each, past `Int.max`, and must all go when over `maxBytes`. Exact up to 2^53 bytes
+            // (8 PiB), beyond any real cache.
+            var bytes = files.reduce(0.0) { $0 + Double($1.size) }
             var count = files.count
             var kept: [EntryFile] = []
             kept.reserveCapacity(files.count)
@@ -137,7 +139,7 @@ extension FileCacheStore {
                     if file.lastUse < cutoff, !pinned.contains(file.path),
                         evict(file, now: now, reason: "evicted: unused for longer than maxAge")
                     {
-                        bytes = bytes.addingClamped(-file.size)
+                        bytes -= Double(file.size)
                         count -= 1
                     } else {
                         kept.append(file)
@@ -146,13 +148,13 @@ extension FileCacheStore {
             } else {
                 kept = files
             }
-            if let maxBytes, bytes > maxBytes {
-                let goal = maxBytes - maxBytes / 10
+            if let maxBytes, bytes > Double(maxBytes) {
+                let goal = Double(maxBytes - maxBytes / 10)
                 kept.sort { ($0.lastUse, $0.path) < ($1.lastUse, $1.path) }
                 for file in kept where !pinned.contains(file.path) {
                     guard bytes > goal else { break }
                     if evict(file, now: now, reason: "evicted: over maxBytes") {
-                        bytes = bytes.addingClamped(-file.size)
+                        bytes -= Double(file.size)
                         count -= 1
                     }
                 }
@@ -161,7 +163,7 @@ extension FileCacheStore {
                 if state.bulkRemovalDuringSweep {
                     state.usage = nil
                 } else {
-                    var usage = Usage(bytes: bytes, count: count)
+                    var usage = Usage(bytes: bytes < 0x1p63 ? Int(max(0, bytes)) : .max, count: count)
                     usage.add(state.changesDuringSweep)
                     state.usage = usage
                 }
